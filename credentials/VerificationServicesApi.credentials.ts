@@ -1,0 +1,115 @@
+import type {
+	IAuthenticate,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	PRODUCTION_BASE_URL,
+	readCredentials,
+	SANDBOX_BASE_URL,
+} from '../nodes/shared/credential-values';
+import { peekToken, tokenCacheKey } from '../nodes/shared/token-cache';
+import { freshToken } from '../nodes/shared/token-exchange';
+
+export class VerificationServicesApi implements ICredentialType {
+	name = 'verificationServicesApi';
+
+	displayName = 'Verification Services API';
+
+	icon: Icon = { light: 'file:../icons/verification.svg', dark: 'file:../icons/verification.dark.svg' };
+
+	documentationUrl = 'https://github.com/verification-services/n8n-nodes-verification-services#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Production', value: 'production' },
+				{ name: 'Sandbox', value: 'sandbox' },
+			],
+			default: 'production',
+			description: 'Sandbox answers with test data and moves no money',
+		},
+		{
+			displayName: 'Production Base URL',
+			name: 'productionBaseUrl',
+			type: 'string',
+			default: PRODUCTION_BASE_URL,
+			description: 'Change only to go through a proxy',
+			displayOptions: { show: { environment: ['production'] } },
+		},
+		{
+			displayName: 'Sandbox Base URL',
+			name: 'sandboxBaseUrl',
+			type: 'string',
+			default: SANDBOX_BASE_URL,
+			description: 'Change to use a proxy or a local sandbox emulator',
+			displayOptions: { show: { environment: ['sandbox'] } },
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The API key from your account settings (a UUID)',
+		},
+		// The vendor treats the customer ID as a secret (the token's claims carry it), so it stays masked.
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		{
+			displayName: 'Customer ID',
+			name: 'customerId',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The customer ID that belongs to the API key (a UUID)',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	/** Exchanges the key for a token; n8n calls it when the stored token is empty or was refused. */
+	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
+		const credentials = readCredentials(data);
+		const rejected = credentials.accessToken || undefined;
+		return { accessToken: await freshToken(this.helpers.httpRequest, credentials, rejected) };
+	}
+
+	/** Bearer token: a newer one this process already holds wins over the stored one. */
+	authenticate: IAuthenticate = async (
+		data: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		const credentials = readCredentials(data);
+		const key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
+		const token = peekToken(key) ?? credentials.accessToken;
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
+		};
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ ($credentials.environment === "sandbox" ? $credentials.sandboxBaseUrl : $credentials.productionBaseUrl).replace(/\\/+$/, "") }}',
+			url: '/KYB/countries',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,6 @@
+import type { OperationDefinition } from '../../shared/operation-types';
+import { checkIndividual } from './checkIndividual';
+import { registerIndividual } from './registerIndividual';
+import { removeSearchProfile } from './removeSearchProfile';
+
+export const amlOperations: OperationDefinition[] = [checkIndividual, registerIndividual, removeSearchProfile];

@@ -1,0 +1,20 @@
+import { text } from '../../shared/fields';
+import type { OperationDefinition } from '../../shared/operation-types';
+
+export const removeSearchProfile: OperationDefinition = {
+	value: 'removeSearchProfile',
+	name: 'Remove Search Profile',
+	action: 'Remove a monitoring search profile',
+	description: 'Stop ongoing monitoring for a profile registered earlier',
+	method: 'POST',
+	path: '/aml/ongoingMonitoring/removeSearchProfile',
+	repeatable: true,
+	fields: [
+		text('profileId', {
+			displayName: 'Profile ID',
+			required: true,
+			placeholder: 'customer-4711',
+			description: 'The profile ID used when the individual was registered',
+		}),
+	],
+};

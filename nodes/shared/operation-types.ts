@@ -1,0 +1,75 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { ApiResponse } from './transport';
+
+/** A request an operation wants sent; the base URL, token, retries and throttling are added later. */
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+}
+
+/** The validated values of one item: wire-ready field values by their API name. */
+export type FieldValues = Record<string, unknown>;
+
+/**
+ * One API field as the node shows it and sends it. The parameter carries the field's exact name.
+ * `toWire` is the single place that validates a value and converts it to what the API expects; it
+ * throws a `FieldError` naming the rule. `hint` is the rule as the user reads it in the field.
+ */
+export interface FieldDefinition {
+	name: string;
+	/** Top-level parameter, or an entry of the operation's `additionalFields` collection. */
+	placement: 'top' | 'additional';
+	/** Where the value goes in the request. `none`: read and validated, but used by the operation itself. */
+	location: 'body' | 'query' | 'path' | 'none';
+	required: boolean;
+	/** Extra display conditions on other parameters of the same operation, e.g. { method: ['sms'] }. */
+	showWhen?: IDataObject;
+	property: Omit<INodeProperties, 'name' | 'displayOptions' | 'required'>;
+	toWire: (value: unknown) => unknown;
+}
+
+/** What an operation's handler may use for one item. */
+export interface ItemContext {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	values: FieldValues;
+	/** Sends through the shared request path (token, retries, throttling, error mapping). */
+	send: (request: ApiRequest, override?: Partial<IHttpRequestOptions>) => Promise<ApiResponse>;
+}
+
+export interface OperationDefinition {
+	/** The parameter value stored in workflows: never changes once released. */
+	value: string;
+	name: string;
+	action: string;
+	description: string;
+	method: IHttpRequestMethods;
+	/** Path with `{field}` placeholders filled, URL-encoded, from fields located in `path`. */
+	path: string;
+	fields: FieldDefinition[];
+	/** Extra operation-specific behaviour options, shown in the operation's Options collection. */
+	options?: INodeProperties[];
+	/**
+	 * True when sending the request twice has no effect beyond the first (reads, idempotent writes):
+	 * only then are network errors before a response retried. Money and messages are never resent.
+	 */
+	repeatable: boolean;
+	/** Checks that span fields (for example "phoneNumber is required when method is sms"). */
+	validate?: (values: FieldValues, item: { ctx: IExecuteFunctions; itemIndex: number }) => void;
+	/** Adds to the request what fields alone cannot express (for example a nested object). */
+	shapeBody?: (body: IDataObject, values: FieldValues) => IDataObject;
+	/** Turns the response into output items; default: one item holding the whole response. */
+	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
+	/** Replaces the single request for operations that page, upload or download. */
+	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
+}

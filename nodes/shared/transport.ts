@@ -1,0 +1,150 @@
+import { type IDataObject, type IExecuteFunctions, type IHttpRequestOptions, sleep } from 'n8n-workflow';
+
+import { apiError, networkError } from './api-errors';
+import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
+import type { ApiRequest } from './operation-types';
+import type { RequestSettings } from './request-settings';
+import { Throttle } from './throttle';
+import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
+import { freshToken } from './token-exchange';
+
+export interface ApiResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+export interface SendOptions {
+	itemIndex: number;
+	/** The operation's name, quoted in errors. */
+	operation: string;
+	/** Safe to send again after a network error (see OperationDefinition.repeatable). */
+	repeatable: boolean;
+	/** Overrides for a download: raw bytes instead of JSON, or an absolute URL. */
+	request?: Partial<IHttpRequestOptions>;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * The one request path of every node: token, throttling, per-request retries of 429/503 (and of
+ * network errors for repeatable operations), one token refresh on 401, and error mapping.
+ * n8n's routing engine sends all items at once and retries whole nodes, so the loop lives here.
+ */
+export class ApiClient {
+	private readonly throttle: Throttle;
+	private readonly cacheKey: string;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly credentials: ApiCredentials,
+		private readonly settings: RequestSettings,
+	) {
+		this.throttle = new Throttle(settings.maxRequestsPerSecond);
+		this.cacheKey = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
+	}
+
+	static async create(ctx: IExecuteFunctions, settings: RequestSettings): Promise<ApiClient> {
+		const credentials = readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE));
+		return new ApiClient(ctx, credentials, settings);
+	}
+
+	get baseUrl(): string {
+		return this.credentials.baseUrl;
+	}
+
+	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
+		let attempts = 0;
+		let refreshedAfter401 = false;
+		for (;;) {
+			await this.throttle.acquire();
+			const token = await this.currentToken();
+			attempts++;
+			let response: ApiResponse;
+			try {
+				response = await this.transmit(request, options);
+			} catch (error) {
+				if (options.repeatable && attempts <= this.settings.maxRetries) {
+					await sleep(backoffMs(attempts));
+					continue;
+				}
+				throw networkError(this.ctx.getNode(), {
+					error,
+					operation: options.operation,
+					itemIndex: options.itemIndex,
+					baseUrl: this.credentials.baseUrl,
+					retried: options.repeatable && attempts > 1,
+				});
+			}
+			const { statusCode } = response;
+			if (statusCode >= 200 && statusCode < 300) {
+				this.throttle.recordSuccess();
+				return response;
+			}
+			// A 401 means the request was not processed: renewing the token and resending is safe.
+			if (statusCode === 401 && !refreshedAfter401) {
+				refreshedAfter401 = true;
+				attempts--;
+				await freshToken(this.ctx.helpers.httpRequest, this.credentials, token);
+				continue;
+			}
+			if ((statusCode === 429 || statusCode === 503) && attempts <= this.settings.maxRetries) {
+				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
+				if (statusCode === 429) this.throttle.rateLimited(waitMs);
+				await sleep(waitMs);
+				continue;
+			}
+			throw apiError(this.ctx.getNode(), {
+				statusCode,
+				body: response.body,
+				operation: options.operation,
+				itemIndex: options.itemIndex,
+				attempts,
+			});
+		}
+	}
+
+	private async transmit(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
+		const raw = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
+			method: request.method,
+			url: `${this.credentials.baseUrl}${request.path}`,
+			...(request.body !== undefined ? { body: request.body } : {}),
+			...(request.qs !== undefined ? { qs: request.qs } : {}),
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			...options.request,
+		})) as { statusCode: number; headers?: IDataObject; body: unknown };
+		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+	}
+
+	/**
+	 * Makes sure the token cache holds a fresh token before the request goes out; the credential's
+	 * authenticate() then reads it. A valid token n8n stored with the credential is adopted as is.
+	 */
+	private async currentToken(): Promise<string> {
+		const stored = this.credentials.accessToken;
+		const { expiresAtMs, issuedAtMs } = stored ? jwtTimes(stored) : {};
+		if (expiresAtMs !== undefined) {
+			const token = { token: stored, expiresAtMs, lifetimeMs: expiresAtMs - (issuedAtMs ?? expiresAtMs - 3_600_000) };
+			if (isFresh(token)) rememberToken(this.cacheKey, token);
+		}
+		return await freshToken(this.ctx.helpers.httpRequest, this.credentials);
+	}
+}
+
+/** Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(headers: IDataObject): number | undefined {
+	const raw = headers['retry-after'] ?? headers['Retry-After'];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const seconds = Number(raw);
+	if (Number.isFinite(seconds)) return Math.min(Math.max(seconds * 1000, 0), MAX_BACKOFF_MS * 4);
+	const at = Date.parse(String(raw));
+	return Number.isNaN(at) ? undefined : Math.min(Math.max(at - Date.now(), 0), MAX_BACKOFF_MS * 4);
+}
+
+/** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s ... capped, each randomised. */
+export function backoffMs(attempt: number): number {
+	const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempt - 1));
+	return ceiling / 2 + Math.random() * (ceiling / 2);
+}
