@@ -1,9 +1,15 @@
-import { type IDataObject, type IExecuteFunctions, type IHttpRequestOptions, sleep } from 'n8n-workflow';
+import {
+	type IAllExecuteFunctions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	sleep,
+} from 'n8n-workflow';
 
 import { apiError, networkError } from './api-errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
 import type { ApiRequest } from './operation-types';
-import type { RequestSettings } from './request-settings';
+import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
 import { Throttle } from './throttle';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
 import { freshToken } from './token-exchange';
@@ -13,6 +19,11 @@ export interface ApiResponse {
 	headers: IDataObject;
 	body: unknown;
 }
+
+/** Any n8n context that has credentials and request helpers: execute, load options, hooks, webhooks. */
+export type RequestContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
+	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequest' | 'httpRequestWithAuthentication'>;
+};
 
 export interface SendOptions {
 	itemIndex: number;
@@ -36,7 +47,7 @@ export class ApiClient {
 	private readonly cacheKey: string;
 
 	private constructor(
-		private readonly ctx: IExecuteFunctions,
+		private readonly ctx: RequestContext,
 		private readonly credentials: ApiCredentials,
 		private readonly settings: RequestSettings,
 	) {
@@ -44,7 +55,7 @@ export class ApiClient {
 		this.cacheKey = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
 	}
 
-	static async create(ctx: IExecuteFunctions, settings: RequestSettings): Promise<ApiClient> {
+	static async create(ctx: RequestContext, settings: RequestSettings): Promise<ApiClient> {
 		const credentials = readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE));
 		return new ApiClient(ctx, credentials, settings);
 	}
@@ -105,7 +116,7 @@ export class ApiClient {
 	}
 
 	private async transmit(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
-		const raw = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
+		const raw = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx as IAllExecuteFunctions, CREDENTIAL_TYPE, {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
 			...(request.body !== undefined ? { body: request.body } : {}),
@@ -147,4 +158,14 @@ export function retryAfterMs(headers: IDataObject): number | undefined {
 export function backoffMs(attempt: number): number {
 	const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempt - 1));
 	return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** One request outside a node run (load options, trigger hooks and webhooks), with default settings. */
+export async function requestOnce(
+	ctx: RequestContext,
+	request: ApiRequest,
+	options: Omit<SendOptions, 'itemIndex'>,
+): Promise<ApiResponse> {
+	const client = await ApiClient.create(ctx, DEFAULT_REQUEST_SETTINGS);
+	return await client.send(request, { itemIndex: 0, ...options });
 }
