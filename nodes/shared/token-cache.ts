@@ -42,10 +42,13 @@ export function peekToken(key: string): string | undefined {
 	return isFresh(current) ? current.token : undefined;
 }
 
-/** Adopts a token obtained elsewhere (for example the one n8n stored with the credential). */
+/**
+ * Adopts a token obtained elsewhere (the one n8n stored with the credential) when none is cached.
+ * A cached token always wins: the stored one may be a token the API has since refused.
+ */
 export function rememberToken(key: string, token: IssuedToken): void {
 	const entry = entries.get(key) ?? {};
-	if (!isFresh(entry.current) || entry.current.expiresAtMs < token.expiresAtMs) entry.current = token;
+	if (!isFresh(entry.current) && !entry.inFlight) entry.current = token;
 	entries.set(key, entry);
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { describeNetworkFailure } from './api-errors';
 import type { ApiCredentials } from './credential-values';
 import { jwtTimes, type IssuedToken, obtainToken, tokenCacheKey } from './token-cache';
 
@@ -10,11 +11,14 @@ interface FullResponse {
 	body: unknown;
 }
 
-/** Raised when POST /auth fails; its message never contains the key, the customer id or a token. */
+/**
+ * Raised when POST /auth fails; its message never contains the key, the customer id or a token.
+ * It carries no status property on purpose: n8n would swap the message for a generic one.
+ */
 export class TokenExchangeError extends Error {
 	constructor(
 		message: string,
-		readonly httpCode?: number,
+		readonly reason: 'rejected' | 'unreachable' | 'failed',
 	) {
 		super(message);
 		this.name = 'TokenExchangeError';
@@ -24,10 +28,10 @@ export class TokenExchangeError extends Error {
 /** POST {base}/auth with the key and customer id in headers, as the vendor documents it. */
 export async function exchangeToken(httpRequest: HttpRequest, credentials: ApiCredentials): Promise<IssuedToken> {
 	if (!credentials.apiKey || !credentials.customerId) {
-		throw new TokenExchangeError('The credential needs both an API key and a customer ID');
+		throw new TokenExchangeError('The credential needs both an API key and a customer ID', 'rejected');
 	}
 	let response: FullResponse | undefined;
-	let unreachable = '';
+	let unreachable: unknown;
 	try {
 		response = (await httpRequest({
 			method: 'POST',
@@ -43,30 +47,30 @@ export async function exchangeToken(httpRequest: HttpRequest, credentials: ApiCr
 			ignoreHttpStatusErrors: true,
 		})) as FullResponse;
 	} catch (error) {
-		const { code, cause } = error as { code?: string; cause?: { code?: string } };
-		unreachable = code ?? cause?.code ?? 'network error';
+		unreachable = error;
 	}
 	if (response === undefined) {
 		throw new TokenExchangeError(
-			`Could not reach the verification API at ${credentials.baseUrl} (${unreachable}): check the base URL of the credential's environment`,
+			`Could not reach the verification API at ${credentials.baseUrl} (${describeNetworkFailure(unreachable)}): check the base URL of the credential's environment`,
+			'unreachable',
 		);
 	}
 	const body = parseBody(response.body);
 	if (response.statusCode === 401 || response.statusCode === 403) {
 		throw new TokenExchangeError(
 			`The API rejected the API key or the customer ID (HTTP ${response.statusCode}): check both in the credential, and that they belong to the chosen environment`,
-			response.statusCode,
+			'rejected',
 		);
 	}
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		throw new TokenExchangeError(
 			`The token exchange failed with HTTP ${response.statusCode}${typeof body.message === 'string' ? `: ${body.message}` : ''}`,
-			response.statusCode,
+			'failed',
 		);
 	}
 	const token = body.access_token;
 	if (typeof token !== 'string' || token === '') {
-		throw new TokenExchangeError('The token exchange answered without an access_token');
+		throw new TokenExchangeError('The token exchange answered without an access_token', 'failed');
 	}
 	const now = Date.now();
 	const fromExpiresIn = typeof body.expires_in === 'number' ? now + body.expires_in * 1000 : undefined;

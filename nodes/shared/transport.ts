@@ -3,16 +3,18 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
+	type JsonObject,
+	NodeApiError,
 	sleep,
 } from 'n8n-workflow';
 
-import { apiError, networkError } from './api-errors';
+import { AUTH_HINT, apiError, networkError } from './api-errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
 import type { ApiRequest } from './operation-types';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
 import { Throttle } from './throttle';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
-import { freshToken } from './token-exchange';
+import { freshToken, TokenExchangeError } from './token-exchange';
 
 export interface ApiResponse {
 	statusCode: number;
@@ -53,6 +55,7 @@ export class ApiClient {
 	) {
 		this.throttle = new Throttle(settings.maxRequestsPerSecond);
 		this.cacheKey = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
+		adoptStoredToken(this.cacheKey, credentials.accessToken);
 	}
 
 	static async create(ctx: RequestContext, settings: RequestSettings): Promise<ApiClient> {
@@ -96,7 +99,7 @@ export class ApiClient {
 			if (statusCode === 401 && !refreshedAfter401) {
 				refreshedAfter401 = true;
 				attempts--;
-				await freshToken(this.ctx.helpers.httpRequest, this.credentials, token);
+				await this.currentToken(token);
 				continue;
 			}
 			if ((statusCode === 429 || statusCode === 503) && attempts <= this.settings.maxRetries) {
@@ -131,17 +134,27 @@ export class ApiClient {
 
 	/**
 	 * Makes sure the token cache holds a fresh token before the request goes out; the credential's
-	 * authenticate() then reads it. A valid token n8n stored with the credential is adopted as is.
+	 * authenticate() then reads it. A failed exchange becomes the item's error, with what to do.
 	 */
-	private async currentToken(): Promise<string> {
-		const stored = this.credentials.accessToken;
-		const { expiresAtMs, issuedAtMs } = stored ? jwtTimes(stored) : {};
-		if (expiresAtMs !== undefined) {
-			const token = { token: stored, expiresAtMs, lifetimeMs: expiresAtMs - (issuedAtMs ?? expiresAtMs - 3_600_000) };
-			if (isFresh(token)) rememberToken(this.cacheKey, token);
+	private async currentToken(rejected?: string): Promise<string> {
+		try {
+			return await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected);
+		} catch (error) {
+			if (!(error instanceof TokenExchangeError)) throw error;
+			throw new NodeApiError(this.ctx.getNode(), { message: error.message } as JsonObject, {
+				message: error.message,
+				description: error.reason === 'rejected' ? AUTH_HINT : undefined,
+			});
 		}
-		return await freshToken(this.ctx.helpers.httpRequest, this.credentials);
 	}
+}
+
+/** A valid token n8n stored with the credential is adopted, so a new process needs no exchange. */
+function adoptStoredToken(cacheKey: string, stored: string): void {
+	const { expiresAtMs, issuedAtMs } = stored ? jwtTimes(stored) : {};
+	if (expiresAtMs === undefined) return;
+	const token = { token: stored, expiresAtMs, lifetimeMs: expiresAtMs - (issuedAtMs ?? expiresAtMs - 3_600_000) };
+	if (isFresh(token)) rememberToken(cacheKey, token);
 }
 
 /** Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */

@@ -1,0 +1,58 @@
+import axios from 'axios';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
+import { clearTokenCache } from '../../nodes/shared/token-cache';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sandboxModule = require('../../sandbox/server') as {
+	startSandbox: (opts?: { port?: number }) => Promise<{ url: string; baseUrl: string; close: () => Promise<void> }>;
+	SANDBOX_API_KEY: string;
+	SANDBOX_CUSTOMER_ID: string;
+};
+
+export const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = sandboxModule;
+
+export interface Sandbox {
+	url: string;
+	baseUrl: string;
+	credentials: ICredentialDataDecryptedObject;
+	credentialTypes: VerificationServicesApi[];
+	reset: () => Promise<void>;
+	configure: (config: Record<string, unknown>) => Promise<void>;
+	count: (route: string) => Promise<number>;
+	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; total: number }>;
+	requests: (route: string) => Promise<Array<{ body: unknown; query: Record<string, unknown>; headers: Record<string, string>; path: string }>>;
+	close: () => Promise<void>;
+}
+
+/** Starts the emulator on a free loopback port, with credential data pointing at it. */
+export async function startSandbox(): Promise<Sandbox> {
+	const server = await sandboxModule.startSandbox({ port: 0 });
+	const control = axios.create({ baseURL: `${server.url}/__control`, validateStatus: () => true });
+	const sandbox: Sandbox = {
+		url: server.url,
+		baseUrl: server.baseUrl,
+		credentials: {
+			environment: 'sandbox',
+			sandboxBaseUrl: server.baseUrl,
+			productionBaseUrl: 'http://127.0.0.1:9/unused',
+			apiKey: SANDBOX_API_KEY,
+			customerId: SANDBOX_CUSTOMER_ID,
+			accessToken: '',
+		},
+		credentialTypes: [new VerificationServicesApi()],
+		reset: async () => {
+			clearTokenCache();
+			await control.post('/reset');
+		},
+		configure: async (config) => {
+			await control.post('/config', config);
+		},
+		stats: async () => (await control.get('/stats')).data,
+		count: async (route) => ((await control.get('/stats')).data.counts[route] as number | undefined) ?? 0,
+		requests: async (route) => (await control.get('/requests', { params: { route } })).data,
+		close: async () => await server.close(),
+	};
+	return sandbox;
+}
