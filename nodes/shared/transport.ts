@@ -137,15 +137,16 @@ export class ApiClient {
 	 * authenticate() then reads it. A failed exchange becomes the item's error, with what to do.
 	 */
 	private async currentToken(rejected?: string): Promise<string> {
+		let failure: TokenExchangeError | undefined;
 		try {
 			return await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected);
 		} catch (error) {
-			if (!(error instanceof TokenExchangeError)) throw error;
-			throw new NodeApiError(this.ctx.getNode(), { message: error.message } as JsonObject, {
-				message: error.message,
-				description: error.reason === 'rejected' ? AUTH_HINT : undefined,
-			});
+			failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String(error), 'failed');
 		}
+		throw new NodeApiError(this.ctx.getNode(), { message: failure.message } as JsonObject, {
+			message: failure.message,
+			description: failure.reason === 'rejected' ? AUTH_HINT : undefined,
+		});
 	}
 }
 
