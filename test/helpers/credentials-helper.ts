@@ -1,0 +1,439 @@
+/**
+ * Credentials for the harness, following n8n's CLI `CredentialsHelper`
+ * (packages/cli/src/credentials-helper.ts, 2.40) with the database replaced by an in-memory store
+ * of the test's credential data:
+ *  - getDecrypted: stored data -> defaults of the credential type's properties
+ *    (NodeHelpers.getNodeParameters) -> `={{ }}` expressions resolved through `workflow.expression`
+ *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
+ *    workflow in the given mode, as n8n does);
+ *  - authenticate: function form, or IAuthenticateGeneric with `={{ $credentials.x }}` values;
+ *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty, the
+ *    credentials expired, or the node is the credential tester's NoOp; persisted via
+ *    updateCredentials, which the harness records (and applies to the store, like the DB update);
+ *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
+ * Not mirrored: credential overwrites, external secrets, dynamic/end-user credentials, AI gateway.
+ */
+import { Credentials, getAdditionalKeys } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	ICredentialTypes,
+	ICredentialsExpressionResolveValues,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	IRequestOptionsSimplified,
+	IWorkflowDataProxyAdditionalKeys,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	UnexpectedError,
+	UserError,
+	Workflow,
+	deepCopy,
+	getCredentialOwnRequestAllowedDomains,
+	isExpression,
+} from 'n8n-workflow';
+
+import { HarnessNodeTypes } from './node-types';
+
+export class HarnessCredentialTypes implements ICredentialTypes {
+	private readonly byName = new Map<string, ICredentialType>();
+
+	constructor(types: ICredentialType[] = []) {
+		for (const type of types) this.byName.set(type.name, type);
+	}
+
+	recognizes(type: string): boolean {
+		return this.byName.has(type);
+	}
+
+	getByName(type: string): ICredentialType {
+		const credentialType = this.byName.get(type);
+		if (!credentialType) {
+			throw new UnexpectedError(
+				`Unknown credential type "${type}": pass an instance of it in credentialTypes`,
+			);
+		}
+		return credentialType;
+	}
+
+	getSupportedNodes(type: string): string[] {
+		return this.byName.get(type)?.supportedNodes ?? [];
+	}
+
+	getParentTypes(type: string): string[] {
+		const parents = [...(this.byName.get(type)?.extends ?? [])];
+		for (const parent of [...parents]) parents.push(...this.getParentTypes(parent));
+		return parents;
+	}
+}
+
+export interface CredentialUpdate {
+	type: string;
+	data: ICredentialDataDecryptedObject;
+}
+
+/** The id/name a node refers to its credential by; one credential per type in the harness. */
+export function nodeCredentialsFor(type: string): INodeCredentialsDetails {
+	return { id: `harness-${type}`, name: `${type} (harness)` };
+}
+
+const mockNode: INode = {
+	id: 'mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
+
+function createMockNodeTypes() {
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.add({ description: { properties: [] } } as unknown as INodeType, { name: 'mock' });
+	return nodeTypes;
+}
+
+/** n8n's restriction of a credential's own preAuthentication requests to its allowed domains. */
+function restrictToCredentialDomains(
+	helpers: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): IHttpRequestHelper {
+	return {
+		helpers: {
+			httpRequest: async (requestOptions: IHttpRequestOptions) => {
+				const allowedDomains = getCredentialOwnRequestAllowedDomains(credentials);
+				if (allowedDomains === undefined) return await helpers.helpers.httpRequest(requestOptions);
+				if (requestOptions.allowedDomains !== undefined) {
+					throw new UserError(
+						'This credential restricts requests to specific domains, which cannot be combined with the domains its authentication step asks for.',
+					);
+				}
+				return await helpers.helpers.httpRequest({ ...requestOptions, allowedDomains });
+			},
+		},
+	};
+}
+
+export class HarnessCredentialsHelper extends ICredentialsHelper {
+	/** Every updateCredentials / updateCredentialsOauthTokenData call, in order. */
+	readonly updates: CredentialUpdate[] = [];
+
+	private readonly store = new Map<string, ICredentialDataDecryptedObject>();
+
+	constructor(
+		readonly credentialTypes: HarnessCredentialTypes,
+		stored: Record<string, ICredentialDataDecryptedObject> = {},
+	) {
+		super();
+		for (const [type, data] of Object.entries(stored)) this.store.set(type, deepCopy(data));
+	}
+
+	/** The stored (raw, as-saved) data of a credential type, after any updates. */
+	getStored(type: string): ICredentialDataDecryptedObject | undefined {
+		const data = this.store.get(type);
+		return data === undefined ? undefined : deepCopy(data);
+	}
+
+	getParentTypes(name: string): string[] {
+		return this.credentialTypes.getParentTypes(name);
+	}
+
+	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
+		if (!this.credentialTypes.recognizes(credentialType)) return true;
+		const typeDef = this.credentialTypes.getByName(credentialType);
+		if (!typeDef.restrictToSupportedNodes) return true;
+		const shortName = nodeType.split('.').pop() ?? nodeType;
+		const supported = this.credentialTypes.getSupportedNodes(credentialType);
+		return supported.includes(nodeType) || supported.includes(shortName);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
+		const { authenticate } = this.credentialTypes.getByName(typeName);
+		if (!authenticate) return requestOptions;
+
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions);
+		}
+
+		if (!workflow || !node) {
+			throw new UnexpectedError(
+				'Workflow and node are required for declarative credential authentication',
+			);
+		}
+		requestOptions.headers ??= {};
+		if (authenticate.type === 'generic') {
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
+					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
+					const valueResolved = this.resolveValue(
+						value as string,
+						{ $credentials: credentials },
+						workflow,
+						node,
+					);
+					const target = (requestOptions[outerKey] ??= {}) as Record<string, unknown>;
+					target[keyResolved] = valueResolved;
+				}
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credentialType = this.credentialTypes.getByName(typeName);
+		const expirableProperty = credentialType.properties.find(
+			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
+		);
+		if (expirableProperty?.name === undefined) return undefined;
+
+		// The credential tester runs the test request on a NoOp node with a `temp` parameter.
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+
+		if (typeof credentialType.preAuthentication !== 'function') return undefined;
+		if (
+			credentials[expirableProperty.name] !== '' &&
+			!credentialsExpired &&
+			!isTestingCredentials
+		) {
+			return undefined;
+		}
+
+		const output = (await credentialType.preAuthentication.call(
+			restrictToCredentialDomains(helpers, credentials),
+			credentials,
+		)) as ICredentialDataDecryptedObject;
+		// Only an output that carries the expirable property gets persisted.
+		if (output[expirableProperty.name] === undefined) return undefined;
+		if (!node.credentials) return undefined;
+
+		const nodeCredentials = node.credentials[credentialType.name];
+		// Cache the fresh token onto the stored data, but never overwrite a stored expression.
+		const storedData = await (await this.getCredentials(nodeCredentials, credentialType.name)).getData();
+		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+		for (const [key, value] of Object.entries(output)) {
+			if (key === expirableProperty.name || !isExpression(storedData[key])) {
+				dataToPersist[key] = value;
+			}
+		}
+		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
+		return Object.assign(credentials, output);
+	}
+
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credentialType = this.credentialTypes.getByName(typeName);
+		if (typeof credentialType.preAuthentication !== 'function') return undefined;
+		const output = (await credentialType.preAuthentication.call(
+			restrictToCredentialDomains(helpers, credentials),
+			credentials,
+		)) as ICredentialDataDecryptedObject | undefined;
+		return output ?? undefined;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+		const data = this.getStoredOrThrow(nodeCredentials, type);
+		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+		await credentials.setData(data);
+		return credentials;
+	}
+
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const decryptedDataOriginal = await (await this.getCredentials(nodeCredentials, type)).getData();
+		if (raw === true) return decryptedDataOriginal;
+		return await this.applyDefaultsAndOverwrites(
+			additionalData,
+			decryptedDataOriginal,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
+	}
+
+	/** Defaults of the credential type's properties, then expression resolution (no overwrites here). */
+	async applyDefaultsAndOverwrites(
+		additionalData: IWorkflowExecuteAdditionalData,
+		decryptedDataOriginal: ICredentialDataDecryptedObject,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const credentialsProperties = this.getCredentialsProperties(type);
+
+		let decryptedData = NodeHelpers.getNodeParameters(
+			credentialsProperties,
+			{ ...decryptedDataOriginal } as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
+
+		// Kept although not declared as properties, as n8n does.
+		for (const key of ['oauthTokenData', 'allowedHttpRequestDomains', 'allowedDomains']) {
+			if (decryptedData[key] === undefined && decryptedDataOriginal[key] !== undefined) {
+				decryptedData[key] = decryptedDataOriginal[key];
+			}
+		}
+
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+
+		if (expressionResolveValues) {
+			try {
+				decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
+					decryptedData as INodeParameters,
+					expressionResolveValues.runExecutionData,
+					expressionResolveValues.runIndex,
+					expressionResolveValues.itemIndex,
+					expressionResolveValues.node.name,
+					expressionResolveValues.connectionInputData,
+					mode,
+					additionalKeys,
+					executeData,
+					false,
+					decryptedData,
+				) as ICredentialDataDecryptedObject;
+			} catch (e) {
+				(e as Error).message += ' [Error resolving credentials]';
+				throw e;
+			}
+		} else {
+			const workflow = new Workflow({
+				nodes: [{ ...mockNode }],
+				connections: {},
+				active: false,
+				nodeTypes: createMockNodeTypes(),
+			});
+			await workflow.expression.acquireIsolate();
+			try {
+				decryptedData = workflow.expression.getComplexParameterValue(
+					mockNode,
+					decryptedData as INodeParameters,
+					mode,
+					additionalKeys,
+					undefined,
+					undefined,
+					decryptedData,
+				) as ICredentialDataDecryptedObject;
+			} finally {
+				await workflow.expression.releaseIsolate();
+			}
+		}
+		return decryptedData;
+	}
+
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const credentials = await this.getCredentials(nodeCredentials, type);
+		await credentials.setData(data);
+		this.store.set(type, await credentials.getData());
+		this.updates.push({ type, data: deepCopy(data) });
+	}
+
+	async updateCredentialsOauthTokenData(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const credentials = await this.getCredentials(nodeCredentials, type);
+		await credentials.updateData({ oauthTokenData: data.oauthTokenData });
+		const updated = await credentials.getData();
+		this.store.set(type, updated);
+		this.updates.push({ type, data: deepCopy(updated) });
+	}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		const credentialTypeData = this.credentialTypes.getByName(type);
+		if (credentialTypeData.extends === undefined) {
+			if (['oAuth1Api', 'oAuth2Api'].includes(type)) {
+				return [
+					...credentialTypeData.properties,
+					{
+						displayName: 'oauthTokenData',
+						name: 'oauthTokenData',
+						type: 'json',
+						required: false,
+						default: {},
+					},
+				];
+			}
+			return credentialTypeData.properties;
+		}
+		const combineProperties: INodeProperties[] = [];
+		for (const parentType of credentialTypeData.extends) {
+			NodeHelpers.mergeNodeProperties(combineProperties, this.getCredentialsProperties(parentType));
+		}
+		NodeHelpers.mergeNodeProperties(combineProperties, credentialTypeData.properties);
+		return combineProperties;
+	}
+
+	private getStoredOrThrow(nodeCredentials: INodeCredentialsDetails, type: string) {
+		if (!nodeCredentials?.id) {
+			throw new UserError(`Credential "${nodeCredentials?.name}" of type "${type}" has no ID.`);
+		}
+		const data = this.store.get(type);
+		if (data === undefined) {
+			throw new UserError(
+				`Credential with ID "${nodeCredentials.id}" does not exist for type "${type}".`,
+			);
+		}
+		return deepCopy(data);
+	}
+
+	private resolveValue(
+		parameterValue: string,
+		additionalKeys: IWorkflowDataProxyAdditionalKeys,
+		workflow: Workflow,
+		node: INode,
+	): string {
+		if (!isExpression(parameterValue)) return parameterValue;
+		const returnValue = workflow.expression.getSimpleParameterValue(
+			node,
+			parameterValue,
+			'internal',
+			additionalKeys,
+			undefined,
+			'',
+		);
+		if (!returnValue) return '';
+		return returnValue.toString();
+	}
+}

@@ -1,0 +1,283 @@
+/**
+ * Test harness: runs nodes through n8n's own execution code (n8n-core 2.40 `WorkflowExecute` on a
+ * real n8n-workflow `Workflow`), not through mocked contexts.
+ *
+ *   Input (harness source node, emits `input` items incl. binary) -> node under test
+ *
+ * Credentials go through HarnessCredentialsHelper (n8n CLI CredentialsHelper semantics), HTTP through
+ * n8n-core's real request helpers, binary data through the real BinaryDataService in 'default' mode.
+ */
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import type {
+	IBinaryData,
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	INode,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+	INodeType,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowBase,
+	NodeExecutionHint,
+	OnError,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	BINARY_ENCODING,
+	NodeApiError,
+	NodeConnectionTypes,
+	NodeOperationError,
+	UnexpectedError,
+	Workflow,
+	createRunExecutionData,
+	fileTypeFromMimeType,
+} from 'n8n-workflow';
+
+import type { CredentialUpdate } from './credentials-helper';
+import { createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { reportedErrors } from './n8n-container';
+import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
+
+export type { CredentialUpdate } from './credentials-helper';
+export { HarnessCredentialsHelper, HarnessCredentialTypes } from './credentials-helper';
+export { runCredentialTest } from './credential-test';
+export type { CredentialTestOptions, CredentialTestResult } from './credential-test';
+export { runWebhook, runWebhookMethod } from './webhook';
+export type {
+	RunWebhookOptions,
+	RunWebhookResult,
+	RunWebhookMethodOptions,
+	RunWebhookMethodResult,
+	WebhookRequest,
+	RecordedResponse,
+} from './webhook';
+export { reportedErrors } from './n8n-container';
+
+export const INPUT_NODE_NAME = 'Input';
+
+export interface RunNodeOptions {
+	node: INodeType | IVersionedNodeType;
+	parameters: INodeParameters;
+	/** Stored credential data by credential type name, e.g. `{ verificationServicesApi: {...} }`. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Instances of the credential classes used. */
+	credentialTypes?: ICredentialType[];
+	/** Items fed to the node (json + optional binary with base64 `data`); default one empty item. */
+	input?: INodeExecutionData[];
+	/** Sets `node.onError = 'continueRegularOutput'` (what "On Error: Continue" saves in 2.40). */
+	continueOnFail?: boolean;
+	/** Full control over the node's "On Error" setting; wins over `continueOnFail`. */
+	onError?: OnError;
+	typeVersion?: number;
+	/** WorkflowExecute mode; default 'manual' (like n8n's own node test harness). */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunNodeResult {
+	/** First output of the node under test. */
+	items: INodeExecutionData[];
+	/** All outputs of the node under test. */
+	outputs: INodeExecutionData[][];
+	/** The node's error when its run failed (class preserved when it was thrown by execute()). */
+	error?: Error;
+	/** Credential updates persisted during the run (preAuthentication tokens, OAuth data). */
+	credentialUpdates: CredentialUpdate[];
+	hints: NodeExecutionHint[];
+	/** n8n's full run data; undefined when n8n refused to start (e.g. WorkflowHasIssuesError). */
+	run?: IRun;
+}
+
+/** Turns the plain-object copy n8n keeps in the run data back into an Error of the right class. */
+function reviveError(stored: unknown): Error | undefined {
+	if (stored === undefined || stored === null) return undefined;
+	if (stored instanceof Error) return stored;
+	const plain = stored as { name?: string; message?: string };
+	const proto =
+		plain.name === 'NodeApiError'
+			? NodeApiError.prototype
+			: plain.name === 'NodeOperationError'
+				? NodeOperationError.prototype
+				: Error.prototype;
+	return Object.assign(Object.create(proto) as Error, plain);
+}
+
+/** n8n-core sniffs MIME types with `await import('file-type')` (ESM-only), which jest refuses by default. */
+function withHint(error: Error | undefined): Error | undefined {
+	if ((error as { code?: string } | undefined)?.code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') {
+		error!.message +=
+			' [harness: n8n-core tried to sniff a MIME type with the ESM-only "file-type" package; pass a mimeType (or a file name with extension) to prepareBinaryData, or run jest with NODE_OPTIONS=--experimental-vm-modules]';
+	}
+	return error;
+}
+
+export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
+	let nodeName = defaultNodeName(opts.node);
+	if (nodeName === INPUT_NODE_NAME) nodeName = `${nodeName} 1`;
+	const { credentialsHelper, nodeTypes, node } = setupNode(opts, nodeName);
+
+	let thrown: unknown;
+	nodeTypes.add(opts.node, {
+		onError: (error) => {
+			thrown = error;
+		},
+	});
+	nodeTypes.add(createInputNodeType(opts.input ?? [{ json: {} }]));
+	if (opts.continueOnFail) node.onError = 'continueRegularOutput';
+	if (opts.onError) node.onError = opts.onError;
+
+	const inputNode: INode = {
+		id: 'harness-input',
+		name: INPUT_NODE_NAME,
+		type: SOURCE_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const connections = {
+		[INPUT_NODE_NAME]: {
+			main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
+		},
+	};
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		nodes: [inputNode, node],
+		connections,
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+
+	const mode = opts.mode ?? 'manual';
+	const additionalData = createAdditionalData(credentialsHelper);
+	const workflowData = {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: [inputNode, node],
+		connections,
+		active: false,
+		settings: workflow.settings,
+	} as unknown as IWorkflowBase;
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, workflowData);
+
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{ node: workflow.nodes[INPUT_NODE_NAME], data: { main: [[{ json: {} }]] }, source: null },
+			],
+		},
+	});
+
+	const reportedBefore = reportedErrors.length;
+	let run: IRun | undefined;
+	let startError: unknown;
+	try {
+		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+			workflow,
+		);
+	} catch (error) {
+		startError = error;
+	}
+
+	const taskData = run?.data.resultData.runData[nodeName]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
+	const storedError = taskData?.error ?? run?.data.resultData.error;
+	// Prefer the instance itself: thrown out of execute(), else the one n8n-core handed to its
+	// ErrorReporter (declarative nodes), else a revived copy of what the run data kept.
+	const reported = reportedErrors
+		.slice(reportedBefore)
+		.reverse()
+		.find((e): e is Error => e instanceof Error && e.message === storedError?.message);
+	const error = withHint(
+		(thrown as Error | undefined) ??
+			reported ??
+			reviveError(storedError) ??
+			reviveError(startError),
+	);
+
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error,
+		credentialUpdates: credentialsHelper.updates,
+		hints: taskData?.hints ?? [],
+		run,
+	};
+}
+
+/** A binary property as a test input item carries it in n8n's 'default' mode (base64 inline). */
+export function binaryData(
+	content: Buffer | string,
+	options: { mimeType: string; fileName?: string },
+): IBinaryData {
+	const buffer = typeof content === 'string' ? Buffer.from(content) : content;
+	const fileExtension = options.fileName?.includes('.')
+		? options.fileName.split('.').pop()
+		: undefined;
+	return {
+		data: buffer.toString(BINARY_ENCODING),
+		mimeType: options.mimeType,
+		fileType: fileTypeFromMimeType(options.mimeType),
+		...(options.fileName ? { fileName: options.fileName } : {}),
+		...(fileExtension ? { fileExtension } : {}),
+		bytes: buffer.length,
+	};
+}
+
+export interface RunNodeMethodOptions {
+	node: INodeType | IVersionedNodeType;
+	method: string;
+	/** The node's current parameters, as the editor sends them. */
+	parameters: INodeParameters;
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	credentialTypes?: ICredentialType[];
+	typeVersion?: number;
+	/** Path of the parameter being loaded, e.g. 'parameters.country' (getCurrentNodeParameter base). */
+	path?: string;
+}
+
+/** Like n8n's DynamicNodeParametersService: a temp workflow with 'Temp-Node' and a LoadOptionsContext. */
+function loadOptionsContext(opts: RunNodeMethodOptions) {
+	const { credentialsHelper, nodeTypes, node } = setupNode(opts, 'Temp-Node');
+	nodeTypes.add(opts.node);
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const tempNode = workflow.nodes['Temp-Node'];
+	// The editor sends the node's full parameters (defaults included); the Workflow applied them.
+	const additionalData = createAdditionalData(credentialsHelper, {
+		currentNodeParameters: tempNode.parameters,
+	});
+	const context = new LoadOptionsContext(workflow, tempNode, additionalData, opts.path ?? 'parameters');
+	return { context, nodeType };
+}
+
+function getMethod(nodeType: INodeType, kind: 'loadOptions' | 'listSearch', name: string) {
+	const method = (nodeType.methods?.[kind] as Record<string, unknown> | undefined)?.[name];
+	if (typeof method !== 'function') {
+		throw new UnexpectedError(`Node type does not have ${kind} method "${name}" defined`);
+	}
+	return method as (this: unknown, ...args: unknown[]) => Promise<unknown>;
+}
+
+/** Calls `node.methods.loadOptions[method]` with a real LoadOptionsContext. */
+export async function runLoadOptions(opts: RunNodeMethodOptions): Promise<INodePropertyOptions[]> {
+	const { context, nodeType } = loadOptionsContext(opts);
+	return (await getMethod(nodeType, 'loadOptions', opts.method).call(
+		context,
+	)) as INodePropertyOptions[];
+}
+
+/** Calls `node.methods.listSearch[method]` (resource locator search) with a real LoadOptionsContext. */
+export async function runListSearch(
+	opts: RunNodeMethodOptions & { filter?: string; paginationToken?: string },
+): Promise<INodeListSearchResult> {
+	const { context, nodeType } = loadOptionsContext(opts);
+	return (await getMethod(nodeType, 'listSearch', opts.method).call(
+		context,
+		opts.filter,
+		opts.paginationToken,
+	)) as INodeListSearchResult;
+}

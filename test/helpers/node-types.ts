@@ -1,0 +1,133 @@
+/**
+ * A tiny INodeTypes registry (what n8n's NodeTypes / LoadNodesAndCredentials give WorkflowExecute),
+ * plus the harness' own "Input" source node and the NoOp stand-in the credential tester uses.
+ */
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { NodeHelpers, UnexpectedError, deepCopy } from 'n8n-workflow';
+
+import { name as packageName } from '../../package.json';
+
+/** n8n registers community nodes as `<package name>.<description.name>`. */
+export function nodeTypeName(node: INodeType | IVersionedNodeType): string {
+	const { name } = node.description;
+	return name.includes('.') ? name : `${packageName}.${name}`;
+}
+
+/** Version used when a test does not ask for one: what the n8n editor picks for a new node. */
+export function defaultTypeVersion(node: INodeType | IVersionedNodeType): number {
+	if ('nodeVersions' in node) return node.description.defaultVersion ?? node.currentVersion;
+	const { version } = node.description;
+	return Array.isArray(version) ? Math.max(...version) : version;
+}
+
+type ErrorSink = (error: unknown) => void;
+
+/**
+ * Observes (never alters) errors thrown by `execute`: n8n-core stores a node's error in the run data
+ * as a plain-object copy (`{ ...error }`), which loses the class, so the harness keeps the original.
+ * The wrapper inherits from the real node type, so `NODE_CLASS_TAG in nodeType` still holds.
+ */
+function observeExecuteErrors(nodeType: INodeType, sink: ErrorSink): INodeType {
+	const original = nodeType.execute as unknown as
+		| ((this: unknown, ...args: unknown[]) => Promise<unknown>)
+		| undefined;
+	if (typeof original !== 'function') return nodeType;
+	const wrapper = Object.create(nodeType) as INodeType;
+	const execute = async function (this: unknown, ...args: unknown[]) {
+		try {
+			// Node-class instances are called as `nodeType.execute(context)`: keep the original `this`.
+			return await original.apply(this === wrapper ? nodeType : this, args);
+		} catch (error) {
+			sink(error);
+			throw error;
+		}
+	};
+	(wrapper as unknown as { execute: typeof execute }).execute = execute;
+	return wrapper;
+}
+
+export class HarnessNodeTypes implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	private readonly sinks = new Map<string, ErrorSink>();
+
+	private readonly resolved = new Map<string, INodeType>();
+
+	add(node: INodeType | IVersionedNodeType, options: { name?: string; onError?: ErrorSink } = {}) {
+		const name = options.name ?? nodeTypeName(node);
+		this.types.set(name, node);
+		if (options.onError) this.sinks.set(name, options.onError);
+		return name;
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) throw new UnexpectedError(`Unknown node type "${nodeType}" (not registered in the test)`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		const key = `${nodeType}@${version ?? 'default'}`;
+		let resolved = this.resolved.get(key);
+		if (!resolved) {
+			resolved = NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+			const sink = this.sinks.get(nodeType);
+			if (sink) resolved = observeExecuteErrors(resolved, sink);
+			this.resolved.set(key, resolved);
+		}
+		return resolved;
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+/** The node that feeds the test's items (json + binary) into the node under test. */
+export const SOURCE_NODE_TYPE = 'n8n-harness.input';
+
+export function createInputNodeType(items: INodeExecutionData[]): INodeType {
+	return {
+		description: {
+			displayName: 'Harness Input',
+			name: SOURCE_NODE_TYPE,
+			group: ['input'],
+			version: 1,
+			description: 'Emits the items given to the test harness',
+			defaults: { name: 'Input' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute(): Promise<INodeExecutionData[][]> {
+			// Fresh copies per run; every item derives from the single (empty) start item.
+			return [items.map((item) => ({ ...deepCopy(item), pairedItem: { item: 0 } }))];
+		},
+	};
+}
+
+/**
+ * Stand-in for n8n-nodes-base's NoOp node, which n8n's CredentialsTester uses as the carrier node of
+ * a credential's `test` request (`nodeTypes.getByNameAndVersion('n8n-nodes-base.noOp')`).
+ * Only its description matters there: the tester copies it and replaces credentials + properties.
+ */
+export const NO_OP_NODE_TYPE: INodeType = {
+	description: {
+		displayName: 'No Operation, do nothing',
+		name: 'n8n-nodes-base.noOp',
+		icon: 'fa:arrow-right',
+		group: ['organization'],
+		version: 1,
+		description: 'No Operation',
+		defaults: { name: 'No Operation, do nothing', color: '#b0b0b0' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	},
+};

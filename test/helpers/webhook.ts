@@ -1,0 +1,329 @@
+/**
+ * Webhook nodes, the way n8n's CLI drives them:
+ *  - runWebhook: `webhook()` with a real n8n-core WebhookContext and express-like fake req/res
+ *    (what WebhookService.runWebhook does for an incoming request);
+ *  - runWebhookMethod: `webhookMethods[name].checkExists|create|delete` with a real HookContext
+ *    (what activation / deactivation does), with workflow static data in and out.
+ */
+import { HookContext, WebhookContext, getAdditionalKeys } from 'n8n-core';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	INode,
+	INodeType,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	Workflow as WorkflowType,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	UnexpectedError,
+	Workflow,
+	deepCopy,
+	isNodeClassInstance,
+	resolveWebhookDescriptionField,
+} from 'n8n-workflow';
+
+import type { CredentialUpdate } from './credentials-helper';
+import type { NodeSetupOptions } from './harness-context';
+import { createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+
+export interface WebhookRequest {
+	/** Default: the webhook description's httpMethod. */
+	method?: IHttpRequestMethods;
+	headers?: Record<string, string | string[]>;
+	/** Parsed body (what express' body parser leaves in req.body). */
+	body?: unknown;
+	/** Raw body bytes (req.rawBody, used for signature checks); default: JSON of `body`. */
+	rawBody?: Buffer | string;
+	query?: Record<string, string | string[]>;
+	params?: Record<string, string>;
+}
+
+export interface RecordedResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	/** True once the node sent/ended the response itself (responseMode 'onReceived' is not needed). */
+	ended: boolean;
+}
+
+interface WebhookSetup extends NodeSetupOptions {
+	/** Name of the webhook description (`description.webhooks[].name`); default 'default'. */
+	webhookName?: string;
+	/** Workflow static data before the call (e.g. `{ 'node:QES Trigger': { webhookId: 'x' } }`). */
+	staticData?: IDataObject;
+	webhookId?: string;
+	isTest?: boolean;
+}
+
+export interface RunWebhookOptions extends WebhookSetup {
+	request: WebhookRequest;
+	/** Default 'webhook' (production URL); the editor's test URL runs in 'manual'. */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunWebhookResult {
+	/** What webhook() returned (workflowData, webhookResponse, noWebhookResponse). */
+	response?: IWebhookResponseData;
+	error?: Error;
+	/** What the node wrote to the response object. */
+	res: RecordedResponse;
+	staticData: IDataObject;
+	credentialUpdates: CredentialUpdate[];
+}
+
+export interface RunWebhookMethodOptions extends WebhookSetup {
+	method: 'checkExists' | 'create' | 'delete';
+	activation?: WorkflowActivateMode;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunWebhookMethodResult {
+	result?: boolean;
+	error?: Error;
+	staticData: IDataObject;
+	credentialUpdates: CredentialUpdate[];
+	/** URL n8n would register for this webhook (what getNodeWebhookUrl returns to the node). */
+	webhookUrl?: string;
+}
+
+function lowerCaseKeys<T>(record: Record<string, T> = {}): Record<string, T> {
+	return Object.fromEntries(Object.entries(record).map(([key, value]) => [key.toLowerCase(), value]));
+}
+
+function createRequest(request: WebhookRequest, method: IHttpRequestMethods, path: string) {
+	const headers = lowerCaseKeys(request.headers);
+	const rawBody =
+		request.rawBody === undefined
+			? Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body))
+			: Buffer.from(request.rawBody);
+	const header = (name: string) => headers[name.toLowerCase()];
+	return {
+		method,
+		url: path,
+		path,
+		originalUrl: path,
+		headers,
+		body: request.body ?? {},
+		rawBody,
+		query: request.query ?? {},
+		params: request.params ?? {},
+		header,
+		get: header,
+	};
+}
+
+function createResponse() {
+	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	const finish = (body?: unknown) => {
+		if (body !== undefined) recorded.body = body;
+		recorded.ended = true;
+		res.headersSent = true;
+		res.writableEnded = true;
+	};
+	const setHeader = (name: string, value: unknown) => {
+		recorded.headers[name.toLowerCase()] = value;
+	};
+	const res = {
+		headersSent: false,
+		writableEnded: false,
+		get statusCode() {
+			return recorded.statusCode;
+		},
+		set statusCode(code: number) {
+			recorded.statusCode = code;
+		},
+		status(code: number) {
+			recorded.statusCode = code;
+			return res;
+		},
+		sendStatus(code: number) {
+			recorded.statusCode = code;
+			finish(String(code));
+			return res;
+		},
+		setHeader(name: string, value: unknown) {
+			setHeader(name, value);
+			return res;
+		},
+		set(name: string | Record<string, unknown>, value?: unknown) {
+			if (typeof name === 'string') setHeader(name, value);
+			else for (const [key, entry] of Object.entries(name)) setHeader(key, entry);
+			return res;
+		},
+		header(name: string | Record<string, unknown>, value?: unknown) {
+			return res.set(name, value);
+		},
+		getHeader(name: string) {
+			return recorded.headers[name.toLowerCase()];
+		},
+		type(contentType: string) {
+			setHeader('content-type', contentType);
+			return res;
+		},
+		writeHead(code: number, headers: Record<string, unknown> = {}) {
+			recorded.statusCode = code;
+			for (const [key, entry] of Object.entries(headers)) setHeader(key, entry);
+			return res;
+		},
+		write(chunk: unknown) {
+			recorded.body =
+				recorded.body === undefined ? chunk : `${String(recorded.body)}${String(chunk)}`;
+			return true;
+		},
+		json(body: unknown) {
+			setHeader('content-type', 'application/json; charset=utf-8');
+			finish(body);
+			return res;
+		},
+		send(body?: unknown) {
+			finish(body);
+			return res;
+		},
+		end(body?: unknown) {
+			finish(body);
+			return res;
+		},
+		redirect(url: string) {
+			recorded.statusCode = 302;
+			setHeader('location', url);
+			finish();
+			return res;
+		},
+	};
+	return { res, recorded };
+}
+
+function resolveField<T>(
+	workflow: WorkflowType,
+	node: INode,
+	description: IWebhookDescription,
+	field: 'httpMethod' | 'path',
+	mode: WorkflowExecuteMode,
+	additionalData: IWorkflowExecuteAdditionalData,
+	fallback: T,
+): T {
+	const native = resolveWebhookDescriptionField(node, description, field);
+	if (native.resolved) return native.value as T;
+	const value = workflow.expression.getSimpleParameterValue(
+		node,
+		description[field] as string,
+		mode,
+		getAdditionalKeys(additionalData, mode, null),
+		undefined,
+		fallback as unknown as string,
+	);
+	return (value ?? fallback) as T;
+}
+
+function prepare(opts: WebhookSetup, mode: WorkflowExecuteMode, extra: Partial<IWorkflowExecuteAdditionalData>) {
+	const nodeName = defaultNodeName(opts.node);
+	const { credentialsHelper, nodeTypes, node } = setupNode(opts, nodeName);
+	node.webhookId = opts.webhookId ?? 'harness-webhook-id';
+	nodeTypes.add(opts.node);
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: deepCopy(opts.staticData ?? {}),
+		settings: { executionOrder: 'v1' },
+	});
+	const workflowNode = workflow.nodes[nodeName];
+	const nodeType: INodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const additionalData = createAdditionalData(credentialsHelper, extra);
+
+	const webhookName = opts.webhookName ?? 'default';
+	const description = nodeType.description.webhooks?.find((w) => w.name === webhookName);
+	if (!description) throw new UnexpectedError(`Node has no webhook description "${webhookName}"`);
+	const webhookData: IWebhookData = {
+		httpMethod: resolveField(workflow, workflowNode, description, 'httpMethod', mode, additionalData, 'GET'),
+		node: nodeName,
+		path: resolveField(workflow, workflowNode, description, 'path', mode, additionalData, ''),
+		webhookDescription: description,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest: opts.isTest,
+	};
+	return { credentialsHelper, workflow, workflowNode, nodeType, additionalData, webhookData };
+}
+
+export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookResult> {
+	const mode = opts.mode ?? 'webhook';
+	const { res, recorded } = createResponse();
+	const httpRequest = {} as Record<string, unknown>;
+	const setup = prepare(opts, mode, {
+		httpRequest: httpRequest as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
+		httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
+	});
+	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = setup;
+	Object.assign(
+		httpRequest,
+		createRequest(opts.request, opts.request.method ?? webhookData.httpMethod, `/webhook/${webhookData.path}`),
+	);
+
+	const context = new WebhookContext(workflow, workflowNode, additionalData, mode, webhookData, [], null);
+	let response: IWebhookResponseData | undefined;
+	let error: Error | undefined;
+	try {
+		if (isNodeClassInstance(nodeType)) {
+			if (!nodeType.webhook) throw new UnexpectedError('Node has no webhook() method');
+			response = await nodeType.webhook(context);
+		} else {
+			if (!nodeType.webhook) throw new UnexpectedError('Node has no webhook() method');
+			response = await nodeType.webhook.call(context);
+		}
+	} catch (caught) {
+		error = caught as Error;
+	}
+	return {
+		response,
+		error,
+		res: recorded,
+		staticData: deepCopy(workflow.staticData as IDataObject),
+		credentialUpdates: credentialsHelper.updates,
+	};
+}
+
+export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<RunWebhookMethodResult> {
+	const mode = opts.mode ?? 'trigger';
+	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = prepare(
+		opts,
+		mode,
+		{},
+	);
+	const methods = nodeType.webhookMethods?.[webhookData.webhookDescription.name as 'default'];
+	const fn = methods?.[opts.method];
+	if (typeof fn !== 'function') {
+		throw new UnexpectedError(`Node has no webhookMethods.${webhookData.webhookDescription.name}.${opts.method}`);
+	}
+	const context = new HookContext(
+		workflow,
+		workflowNode,
+		additionalData,
+		mode,
+		opts.activation ?? 'activate',
+		webhookData,
+	);
+	let result: boolean | undefined;
+	let error: Error | undefined;
+	try {
+		result = await fn.call(context);
+	} catch (caught) {
+		error = caught as Error;
+	}
+	return {
+		result,
+		error,
+		staticData: deepCopy(workflow.staticData as IDataObject),
+		credentialUpdates: credentialsHelper.updates,
+		webhookUrl: context.getNodeWebhookUrl(webhookData.webhookDescription.name),
+	};
+}
