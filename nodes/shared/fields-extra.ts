@@ -28,7 +28,7 @@ export function withLoadedOptions(field: FieldDefinition, loadOptionsMethod: str
 export interface FlagSetOptions {
 	displayName: string;
 	description?: string;
-	/** The members of the wire object, in the order they are sent. */
+	/** The members of the wire object, in the order they are sent (the UI lists them alphabetically). */
 	options: INodePropertyOptions[];
 	additional?: boolean;
 	showWhen?: IDataObject;
@@ -41,11 +41,11 @@ export interface FlagSetOptions {
  */
 export function flagSet(name: string, options: FlagSetOptions): FieldDefinition {
 	const members = options.options.map((o) => String(o.value));
-	const hint = `a selection of ${members.join(', ')}`;
+	const hint = `a selection of ${[...members].sort().join(', ')}`;
 	const field = parameter(
 		name,
 		{ displayName: options.displayName, description: options.description, additional: options.additional, showWhen: options.showWhen },
-		{ type: 'multiOptions', options: options.options, default: [] },
+		{ type: 'multiOptions', options: [...options.options].sort((a, b) => a.name.localeCompare(b.name)), default: [] },
 		(value) => {
 			let chosen: string[];
 			if (Array.isArray(value)) chosen = value.map((v) => String(v).trim());
@@ -86,7 +86,7 @@ export function decimalText(name: string, options: DecimalOptions): FieldDefinit
 	const { maxDecimals } = options;
 	const pattern = new RegExp(`^\\d+(\\.\\d{1,${maxDecimals}})?$`);
 	const example = `1${maxDecimals > 0 ? `.${'5'.padEnd(maxDecimals, '0')}` : ''}`;
-	const hint = `${options.positive ? 'an amount above 0' : 'an amount'} with at most ${maxDecimals} decimals and a dot as decimal separator, such as ${example}`;
+	const hint = `${options.positive ? 'a number above 0' : 'a number'} with at most ${maxDecimals} decimals and a dot as decimal separator, such as ${example}`;
 	const numberNote = `A number from an expression is sent with ${maxDecimals} decimals (1 becomes "${(1).toFixed(maxDecimals)}").`;
 	const description = [options.description, `Must be ${hint}.`, numberNote].filter(Boolean).join(' ');
 	const field = parameter(

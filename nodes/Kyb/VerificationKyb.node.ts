@@ -1,0 +1,58 @@
+import {
+	type IExecuteFunctions,
+	type ILoadOptionsFunctions,
+	type INodeExecutionData,
+	type INodePropertyOptions,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties } from '../shared/node-properties';
+import { responseJson, runOperations } from '../shared/run-operations';
+import { requestOnce } from '../shared/transport';
+import { findList, isObject } from './list-helpers';
+import { kybOperations } from './operations';
+
+export class VerificationKyb implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'KYB Company Data',
+		name: 'verificationKyb',
+		icon: { light: 'file:../../icons/kyb.svg', dark: 'file:../../icons/kyb.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description: 'Search companies in business registries and get their details, officers, owners and documents',
+		defaults: { name: 'KYB Company Data' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(kybOperations),
+	};
+
+	methods = {
+		loadOptions: {
+			/** The countries KYB can search, live from GET /KYB/countries, for the Country dropdown. */
+			async getCountries(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				const response = await requestOnce(
+					this,
+					{ method: 'GET', path: '/KYB/countries' },
+					{ operation: 'List Countries', repeatable: true },
+				);
+				const list = findList(responseJson(response.body), ['countries'])?.list ?? [];
+				const countries = list
+					.filter(isObject)
+					.map((c) => ({ code: String(c.countryCode ?? '').trim().toUpperCase(), name: String(c.countryName ?? '') }))
+					.filter((c) => /^[A-Z]{2}$/.test(c.code))
+					.map((c) => ({ name: c.name ? `${c.name} (${c.code})` : c.code, value: c.code }))
+					.sort((a, b) => a.name.localeCompare(b.name));
+				return [{ name: 'All Countries', value: '' }, ...countries];
+			},
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, kybOperations);
+	}
+}

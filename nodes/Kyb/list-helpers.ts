@@ -1,0 +1,45 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A list element as an item's json: objects as they are, anything else under `value`. */
+export function elementJson(element: unknown): IDataObject {
+	return isObject(element) ? { ...element } : { value: element as IDataObject[string] };
+}
+
+export interface FoundList {
+	list: unknown[];
+	/** The response with the list taken out (an emptied `data` wrapper is left out too). */
+	rest: IDataObject;
+}
+
+/**
+ * Finds a list in a response that may or may not wrap it in `data` (API generations differ): the first
+ * of `data.<key>` for each key, `data` itself when it is an array, then `<key>` at the top level.
+ */
+export function findList(body: IDataObject, keys: string[]): FoundList | undefined {
+	const data = body.data;
+	if (Array.isArray(data)) {
+		const { data: _list, ...rest } = body;
+		return { list: data, rest };
+	}
+	if (isObject(data)) {
+		for (const key of keys) {
+			if (Array.isArray(data[key])) {
+				const { [key]: _list, ...dataRest } = data;
+				const { data: _data, ...rest } = body;
+				return { list: data[key] as unknown[], rest: Object.keys(dataRest).length ? { ...rest, data: dataRest } : rest };
+			}
+		}
+	}
+	for (const key of keys) {
+		if (Array.isArray(body[key])) {
+			const { [key]: _list, ...rest } = body;
+			return { list: body[key] as unknown[], rest };
+		}
+	}
+	return undefined;
+}

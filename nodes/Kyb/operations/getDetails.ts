@@ -1,0 +1,52 @@
+import { integer, parameter, text } from '../../shared/fields';
+import { flagSet } from '../../shared/fields-extra';
+import type { OperationDefinition } from '../../shared/operation-types';
+
+export const getDetails: OperationDefinition = {
+	value: 'getDetails',
+	name: 'Get Company Details',
+	action: 'Get company details',
+	description: 'Get the registry record of a company found by Search Companies, with optional data packages',
+	method: 'POST',
+	path: '/kyb/company/details',
+	repeatable: true,
+	fields: [
+		text('transactionId', {
+			displayName: 'Transaction ID',
+			required: true,
+			placeholder: '5f0c6a1e-3b1d-4c7a-9a52-0d6f1f1b2c3d',
+			description: 'The transactionId of the search that found the company (Search Companies output)',
+		}),
+		text('companyId', {
+			displayName: 'Company ID',
+			required: true,
+			placeholder: 'DE-HRB-123456',
+			description: 'The companyId from the same search result (Search Companies output)',
+		}),
+		parameter(
+			'includeNotice',
+			{ displayName: 'Each data package chosen in Include is priced separately by the provider. Leave Include empty to get the basic company record only.' },
+			{ type: 'notice', default: '' },
+		),
+		flagSet('include', {
+			displayName: 'Include',
+			description: 'Data packages to add to the company record; each one is priced separately. Sent as an object of six booleans.',
+			// Wire order as documented; the UI sorts them.
+			options: [
+				{ name: 'Officers', value: 'officers', description: 'Directors, managers and other officers' },
+				{ name: 'Addresses', value: 'addresses', description: 'All known addresses of the company' },
+				{ name: 'Ownerships', value: 'ownerships', description: 'Shareholders and their shares' },
+				{ name: 'Transparency', value: 'transparency', description: 'Beneficial owners from the transparency register' },
+				{ name: 'Documents', value: 'documents', description: 'Register documents (each with a linkToken to retrieve it)' },
+				{ name: 'Financials', value: 'financials', description: 'Financial statements and key figures' },
+			],
+		}),
+		integer('timeoutMs', {
+			displayName: 'Timeout (Milliseconds)',
+			additional: true,
+			min: 1,
+			default: 30000,
+			description: 'How long the provider may take to collect the data, in milliseconds.',
+		}),
+	],
+};

@@ -1,0 +1,7 @@
+import type { OperationDefinition } from '../../shared/operation-types';
+import { getDetails } from './getDetails';
+import { listCompanyProfiles } from './listCompanyProfiles';
+import { listCountries } from './listCountries';
+import { search } from './search';
+
+export const kybOperations: OperationDefinition[] = [search, getDetails, listCompanyProfiles, listCountries];

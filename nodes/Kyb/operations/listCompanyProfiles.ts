@@ -1,0 +1,78 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { ruleBroken } from '../../shared/field-error';
+import { boolean, integer } from '../../shared/fields';
+import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/run-operations';
+import { elementJson, findList, isObject } from '../list-helpers';
+
+/** Profiles asked for per request unless Options > Page Size says otherwise (the API's maximum is undocumented). */
+export const DEFAULT_PAGE_SIZE = 100;
+/** Stops a run-away loop should the API keep announcing further pages. */
+const MAX_PAGES = 10_000;
+
+export const listCompanyProfiles: OperationDefinition = {
+	value: 'listCompanyProfiles',
+	name: 'List Company Profiles',
+	action: 'List company profiles',
+	description: 'List the company profiles of your account, one item per profile',
+	method: 'GET',
+	path: '/KYB/companyProfile',
+	repeatable: true,
+	fields: [
+		boolean('returnAll', {
+			displayName: 'Return All',
+			location: 'none',
+			description: 'Whether to return all results or only up to a given limit',
+		}),
+		integer('limit', {
+			displayName: 'Limit',
+			location: 'none',
+			min: 1,
+			default: 50,
+			showWhen: { returnAll: [false] },
+			description: 'Max number of results to return.',
+		}),
+	],
+	options: [
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_PAGE_SIZE,
+			description:
+				'How many profiles each request asks for (query parameter limit). Lower it if the API refuses the page size or answers too slowly.',
+		},
+	],
+	validate: (values, { ctx, itemIndex }) => {
+		const pageSize = ctx.getNodeParameter('options.pageSize', itemIndex, DEFAULT_PAGE_SIZE);
+		if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1) {
+			throw ruleBroken('pageSize', 'a whole number of at least 1', pageSize);
+		}
+		values.pageSize = pageSize;
+	},
+	/** Pages with `page` and `limit` until the limit is reached or `data.pagination` says it was the last page. */
+	run: async ({ values, send }, request): Promise<INodeExecutionData[]> => {
+		const wanted = values.returnAll === true ? Infinity : ((values.limit as number | undefined) ?? 50);
+		const pageSize = Math.min(wanted, (values.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE);
+		const items: INodeExecutionData[] = [];
+		for (let page = 1; page <= MAX_PAGES; page++) {
+			const response = await send({ ...request, qs: { ...request.qs, page, limit: pageSize } });
+			const body = responseJson(response.body);
+			const found = findList(body, ['kybRequestData']) ?? { list: [], rest: body };
+			for (const element of found.list) {
+				if (items.length >= wanted) break;
+				items.push({ json: { ...elementJson(element), profileList: found.rest } });
+			}
+			if (items.length >= wanted || found.list.length === 0) break;
+			const data = isObject(body.data) ? body.data : body;
+			const pagination: IDataObject = isObject(data.pagination) ? data.pagination : {};
+			const current = Number(pagination.currentPage ?? Number.NaN);
+			const last = Number(pagination.lastPage ?? Number.NaN);
+			// Without pagination, or when the API ignored the page asked for, another request would repeat data.
+			if (!Number.isFinite(last) || !Number.isFinite(current) || current !== page || current >= last) break;
+		}
+		return items;
+	},
+};

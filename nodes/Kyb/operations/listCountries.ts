@@ -1,0 +1,21 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/run-operations';
+import { elementJson, findList } from '../list-helpers';
+
+export const listCountries: OperationDefinition = {
+	value: 'listCountries',
+	name: 'List Countries',
+	action: 'List countries',
+	description: 'List the countries whose registries KYB can search, one item per country',
+	method: 'GET',
+	path: '/KYB/countries',
+	repeatable: true,
+	fields: [],
+	toItems: (response): INodeExecutionData[] => {
+		const body = responseJson(response.body);
+		const found = findList(body, ['countries']) ?? { list: [], rest: body };
+		return found.list.map((element) => ({ json: { ...elementJson(element), countryList: found.rest } }));
+	},
+};

@@ -1,0 +1,85 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { rule, text } from '../../shared/fields';
+import { withLoadedOptions } from '../../shared/fields-extra';
+import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/run-operations';
+import { elementJson, findList, isObject } from '../list-helpers';
+
+/** Where the vendor's own client looks for the companies found (api-notes.md). */
+export const SEARCH_LIST_KEYS = ['companies', 'results', 'matches', 'items'];
+
+/** The search's transactionId when the API gives it once for the whole search. */
+function searchTransactionId(body: IDataObject): unknown {
+	const data = isObject(body.data) ? body.data : {};
+	const metadata = isObject(body.metadata) ? body.metadata : {};
+	return data.transactionId ?? body.transactionId ?? metadata.transactionId;
+}
+
+export const search: OperationDefinition = {
+	value: 'search',
+	name: 'Search Companies',
+	action: 'Search companies',
+	description: 'Find companies by name; each company found becomes one item with its companyId and transactionId',
+	method: 'POST',
+	path: '/kyb/search',
+	repeatable: true,
+	fields: [
+		text('name', {
+			displayName: 'Company Name',
+			required: true,
+			placeholder: 'Acme Holdings',
+			description: 'Name of the company, or part of it',
+		}),
+		withLoadedOptions(
+			text('country', {
+				displayName: 'Country Name or ID',
+				description:
+					'Optional. Only companies registered in this country. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				normalize: (value) => value.trim().toUpperCase(),
+				rules: [rule.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')],
+			}),
+			'getCountries',
+		),
+	],
+	options: [
+		{
+			displayName: 'Output an Item When Nothing Is Found',
+			name: 'outputWhenNotFound',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a search that finds no company still outputs one item for its input: {found: false, search: {...}}, without companyId, paired with the input item. Off (default): such an input produces no item.',
+		},
+	],
+	toItems: (response, { ctx, itemIndex, values }): INodeExecutionData[] => {
+		const body = responseJson(response.body);
+		const found = findList(body, SEARCH_LIST_KEYS) ?? { list: [], rest: body };
+		const transactionId = searchTransactionId(body);
+		const searchInfo: IDataObject = {
+			...found.rest,
+			name: values.name as string,
+			...(values.country !== undefined ? { country: values.country as string } : {}),
+			resultCount: found.list.length,
+		};
+		if (found.list.length === 0) {
+			const outputEmpty = ctx.getNodeParameter('options.outputWhenNotFound', itemIndex, false) === true;
+			if (!outputEmpty) return [];
+			return [
+				{
+					json: {
+						found: false,
+						...(transactionId !== undefined ? { transactionId: transactionId as string } : {}),
+						search: searchInfo,
+					},
+				},
+			];
+		}
+		return found.list.map((element) => {
+			const company = elementJson(element);
+			if (company.companyId === undefined && company.id !== undefined) company.companyId = company.id;
+			if (company.transactionId === undefined && transactionId !== undefined) company.transactionId = transactionId as string;
+			return { json: { ...company, search: searchInfo } };
+		});
+	},
+};

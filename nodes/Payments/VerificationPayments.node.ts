@@ -1,0 +1,44 @@
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodePropertyOptions,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties } from '../shared/node-properties';
+import { runOperations } from '../shared/run-operations';
+import { currencyOptions } from './currencies';
+import { paymentsOperations } from './operations';
+
+export class VerificationPayments implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Payment Account Check',
+		name: 'verificationPayments',
+		icon: { light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description: 'Verify the holder of a bank account with a small challenge deposit',
+		defaults: { name: 'Payment Account Check' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(paymentsOperations),
+	};
+
+	methods = {
+		loadOptions: {
+			/** A static list of common currencies (the API has no currency list); others by expression. */
+			async getCurrencies(): Promise<INodePropertyOptions[]> {
+				return currencyOptions();
+			},
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, paymentsOperations);
+	}
+}

@@ -1,0 +1,33 @@
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties } from '../shared/node-properties';
+import { runOperations } from '../shared/run-operations';
+import { phoneOperations } from './operations';
+
+export class VerificationPhone implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Phone Verification',
+		name: 'verificationPhone',
+		icon: { light: 'file:../../icons/phone.svg', dark: 'file:../../icons/phone.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description: 'Send one-time passwords by SMS or e-mail to verify a phone number or an e-mail address',
+		defaults: { name: 'Phone Verification' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(phoneOperations),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, phoneOperations);
+	}
+}

@@ -1,0 +1,212 @@
+import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+
+import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
+import { errorItemIndex, items, useEmulator } from './emulator-kit';
+
+const emulator = useEmulator();
+const node = new VerificationPayments();
+const ROUTE = 'POST /payments/challenge-deposit';
+
+const VALID = {
+	operation: 'challengeDeposit',
+	amount: '0.01',
+	currency: 'EUR',
+	description: 'order-4711',
+	firstName: 'Anna',
+	lastName: 'Schmidt',
+	piiToggle: true,
+	nameMatchLogic: 'exact',
+};
+
+async function deposit(parameters: IDataObject, input?: IDataObject[]) {
+	return await emulator().run(node, { ...VALID, ...parameters } as never, input ? { input: items(...input) } : {});
+}
+
+async function sentBodies(): Promise<unknown[]> {
+	return (await emulator().requests(ROUTE)).map((r) => r.body);
+}
+
+describe('Payments: Challenge Deposit', () => {
+	it('sends all seven fields (piiToggle as 1) and outputs the whole response', async () => {
+		const { items: out, error } = await deposit({ currency: 'eur' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				amount: '0.01',
+				currency: 'EUR',
+				description: 'order-4711',
+				firstName: 'Anna',
+				lastName: 'Schmidt',
+				piiToggle: 1,
+				nameMatchLogic: 'exact',
+			},
+		]);
+		expect(out).toHaveLength(1);
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(out[0].json).toEqual({
+			transactionId: expect.any(String),
+			description: 'order-4711',
+			status: 'OK',
+			globalResult: { overall: 'review', totalScore: 100 },
+			nameMatchScore: 100,
+			iban: 'DE89370400440532013000',
+			amount: '0.01',
+			currency: 'EUR',
+			returnedFirstName: 'Anna',
+			returnedLastName: 'Schmidt',
+		});
+	});
+
+	it('sends piiToggle 0 when off, and nameMatchLogic fuzzy; no holder name comes back', async () => {
+		const { items: out, error } = await deposit({ piiToggle: false, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([expect.objectContaining({ piiToggle: 0, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' })]);
+		expect(out[0].json.returnedFirstName).toBeUndefined();
+		expect(out[0].json.nameMatchScore).toEqual(expect.any(Number));
+		expect(out[0].json.nameMatchScore as number).toBeLessThan(100);
+	});
+
+	it('sends a typed amount as typed (trimmed) and a number from an expression with two decimals', async () => {
+		const { error } = await emulator().run(
+			node,
+			{ ...VALID, amount: '={{ $json.amount }}' },
+			{ input: items({ amount: 1 }, { amount: 1.5 }, { amount: ' 12 ' }, { amount: '0.5' }, { amount: 0.1 + 0.2 }) },
+		);
+		expect(error).toBeUndefined();
+		expect((await sentBodies()).map((b) => (b as IDataObject).amount)).toEqual(['1.00', '1.50', '12', '0.5', '0.30']);
+	});
+
+	it('is never sent twice: a dropped connection fails the item after one request', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 0, count: 1 }] });
+		const { error, items: out } = await deposit({});
+		expect(out).toEqual([]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toContain('Challenge Deposit could not reach the API');
+		expect((error as NodeApiError).description).toContain('not repeated automatically');
+		expect(await emulator().count(ROUTE)).toBe(1);
+	});
+
+	it('reports an API 400 with its message', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 400, count: 1, body: { message: 'Invalid IBAN holder' } }] });
+		const { error } = await deposit({});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('Challenge Deposit failed with HTTP 400: Invalid IBAN holder');
+	});
+
+	describe('refuses invalid values before sending anything', () => {
+		async function expectRejected(parameters: IDataObject, field: string, rule: string, input: IDataObject[] = [{}]) {
+			const { error, items: out } = await deposit(parameters, input);
+			expect(out).toEqual([]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toContain(field);
+			expect(error!.message).toContain(rule);
+			expect(error!.message).toContain('(item 0)');
+			expect(errorItemIndex(error)).toBe(0);
+			expect((await emulator().stats()).total).toBe(0);
+		}
+		const AMOUNT_RULE = 'amount must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
+
+		it.each([['1.234'], ['1,50'], ['-1'], ['0'], ['0.00'], ['abc'], ['1.'], ['.5'], ['1e3']])('amount %p', async (amount) => {
+			await expectRejected({ amount }, 'amount', `${AMOUNT_RULE}, got "${amount}"`);
+		});
+
+		it('amount: a number with three decimals from an expression', async () => {
+			await expectRejected({ amount: '={{ 1.234 }}' }, 'amount', `${AMOUNT_RULE}, got 1.234`);
+		});
+
+		it('amount: blank from an expression', async () => {
+			await expectRejected({ amount: '={{ $json.none }}' }, 'amount', 'amount is required');
+		});
+
+		it.each([['EURO'], ['EU'], ['E1R'], ['€']])('currency %p', async (currency) => {
+			await expectRejected({ currency }, 'currency', `currency must be a three-letter ISO 4217 currency code such as EUR, got "${currency}"`);
+		});
+
+		it.each([['order 4711'], ['order_4711'], ['bestellung#1'], ['über']])('description %p', async (description) => {
+			await expectRejected(
+				{ description },
+				'description',
+				`description must be only letters, digits and hyphens (no spaces or other characters), got "${description}"`,
+			);
+		});
+
+		it.each([['description'], ['firstName'], ['lastName']])('%s blank (from an expression)', async (field) => {
+			await expectRejected({ [field]: '={{ $json.none }}' }, field, `${field} is required`);
+		});
+
+		it('piiToggle not a boolean', async () => {
+			await expectRejected({ piiToggle: '={{ "yes" }}' }, 'piiToggle', 'piiToggle must be true or false, got "yes"');
+		});
+
+		it('nameMatchLogic not exact or fuzzy', async () => {
+			await expectRejected({ nameMatchLogic: '={{ "loose" }}' }, 'nameMatchLogic', 'nameMatchLogic must be one of exact, fuzzy, got "loose"');
+		});
+
+		it('an empty literal amount is refused by n8n itself (required parameter)', async () => {
+			const { error } = await deposit({ amount: '' });
+			expect(error?.message).toContain('Parameter "Amount" is required');
+			expect((await emulator().stats()).total).toBe(0);
+		});
+
+		it('one bad item among good ones stops the whole run before any money moves', async () => {
+			const { error } = await emulator().run(
+				node,
+				{ ...VALID, amount: '={{ $json.amount }}' },
+				{ input: items({ amount: '1.00' }, { amount: '1.001' }, { amount: '2.00' }) },
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe(`${AMOUNT_RULE}, got "1.001" (item 1)`);
+			expect((await emulator().stats()).total).toBe(0);
+		});
+	});
+
+	it('continues on fail: valid, invalid, valid keep order and pairing, the error item in the middle', async () => {
+		const { items: out, error } = await emulator().run(
+			node,
+			{ ...VALID, description: '={{ $json.reference }}' },
+			{ input: items({ reference: 'ref-1' }, { reference: 'ref 2' }, { reference: 'ref-3' }), continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(3);
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(out[0].json).toMatchObject({ description: 'ref-1', status: 'OK' });
+		expect(out[1].json.error).toBe(
+			'description must be only letters, digits and hyphens (no spaces or other characters), got "ref 2" (item 1)',
+		);
+		expect(out[1].json.transactionId).toBeUndefined();
+		expect(out[2].json).toMatchObject({ description: 'ref-3', status: 'OK' });
+		expect((await sentBodies()).map((b) => (b as IDataObject).description)).toEqual(['ref-1', 'ref-3']);
+	});
+});
+
+describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
+	it('lists common currencies without calling the API', async () => {
+		const options = await emulator().loadOptions(node, 'getCurrencies', { operation: 'challengeDeposit' });
+		const values = options.map((o) => o.value);
+		for (const code of ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON']) expect(values).toContain(code);
+		expect(options).toContainEqual({ name: 'EUR - Euro', value: 'EUR' });
+		expect((await emulator().stats()).total).toBe(0);
+	});
+
+	it('a code outside the list works by expression', async () => {
+		const { error } = await deposit({ currency: '={{ "isk" }}' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([expect.objectContaining({ currency: 'ISK' })]);
+	});
+});
+
+describe('Payments node description', () => {
+	it('has the contract names, the icon and the operation', () => {
+		const d = node.description;
+		expect(d.name).toBe('verificationPayments');
+		expect(d.displayName).toBe('Payment Account Check');
+		expect(d.usableAsTool).toBe(true);
+		expect(d.icon).toEqual({ light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' });
+		expect(d.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
+		const operation = d.properties.find((p) => p.name === 'operation')!;
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['challengeDeposit']);
+		for (const name of ['amount', 'currency', 'description', 'firstName', 'lastName', 'piiToggle', 'nameMatchLogic']) {
+			expect(d.properties.find((p) => p.name === name)?.required).toBe(true);
+		}
+	});
+});
