@@ -1,0 +1,37 @@
+/* eslint-disable n8n-nodes-base/node-dirname-against-convention -- the folder DocumentVerification and the
+   class VerificationDocument are both fixed by the conventions (package.json lists
+   dist/nodes/DocumentVerification/VerificationDocument.node.js) */
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties } from '../shared/node-properties';
+import { runOperations } from '../shared/run-operations';
+import { documentOperations } from './operations';
+
+export class VerificationDocument implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Verification',
+		name: 'verificationDocument',
+		icon: { light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description:
+			'Open verification journeys, add ID document images and check age and disability. The API marks these operations as upcoming: they may not be enabled for your account yet.',
+		defaults: { name: 'Document Verification' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(documentOperations),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, documentOperations);
+	}
+}

@@ -1,0 +1,20 @@
+import { jsonObject } from '../../shared/fields';
+import type { OperationDefinition } from '../../shared/operation-types';
+
+export const openJourney: OperationDefinition = {
+	value: 'openJourney',
+	name: 'Open Journey',
+	action: 'Open a verification journey',
+	description: 'Start a document verification journey; its journeyId is needed by Add Image and Verify Age',
+	method: 'POST',
+	path: '/openJourney',
+	// Each call opens a new journey: never resent after a network error.
+	repeatable: false,
+	fields: [
+		jsonObject('passThroughData', {
+			displayName: 'Pass Through Data',
+			additional: true,
+			description: 'Your own metadata (a JSON object), returned with the journey',
+		}),
+	],
+};

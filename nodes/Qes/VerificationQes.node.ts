@@ -1,0 +1,34 @@
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties } from '../shared/node-properties';
+import { runOperations } from '../shared/run-operations';
+import { qesOperations } from './operations';
+
+export class VerificationQes implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'QES Onboarding',
+		name: 'verificationQes',
+		icon: { light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description:
+			'Read the result of qualified electronic signature (QES) onboarding sessions, download the signed documents and configure the status webhook',
+		defaults: { name: 'QES Onboarding' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(qesOperations),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, qesOperations);
+	}
+}

@@ -1,0 +1,158 @@
+import { type IDataObject, type JsonObject, NodeApiError } from 'n8n-workflow';
+
+import { FieldError, quote } from '../../shared/field-error';
+import { parameter, rule, text } from '../../shared/fields';
+import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/run-operations';
+
+/** RFC 9110 token: the characters a header name may have. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const REDACTED = '[redacted]';
+
+/**
+ * The UI's name/value pairs as the object the API takes (`metadata.authHeader`). Header values are
+ * secrets: no message ever quotes one, only the header's name and position.
+ */
+export function authHeaderToWire(value: unknown): Record<string, string> | undefined {
+	const entries = (value as { header?: unknown } | undefined)?.header;
+	if (entries === undefined || entries === null) return undefined;
+	if (!Array.isArray(entries)) throw new FieldError('authHeader', 'authHeader must be a list of name/value pairs');
+	const headers: Record<string, string> = {};
+	const seen = new Set<string>();
+	entries.forEach((entry: { name?: unknown; value?: unknown }, position) => {
+		const label = `authHeader entry ${position + 1}`;
+		const name = typeof entry?.name === 'string' ? entry.name.trim() : '';
+		if (!HEADER_NAME.test(name)) {
+			throw new FieldError(
+				'authHeader',
+				`${label}: the header name must be letters, digits and !#$%&'*+.^_\`|~-, got ${quote(entry?.name ?? '')}`,
+			);
+		}
+		if (seen.has(name.toLowerCase())) {
+			throw new FieldError('authHeader', `${label}: the header name must be unique, got "${name}" twice`);
+		}
+		seen.add(name.toLowerCase());
+		const headerValue = entry?.value;
+		if (typeof headerValue !== 'string' || headerValue.trim() === '') {
+			throw new FieldError('authHeader', `${label}: the value of header "${name}" must be a non-blank text (value not shown)`);
+		}
+		if (/[\r\n\0]/.test(headerValue)) {
+			throw new FieldError('authHeader', `${label}: the value of header "${name}" must be a single line without line breaks (value not shown)`);
+		}
+		headers[name] = headerValue;
+	});
+	return Object.keys(headers).length ? headers : undefined;
+}
+
+function redact(text: string | undefined | null, secrets: string[]): string | undefined {
+	if (typeof text !== 'string') return undefined;
+	return secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+}
+
+/** A copy of a JSON value with every secret cut out of its strings. */
+function redactDeep(value: unknown, secrets: string[]): unknown {
+	if (typeof value === 'string') return redact(value, secrets);
+	if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
+	}
+	return value;
+}
+
+/** An API error with every header value cut out of it, in case the API echoes the request. */
+function withoutSecrets(error: unknown, secrets: string[], itemIndex: number): unknown {
+	if (!(error instanceof NodeApiError) || !secrets.length) return error;
+	const { errorResponse } = error as { errorResponse?: unknown };
+	let shown: string;
+	try {
+		shown = JSON.stringify([error.message, error.description, error.messages, errorResponse, error.cause, error.context]);
+	} catch {
+		shown = `${error.message} ${error.description ?? ''}`;
+	}
+	if (!secrets.some((secret) => shown.includes(secret))) return error;
+	const body = errorResponse !== null && typeof errorResponse === 'object' ? errorResponse : { message: error.message };
+	return new NodeApiError(error.node, redactDeep(body, secrets) as JsonObject, {
+		message: redact(error.message, secrets),
+		description: redact(error.description, secrets),
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+	});
+}
+
+export const configureWebhook: OperationDefinition = {
+	value: 'configureWebhook',
+	name: 'Configure Webhook',
+	action: 'Configure the status webhook',
+	description:
+		'Set the URL that receives QES status pings. The API keeps one webhook URL per account: this replaces the previous one.',
+	method: 'POST',
+	path: '/onboarding/configureWebhook',
+	// Saving the same URL again leaves the same state.
+	repeatable: true,
+	fields: [
+		parameter(
+			'replacesNotice',
+			{
+				displayName:
+					'The API keeps one webhook URL per account: configuring a URL here replaces the previous one, also one set by a QES Trigger node. The QES Trigger node configures its own URL automatically when its workflow is activated.',
+			},
+			{ type: 'notice', default: '' },
+			() => undefined,
+		),
+		text('webhookUrl', {
+			displayName: 'Webhook URL',
+			required: true,
+			placeholder: 'https://example.com/webhook/qes',
+			description: 'The URL that receives a status ping when an onboarding session changes.',
+			rules: [rule.httpUrl],
+		}),
+		parameter(
+			'authHeader',
+			{
+				displayName: 'Auth Headers',
+				description:
+					'Headers the API sends with every ping, so your endpoint can tell genuine pings from others (sent as metadata.authHeader)',
+				placeholder: 'Add Header',
+			},
+			{
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				options: [
+					{
+						displayName: 'Header',
+						name: 'header',
+						values: [
+							{
+								displayName: 'Name',
+								name: 'name',
+								type: 'string',
+								default: '',
+								placeholder: 'X-Webhook-Token',
+							},
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								typeOptions: { password: true },
+								default: '',
+							},
+						],
+					},
+				],
+			},
+			authHeaderToWire,
+		),
+	],
+	shapeBody: (body: IDataObject, values) =>
+		values.authHeader ? { ...body, metadata: { authHeader: values.authHeader as IDataObject } } : body,
+	run: async ({ itemIndex, values, send }, request) => {
+		const secrets = Object.values((values.authHeader as Record<string, string> | undefined) ?? {});
+		try {
+			const response = await send(request);
+			return [{ json: responseJson(response.body) }];
+		} catch (error) {
+			throw withoutSecrets(error, secrets, itemIndex);
+		}
+	},
+};

@@ -1,0 +1,213 @@
+import {
+	type IBinaryKeyData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { FieldError, quote } from '../../shared/field-error';
+import { text } from '../../shared/fields';
+import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/run-operations';
+
+export const DEFAULT_BINARY_PREFIX = 'signedDocument';
+const PREFIX_RULE = /^[A-Za-z0-9_-]+$/;
+
+/** What the output says about each signed document (beside the response, under `signedDocumentDownloads`). */
+export interface SignedDocumentDownload extends IDataObject {
+	/** Position of the signature item in data.signature.content. */
+	contentIndex: number;
+	fileName: string;
+	mimeType: string | null;
+	urlValidBefore: string | null;
+	downloaded: boolean;
+	/** The output binary property holding the file, when downloaded. */
+	binaryPropertyName: string | null;
+	sizeBytes: number | null;
+	/** Why the file was not downloaded. */
+	warning: string | null;
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const stringOr = (value: unknown, fallback: string | null): string | null =>
+	typeof value === 'string' && value.trim() !== '' ? value : fallback;
+
+function downloadOptions(ctx: IExecuteFunctions, itemIndex: number): { download: boolean; prefix: string } {
+	const download = ctx.getNodeParameter('options.downloadSignedDocuments', itemIndex, false) === true;
+	const prefix = ctx.getNodeParameter('options.binaryPropertyPrefix', itemIndex, DEFAULT_BINARY_PREFIX) as unknown;
+	return { download, prefix: typeof prefix === 'string' ? prefix.trim() : String(prefix) };
+}
+
+/** The signature items, with or without the `data` wrapper (robustness rule of the API notes). */
+function signatureItems(response: IDataObject): unknown[] {
+	const data = isObject(response.data) ? response.data : response;
+	const signature = isObject(data.signature) ? data.signature : undefined;
+	return Array.isArray(signature?.content) ? signature.content : [];
+}
+
+/** The URL without its query (a pre-signed URL's query is its key) for messages. */
+function shownUrl(url: string): string {
+	try {
+		const { origin, pathname } = new URL(url);
+		return `${origin}${pathname}`;
+	} catch {
+		return 'an unreadable URL';
+	}
+}
+
+/** GET of a pre-signed URL: a plain request, so no bearer token goes to the file host. */
+async function downloadFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	url: string,
+	what: string,
+): Promise<{ bytes: Buffer; contentType?: string }> {
+	let response: { statusCode: number; headers?: IDataObject; body: unknown };
+	try {
+		response = (await ctx.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as typeof response;
+	} catch (error) {
+		const code = (error as { code?: string }).code ?? (error as Error).message;
+		throw new NodeOperationError(ctx.getNode(), `Downloading ${what} from ${shownUrl(url)} failed (${code})`, {
+			itemIndex,
+			description: 'The file host could not be reached. Run the operation again; the verification result itself was read.',
+		});
+	}
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Downloading ${what} from ${shownUrl(url)} failed with HTTP ${response.statusCode}`,
+			{
+				itemIndex,
+				description:
+					'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.',
+			},
+		);
+	}
+	const body = response.body;
+	const bytes = Buffer.isBuffer(body)
+		? body
+		: body instanceof ArrayBuffer
+			? Buffer.from(body)
+			: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+	const contentType = response.headers?.['content-type'];
+	return { bytes, contentType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined };
+}
+
+/** Downloads every signed resource whose link is still valid; expired or missing links become warnings. */
+async function downloadSignedDocuments(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	response: IDataObject,
+	prefix: string,
+): Promise<{ binary: IBinaryKeyData; downloads: SignedDocumentDownload[] }> {
+	const binary: IBinaryKeyData = {};
+	const downloads: SignedDocumentDownload[] = [];
+	const items = signatureItems(response);
+	// One file at a time: only one document's bytes are held in memory besides the stored binaries.
+	for (let contentIndex = 0; contentIndex < items.length; contentIndex++) {
+		const entry = items[contentIndex];
+		const resource = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
+		if (!resource) continue; // not signed (yet)
+		const url = stringOr(resource.resourceUrl, null);
+		const fileName = stringOr(resource.filename, null) ?? `${prefix}${contentIndex}.pdf`;
+		const urlValidBefore = stringOr(resource.urlValidBefore, null);
+		const download: SignedDocumentDownload = {
+			contentIndex,
+			fileName,
+			mimeType: stringOr(resource.mimeType, null),
+			urlValidBefore,
+			downloaded: false,
+			binaryPropertyName: null,
+			sizeBytes: null,
+			warning: null,
+		};
+		downloads.push(download);
+		const validUntil = urlValidBefore === null ? NaN : Date.parse(urlValidBefore);
+		if (url === null || !/^https?:\/\//i.test(url)) {
+			download.warning = `Not downloaded: signature item ${contentIndex} has no http(s) resourceUrl.`;
+			continue;
+		}
+		if (!Number.isNaN(validUntil) && validUntil <= Date.now()) {
+			download.warning = `Not downloaded: the link of "${fileName}" expired at ${urlValidBefore}. Run Get Verification Result again to receive a fresh link.`;
+			continue;
+		}
+		const { bytes, contentType } = await downloadFile(ctx, itemIndex, url, `signed document ${contentIndex} ("${fileName}")`);
+		const binaryPropertyName = `${prefix}${contentIndex}`;
+		binary[binaryPropertyName] = await ctx.helpers.prepareBinaryData(
+			bytes,
+			fileName,
+			download.mimeType ?? contentType,
+		);
+		Object.assign(download, { downloaded: true, binaryPropertyName, sizeBytes: bytes.length });
+	}
+	return { binary, downloads };
+}
+
+export const getVerification: OperationDefinition = {
+	value: 'getVerification',
+	name: 'Get Verification Result',
+	action: 'Get the result of a QES onboarding session',
+	description: 'Read the identification and signature result of an onboarding session, optionally with the signed documents',
+	method: 'GET',
+	path: '/onboarding/getVerification/{sessionId}',
+	repeatable: true,
+	fields: [
+		text('sessionId', {
+			displayName: 'Session ID',
+			location: 'path',
+			required: true,
+			placeholder: 'e.g. qes-4c1f...',
+			description: 'The ID of the onboarding session (the requestId of its session link, also sent in status pings)',
+		}),
+	],
+	options: [
+		{
+			displayName: 'Download Signed Documents',
+			name: 'downloadSignedDocuments',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to download every signed document of the session as binary data (while its link is valid). The list "signedDocumentDownloads" beside the result tells which binary field holds which file.',
+		},
+		{
+			displayName: 'Binary Field Prefix',
+			name: 'binaryPropertyPrefix',
+			type: 'string',
+			default: DEFAULT_BINARY_PREFIX,
+			description:
+				'Downloaded documents go into binary fields named this prefix plus the position of the signature item, e.g. signedDocument0 and signedDocument1',
+		},
+	],
+	validate: (_values, { ctx, itemIndex }) => {
+		const { download, prefix } = downloadOptions(ctx, itemIndex);
+		if (download && !PREFIX_RULE.test(prefix)) {
+			throw new FieldError(
+				'binaryPropertyPrefix',
+				`binaryPropertyPrefix must be letters, digits, _ or -, got ${quote(prefix)}`,
+			);
+		}
+	},
+	run: async ({ ctx, itemIndex, send }, request): Promise<INodeExecutionData[]> => {
+		const response = await send(request);
+		const json = responseJson(response.body);
+		const { download, prefix } = downloadOptions(ctx, itemIndex);
+		if (!download) return [{ json }];
+		const { binary, downloads } = await downloadSignedDocuments(ctx, itemIndex, json, prefix);
+		return [
+			{
+				json: { ...json, signedDocumentDownloads: downloads },
+				...(Object.keys(binary).length ? { binary } : {}),
+			},
+		];
+	},
+};

@@ -1,0 +1,118 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+export const DEFAULT_SECRET_HEADER = 'X-Verification-Webhook-Secret';
+export const DEFAULT_DEDUP_MINUTES = 10;
+/** Longest the Fetch Verification Result call may take, so the answer stays well under the provider's 10 s. */
+export const FETCH_BUDGET_MS = 5_000;
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The API keeps one webhook URL per account: activating this workflow (or listening for a test event) replaces any webhook configured elsewhere for the same credential, including another workflow with this trigger or a URL set with the QES node. After listening for a test event, deactivate and activate the workflow again so that pings go to the production URL.',
+		name: 'oneUrlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Fetch Verification Result',
+				name: 'fetchVerification',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to call Get Verification for the session the ping names (sessionId, requestId or ID, also inside data) and output the full result under "verification". The call is limited to 5 seconds so the provider gets its answer in time; if it fails, the ping is still output, with "verificationError".',
+			},
+			{
+				displayName: 'Ignore Duplicates Within (Minutes)',
+				name: 'dedupMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1440 },
+				default: DEFAULT_DEDUP_MINUTES,
+				description:
+					'A ping with exactly the same body as one received this many minutes before is answered but starts nothing (the provider resends pings it thinks were not received). 0 turns this off.',
+			},
+			{
+				displayName: 'Include Headers',
+				name: 'includeHeaders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output the request headers of the ping under "headers" (without the secret header)',
+			},
+			{
+				displayName: 'Include Receive Time',
+				name: 'includeReceiveTime',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output the time n8n received the ping under "receivedAt" (ISO 8601)',
+			},
+			{
+				displayName: 'Only Statuses',
+				name: 'onlyStatuses',
+				type: 'string',
+				default: '',
+				placeholder: 'completed, rejected',
+				description:
+					'Start the workflow only for pings with one of these statuses (comma-separated, case-insensitive; read from "status" or "data.status" of the ping). Other pings are answered but start nothing. Empty: every status.',
+			},
+			{
+				displayName: 'Secret Header Name',
+				name: 'headerName',
+				type: 'string',
+				default: DEFAULT_SECRET_HEADER,
+				description:
+					'Name of the header that carries the secret this trigger registers with the webhook; the provider sends it with every ping',
+			},
+			{
+				displayName: 'Verify Secret Header',
+				name: 'verifySecret',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to answer 401 and start nothing when a ping lacks the secret header registered on activation, or carries a wrong value',
+			},
+		],
+	},
+];
+
+export interface TriggerOptions {
+	fetchVerification: boolean;
+	dedupMinutes: number;
+	includeHeaders: boolean;
+	includeReceiveTime: boolean;
+	/** Lower-cased; empty means every status. */
+	onlyStatuses: string[];
+	secretHeader: string;
+	verifySecret: boolean;
+}
+
+/** The Options collection with defaults for what the user did not add. */
+export function readTriggerOptions(raw: IDataObject | undefined): TriggerOptions {
+	const options = raw ?? {};
+	const minutes = Number(options.dedupMinutes ?? DEFAULT_DEDUP_MINUTES);
+	const header = typeof options.headerName === 'string' ? options.headerName.trim() : '';
+	return {
+		fetchVerification: options.fetchVerification === true,
+		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : 0,
+		includeHeaders: options.includeHeaders === true,
+		includeReceiveTime: options.includeReceiveTime === true,
+		onlyStatuses: parseStatusList(options.onlyStatuses),
+		secretHeader: header || DEFAULT_SECRET_HEADER,
+		verifySecret: options.verifySecret !== false,
+	};
+}
+
+export function parseStatusList(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+	return parts.map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+}
+
+/** RFC 9110 token characters: what a header name may consist of. */
+export function isValidHeaderName(name: string): boolean {
+	return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name);
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'crypto';
+import {
+	type IDataObject,
+	type IHookFunctions,
+	type INode,
+	type JsonObject,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { requestOnce } from '../shared/transport';
+import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
+import { withoutSecret } from './redact';
+import { type Registration, storedRegistration, type TriggerStaticData } from './static-data';
+
+const OPERATION = 'Configure Webhook';
+
+/**
+ * n8n's webhook lifecycle for an API that keeps one webhook URL per account and has neither a list
+ * nor a delete endpoint: the registration lives in the node's static data (layout in static-data.ts).
+ *
+ * - checkExists: true only when static data holds a registration for the very URL n8n asks about
+ *   (production and test URLs differ) with the header name currently configured. So activating
+ *   twice, or n8n restarting, does not register again; a changed URL or header name does.
+ * - create: POST /onboarding/configureWebhook { webhookUrl, metadata: { authHeader: { <header>: <secret> } } }
+ *   with a new random secret, then stores the registration.
+ * - delete: forgets the registration locally (nothing to call) and returns true.
+ */
+export async function hasRegistration(this: IHookFunctions): Promise<boolean> {
+	const webhookUrl = this.getNodeWebhookUrl('default');
+	const registration = storedRegistration(this.getWorkflowStaticData('node'));
+	if (!registration || !webhookUrl) return false;
+	const { secretHeader } = readTriggerOptions(this.getNodeParameter('options', {}) as IDataObject);
+	return registration.webhookUrl === webhookUrl && registration.secretHeader.toLowerCase() === secretHeader.toLowerCase();
+}
+
+export async function register(this: IHookFunctions): Promise<boolean> {
+	const node = this.getNode();
+	const webhookUrl = this.getNodeWebhookUrl('default');
+	if (!webhookUrl) throw new NodeOperationError(node, 'n8n did not provide a webhook URL for this trigger');
+	const { secretHeader } = readTriggerOptions(this.getNodeParameter('options', {}) as IDataObject);
+	if (!isValidHeaderName(secretHeader)) {
+		throw new NodeOperationError(node, `Secret Header Name must be a valid HTTP header name (letters, digits and -), got "${secretHeader.slice(0, 60)}"`, {
+			description: `Use for example ${DEFAULT_SECRET_HEADER}.`,
+		});
+	}
+	const secret = randomBytes(32).toString('hex');
+
+	let body: unknown;
+	try {
+		const response = await requestOnce(
+			this,
+			{
+				method: 'POST',
+				path: '/onboarding/configureWebhook',
+				body: { webhookUrl, metadata: { authHeader: { [secretHeader]: secret } } },
+			},
+			// Configuring the same URL again only replaces the configuration: safe to resend.
+			{ operation: OPERATION, repeatable: true },
+		);
+		body = response.body;
+	} catch (error) {
+		throw withoutSecret(activationError(node, error, webhookUrl), secret);
+	}
+
+	const answer = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	if (answer.status === false) {
+		throw withoutSecret(
+			new NodeApiError(node, answer as JsonObject, {
+				message: `${OPERATION} answered that the webhook was not saved (status false)`,
+				description: `The API did not accept ${webhookUrl} as the account's webhook URL. Check that n8n's webhook URL is public (set WEBHOOK_URL) and try activating again.`,
+			}),
+			secret,
+		);
+	}
+	const data = (answer.data && typeof answer.data === 'object' ? answer.data : {}) as IDataObject;
+	const id = data.id;
+	const registration: Registration = {
+		webhookUrl,
+		...(typeof id === 'string' || typeof id === 'number' ? { webhookId: String(id) } : {}),
+		secretHeader,
+		secret,
+		registeredAt: new Date().toISOString(),
+		test: this.getMode() === 'manual',
+	};
+	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
+	staticData.registration = registration;
+	// Pings remembered for an earlier registration say nothing about this one.
+	delete staticData.recentPings;
+	return true;
+}
+
+/** The API cannot delete a webhook: forgetting the registration is all there is to do. */
+export async function forgetRegistration(this: IHookFunctions): Promise<boolean> {
+	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
+	delete staticData.registration;
+	delete staticData.recentPings;
+	return true;
+}
+
+/** The shared transport already maps HTTP and network failures; the rest (token exchange) is mapped here. */
+function activationError(node: INode, error: unknown, webhookUrl: string): Error {
+	if (error instanceof NodeApiError) {
+		// Token exchange failures do not name the operation; activation errors should.
+		if (!error.message.startsWith(OPERATION)) error.message = `${OPERATION} failed: ${error.message}`;
+		if (error.httpCode === '400') {
+			error.description = `The API refused n8n's webhook URL ${webhookUrl}. It must be an http(s) URL the provider can reach from the internet: set n8n's WEBHOOK_URL to its public address, then activate again.`;
+		}
+		return error;
+	}
+	if (error instanceof NodeOperationError) return error;
+	const { message, httpCode } = error as { message?: string; httpCode?: number };
+	const said = message || 'unknown error';
+	return new NodeApiError(node, { message: said } as JsonObject, {
+		message: `${OPERATION} failed: ${said}`,
+		description:
+			httpCode === 401 || httpCode === 403
+				? 'Check the API key and the customer ID in the credential, and that they belong to the chosen environment (Production or Sandbox).'
+				: 'The webhook could not be registered, so the workflow cannot receive pings. Check the credential and that its base URL is reachable from n8n.',
+		...(httpCode !== undefined ? { httpCode: String(httpCode) } : {}),
+	});
+}

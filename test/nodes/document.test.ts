@@ -1,0 +1,442 @@
+import { createHash, randomBytes } from 'crypto';
+
+import axios from 'axios';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
+import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { binaryData, runNode } from '../helpers/n8n';
+import { type Sandbox, startSandbox } from '../helpers/sandbox';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(async () => {
+	clearTokenCache();
+	await sandbox.reset();
+});
+
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
+	return await runNode({
+		node: new VerificationDocument(),
+		parameters,
+		credentials: { verificationServicesApi: { ...sandbox.credentials } },
+		credentialTypes: sandbox.credentialTypes,
+		input,
+		continueOnFail,
+	});
+}
+
+/** Opens a journey through the node itself; returns its id. */
+async function openJourney(): Promise<string> {
+	const { items, error } = await run({ operation: 'openJourney' });
+	expect(error).toBeUndefined();
+	return items[0].json.journeyId as string;
+}
+
+const bodies = async (route: string) => (await sandbox.requests(route)).map((r) => r.body as IDataObject);
+const journey = async (journeyId: string) =>
+	(await axios.get(`${sandbox.url}/__control/journeys/${journeyId}`)).data as {
+		images: Array<{ imageName: string; imageSide: string; sizeBytes: number; sha256: string; storeOnly: boolean }>;
+		passThroughData: IDataObject;
+	};
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const png = (size: number) => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(size)]);
+const imageItem = (bytes: Buffer, fileName?: string, property = 'data', json: IDataObject = {}): INodeExecutionData => ({
+	json,
+	binary: { [property]: binaryData(bytes, { mimeType: 'image/png', ...(fileName ? { fileName } : {}) }) },
+});
+
+/** Asserts the run failed validation for `itemIndex` and nothing at all reached the emulator. */
+async function expectValidationError(
+	result: Awaited<ReturnType<typeof run>>,
+	itemIndex: number,
+	...parts: string[]
+): Promise<void> {
+	expect(result.error).toBeInstanceOf(NodeOperationError);
+	const message = result.error!.message;
+	for (const part of parts) expect(message).toContain(part);
+	expect(message).toContain(`(item ${itemIndex})`);
+	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
+	expect(result.items).toHaveLength(0);
+	const stats = await sandbox.stats();
+	expect(stats.total).toBe(0); // not even a token exchange
+}
+
+describe('node description', () => {
+	it('has the contract names, the upcoming note and the operation values', () => {
+		const { description } = new VerificationDocument();
+		expect(description.name).toBe('verificationDocument');
+		expect(description.displayName).toBe('Document Verification');
+		expect(description.description).toMatch(/upcoming/i);
+		expect(description.usableAsTool).toBe(true);
+		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
+		expect(description.icon).toEqual({ light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' });
+		const operation = description.properties.find((p) => p.name === 'operation')!;
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['openJourney', 'addImage', 'verifyAge']);
+	});
+
+	it('offers ageFrom and ageTo only behind the one Age Condition choice', () => {
+		const { properties } = new VerificationDocument().description;
+		const ageFrom = properties.find((p) => p.name === 'ageFrom')!;
+		const ageTo = properties.find((p) => p.name === 'ageTo')!;
+		expect(ageFrom.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atLeast'] });
+		expect(ageTo.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atMost'] });
+	});
+});
+
+describe('openJourney', () => {
+	it('sends passThroughData as an object and outputs the whole response', async () => {
+		const { items, error } = await run({
+			operation: 'openJourney',
+			additionalFields: { passThroughData: '{"caseId":"A-17","tags":["new"]}' },
+		});
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /openJourney')).toEqual([{ passThroughData: { caseId: 'A-17', tags: ['new'] } }]);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toEqual({
+			journeyId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			passThroughData: { caseId: 'A-17', tags: ['new'] },
+		});
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('sends no body without passThroughData, one journey per item', async () => {
+		const { items, error } = await run({ operation: 'openJourney' }, [{ json: {} }, { json: {} }]);
+		expect(error).toBeUndefined();
+		// The body is {}; n8n's request helper sends an empty object as no body at all (recorded as null).
+		expect(await bodies('POST /openJourney')).toEqual([null, null]);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(items[0].json.journeyId).not.toBe(items[1].json.journeyId);
+	});
+
+	it.each([
+		['not JSON', '{caseId: A-17}'],
+		['an array', '[1,2]'],
+		['null', 'null'],
+	])('refuses passThroughData that is %s before any request', async (_what, value) => {
+		const result = await run({ operation: 'openJourney', additionalFields: { passThroughData: '={{ $json.p }}' } }, [
+			{ json: { p: '{}' } },
+			{ json: { p: value } },
+		]);
+		await expectValidationError(result, 1, 'passThroughData must be a JSON object');
+	});
+});
+
+describe('addImage', () => {
+	it('sends the binary as base64 with the file name and side, and outputs the whole response', async () => {
+		const journeyId = await openJourney();
+		const bytes = png(3000);
+		const { items, error } = await run(
+			{ operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front' },
+			[imageItem(bytes, 'passport-front.png', 'data', { journeyId })],
+		);
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /addImage')).toEqual([
+			{ journeyId, imageName: 'passport-front.png', imageSide: 'front', imageData: bytes.toString('base64') },
+		]);
+		expect(items).toEqual([
+			{
+				json: { journeyId, imageSide: 'front', imageName: 'passport-front.png', stored: true, sizeBytes: bytes.length },
+				pairedItem: { item: 0 },
+			},
+		]);
+		const [stored] = (await journey(journeyId)).images;
+		expect(stored).toMatchObject({ imageName: 'passport-front.png', imageSide: 'front', sha256: sha256(bytes), storeOnly: false });
+	});
+
+	it('reads each item from its own binary property, with imageName, storeOnly and passThroughData set', async () => {
+		const journeyId = await openJourney();
+		const front = png(100);
+		const selfie = png(200);
+		const { items, error } = await run(
+			{
+				operation: 'addImage',
+				journeyId,
+				imageSide: '={{ $json.side }}',
+				binaryPropertyName: 'photo',
+				imageName: '={{ $json.name }}',
+				additionalFields: { storeOnly: true, passThroughData: '={{ { page: $json.page } }}' },
+			},
+			[
+				imageItem(front, 'scan1.png', 'photo', { side: 'front', name: 'front.png', page: 1 }),
+				imageItem(selfie, 'scan2.png', 'photo', { side: 'selfie', name: 'me.png', page: 2 }),
+			],
+		);
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /addImage')).toEqual([
+			{ journeyId, imageName: 'front.png', imageSide: 'front', imageData: front.toString('base64'), storeOnly: true, passThroughData: { page: 1 } },
+			{ journeyId, imageName: 'me.png', imageSide: 'selfie', imageData: selfie.toString('base64'), storeOnly: true, passThroughData: { page: 2 } },
+		]);
+		expect(items.map((i) => [i.json.imageName, i.pairedItem])).toEqual([
+			['front.png', { item: 0 }],
+			['me.png', { item: 1 }],
+		]);
+	});
+
+	it('uploads a large image intact (bytes checked by the emulator hash)', async () => {
+		const journeyId = await openJourney();
+		const bytes = png(1_500_000);
+		const { error } = await run({ operation: 'addImage', journeyId, imageSide: 'back' }, [imageItem(bytes, 'back.png')]);
+		expect(error).toBeUndefined();
+		const [stored] = (await journey(journeyId)).images;
+		expect(stored).toMatchObject({ imageName: 'back.png', imageSide: 'back', sizeBytes: bytes.length, sha256: sha256(bytes) });
+	});
+
+	it('accepts a base64 string (data: URL prefix, line breaks and missing padding tolerated)', async () => {
+		const journeyId = await openJourney();
+		const bytes = Buffer.from('a selfie image, 31 bytes long!!'); // 31 bytes: base64 ends with "="
+		const plain = bytes.toString('base64');
+		const pasted = `data:image/jpeg;base64,${plain.slice(0, 20)}\n${plain.slice(20).replace(/=+$/, '')}`;
+		const { items, error } = await run({
+			operation: 'addImage',
+			journeyId,
+			imageSide: 'selfie',
+			imageSource: 'base64',
+			imageData: pasted,
+			imageName: 'selfie.jpg',
+		});
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /addImage')).toEqual([{ journeyId, imageName: 'selfie.jpg', imageSide: 'selfie', imageData: plain }]);
+		expect(items[0].json).toMatchObject({ stored: true, sizeBytes: bytes.length });
+	});
+
+	describe('validation: nothing is sent', () => {
+		const ok = imageItem(png(10), 'ok.png');
+
+		it('names a missing binary property and the item', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, { json: {} }]);
+			await expectValidationError(
+				result,
+				1,
+				'binaryPropertyName must name a binary property of the input item, got "data"',
+				'the item has no binary data at all',
+			);
+		});
+
+		it('lists the binary properties the item does have', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: 'image' }, [
+				imageItem(png(10), 'a.png', 'image'),
+				imageItem(png(10), 'b.png', 'attachment_0'),
+			]);
+			await expectValidationError(result, 1, 'binaryPropertyName must name a binary property', 'got "image"', '"attachment_0"');
+		});
+
+		it('refuses a blank binary property name', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: '  ' }, [ok]);
+			await expectValidationError(result, 0, 'binaryPropertyName is required');
+		});
+
+		it('asks for imageName when the binary has no file name', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, imageItem(png(10))]);
+			await expectValidationError(result, 1, 'imageName is required when the binary file "data" has no file name');
+		});
+
+		it('asks for imageName with a base64 string', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'base64', imageData: 'aGVsbG8=' });
+			await expectValidationError(result, 0, 'imageName is required when the image is given as a base64 string');
+		});
+
+		it.each([
+			['not base64 at all', 'this is not base64!'],
+			['base64url alphabet', 'ab-_cd'],
+			['a single stray character', 'aGVsbG8=a'],
+		])('refuses imageData that is %s', async (_what, imageData) => {
+			const result = await run({
+				operation: 'addImage',
+				journeyId: 'j-1',
+				imageSide: 'front',
+				imageSource: 'base64',
+				imageData,
+				imageName: 'x.png',
+			});
+			await expectValidationError(result, 0, 'imageData must be base64-encoded data', `got "${imageData}"`);
+		});
+
+		it('requires imageData with a base64 source', async () => {
+			// An expression: n8n itself refuses to start a workflow whose required field is left empty.
+			const result = await run({
+				operation: 'addImage',
+				journeyId: 'j-1',
+				imageSide: 'front',
+				imageSource: 'base64',
+				imageData: '={{ $json.image }}',
+				imageName: 'x.png',
+			});
+			await expectValidationError(result, 0, 'imageData is required');
+		});
+
+		it('refuses an imageSide outside front, back, selfie', async () => {
+			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: '={{ $json.side }}' }, [
+				{ ...ok, json: { side: 'front' } },
+				{ ...ok, json: { side: 'left' } },
+			]);
+			await expectValidationError(result, 1, 'imageSide must be one of front, back, selfie, got "left"');
+		});
+
+		it('requires journeyId', async () => {
+			const result = await run({ operation: 'addImage', journeyId: '={{ $json.id }}', imageSide: 'front' }, [
+				{ ...ok, json: { id: 'j-1' } },
+				{ ...ok, json: { id: '  ' } },
+			]);
+			await expectValidationError(result, 1, 'journeyId is required and must not be blank');
+		});
+
+		it('refuses storeOnly that is not a boolean', async () => {
+			const result = await run(
+				{ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', additionalFields: { storeOnly: '={{ "maybe" }}' } },
+				[ok],
+			);
+			await expectValidationError(result, 0, 'storeOnly must be true or false, got "maybe"');
+		});
+
+		it('refuses passThroughData that is not a JSON object', async () => {
+			const result = await run(
+				{ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', additionalFields: { passThroughData: '"text"' } },
+				[ok],
+			);
+			await expectValidationError(result, 0, 'passThroughData must be a JSON object');
+		});
+	});
+});
+
+describe('verifyAge', () => {
+	it('sends ageFrom only for "At Least" (even when ageTo is still stored) and outputs the whole response', async () => {
+		const journeyId = await openJourney();
+		const { items, error } = await run({
+			operation: 'verifyAge',
+			journeyId,
+			ageCondition: 'atLeast',
+			ageFrom: 18,
+			ageTo: 30, // left over from an earlier "At Most" choice: must not be sent
+		});
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
+		expect(items).toEqual([
+			{
+				json: { journeyId, status: 'ageAndDisabilityVerificationComplete', ageResult: 'yes', disabilityResult: 'eligible' },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('sends ageTo only for "At Most", with minDisabilityPercentage', async () => {
+		const journeyId = await openJourney();
+		const { items, error } = await run({
+			operation: 'verifyAge',
+			journeyId,
+			ageCondition: 'atMost',
+			ageFrom: 18,
+			ageTo: 30,
+			additionalFields: { minDisabilityPercentage: 70 },
+		});
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageTo: 30, minDisabilityPercentage: 70 }]);
+		// The sandbox subject is 34 with 60 % disability.
+		expect(items[0].json).toMatchObject({ ageResult: 'no', disabilityResult: 'not eligible' });
+	});
+
+	it('sends neither age for "None"', async () => {
+		const journeyId = await openJourney();
+		const { items, error } = await run({
+			operation: 'verifyAge',
+			journeyId,
+			ageCondition: 'none',
+			ageFrom: 18,
+			additionalFields: { minDisabilityPercentage: 50 },
+		});
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, minDisabilityPercentage: 50 }]);
+		expect(items[0].json).toMatchObject({ ageResult: 'yes', disabilityResult: 'eligible' });
+	});
+
+	it('defaults to "At Least 18"', async () => {
+		const journeyId = await openJourney();
+		const { error } = await run({ operation: 'verifyAge', journeyId });
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
+	});
+
+	describe('validation: nothing is sent', () => {
+		it.each([
+			['ageFrom', 'atLeast', -1],
+			['ageFrom', 'atLeast', 151],
+			['ageFrom', 'atLeast', 17.5],
+			['ageTo', 'atMost', '"thirty"'],
+		])('refuses %s (%s) = %s', async (field, ageCondition, value) => {
+			const result = await run(
+				{ operation: 'verifyAge', journeyId: 'j-1', ageCondition, [field]: `={{ $json.age }}` },
+				[{ json: { age: 20 } }, { json: { age: typeof value === 'string' ? JSON.parse(value) : value } }],
+			);
+			await expectValidationError(result, 1, `${field} must be a whole number from 0 to 150`);
+		});
+
+		it('refuses minDisabilityPercentage above 100', async () => {
+			const result = await run({
+				operation: 'verifyAge',
+				journeyId: 'j-1',
+				ageCondition: 'none',
+				additionalFields: { minDisabilityPercentage: 101 },
+			});
+			await expectValidationError(result, 0, 'minDisabilityPercentage must be a whole number from 0 to 100, got 101');
+		});
+
+		it('refuses an unknown age condition from an expression', async () => {
+			const result = await run({ operation: 'verifyAge', journeyId: 'j-1', ageCondition: '={{ "both" }}' });
+			await expectValidationError(result, 0, 'ageCondition must be one of atLeast, atMost, none, got "both"');
+		});
+
+		it('requires journeyId', async () => {
+			const result = await run({ operation: 'verifyAge', journeyId: '={{ $json.journeyId }}' });
+			await expectValidationError(result, 0, 'journeyId is required');
+		});
+	});
+});
+
+describe('journey not found', () => {
+	it.each([
+		['addImage', { imageSide: 'front' }, [imageItem(png(10), 'a.png')]],
+		['verifyAge', { ageCondition: 'atLeast', ageFrom: 18 }, undefined],
+	])('%s says to open a journey first', async (operation, extra, input) => {
+		const result = await run({ operation, journeyId: 'no-such-journey', ...extra }, input as INodeExecutionData[] | undefined);
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		const error = result.error as NodeApiError;
+		expect(error.message).toMatch(/failed with HTTP 404: Journey not found/);
+		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey)');
+		expect(error.httpCode).toBe('404');
+	});
+});
+
+describe('continue on fail', () => {
+	it('keeps going past invalid items and API errors, each output paired with its input', async () => {
+		const journeyId = await openJourney();
+		const first = png(50);
+		const last = png(60);
+		const { items, error } = await run(
+			{ operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front' },
+			[
+				imageItem(first, 'first.png', 'data', { journeyId }),
+				{ json: { journeyId } }, // no binary: refused before sending
+				imageItem(png(10), 'lost.png', 'data', { journeyId: 'gone' }), // journey not found
+				imageItem(last, 'last.png', 'data', { journeyId }),
+			],
+			true,
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(4);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].json).toMatchObject({ imageName: 'first.png', stored: true });
+		expect(items[1].json.error).toContain('binaryPropertyName must name a binary property of the input item, got "data"');
+		expect(items[1].json.error).toContain('(item 1)');
+		expect(items[2].json).toMatchObject({ httpCode: '404' });
+		expect(items[2].json.error).toContain('Journey not found');
+		expect(items[2].json.description).toContain('Open a journey first');
+		expect(items[3].json).toMatchObject({ imageName: 'last.png', stored: true });
+		expect(await sandbox.count('POST /addImage')).toBe(3);
+		expect((await journey(journeyId)).images.map((i) => i.sha256)).toEqual([sha256(first), sha256(last)]);
+	});
+});

@@ -1,0 +1,580 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import axios from 'axios';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeParameters,
+	INodeType,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { fetchVerification } from '../../nodes/QesTrigger/enrich';
+import { canonicalJson, isDuplicatePing, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-dedup';
+import { secretMatches } from '../../nodes/QesTrigger/ping-check';
+import { withoutSecret } from '../../nodes/QesTrigger/redact';
+import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
+import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
+import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';
+import { type Sandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, startSandbox } from '../helpers/sandbox';
+
+const NODE_KEY = 'node:QES Onboarding Trigger';
+const HEADER = 'X-Verification-Webhook-Secret';
+const PRODUCTION_URL = 'http://localhost:5678/webhook/harness-webhook-id/webhook';
+const TEST_URL = 'http://localhost:5678/webhook-test/harness-webhook-id/webhook';
+
+interface StoredRegistration {
+	webhookUrl: string;
+	webhookId?: string;
+	secretHeader: string;
+	secret: string;
+	registeredAt: string;
+	test: boolean;
+}
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(async () => {
+	clearTokenCache();
+	await sandbox.reset();
+});
+
+function common(options: IDataObject = {}, overrides: { credentials?: ICredentialDataDecryptedObject } = {}) {
+	return {
+		node: new VerificationQesTrigger(),
+		parameters: { options } as INodeParameters,
+		credentials: { verificationServicesApi: { ...sandbox.credentials, ...overrides.credentials } },
+		credentialTypes: sandbox.credentialTypes,
+	};
+}
+
+async function activate(options: IDataObject = {}, extra: { isTest?: boolean; staticData?: IDataObject } = {}) {
+	const result = await runWebhookMethod({
+		...common(options),
+		method: 'create',
+		isTest: extra.isTest,
+		mode: extra.isTest ? 'manual' : 'trigger',
+		staticData: extra.staticData,
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.result).toBe(true);
+	return result;
+}
+
+const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration as
+	| StoredRegistration
+	| undefined;
+
+async function controlWebhook() {
+	return (await axios.get(`${sandbox.url}/__control/webhook`, { validateStatus: () => true })).data as {
+		id: string;
+		url: string;
+		metadata: { authHeader?: Record<string, string> };
+	};
+}
+
+async function ping(
+	staticData: IDataObject,
+	request: WebhookRequest,
+	options: IDataObject = {},
+	mode: 'webhook' | 'manual' = 'webhook',
+): Promise<RunWebhookResult> {
+	return await runWebhook({ ...common(options), staticData, request, mode });
+}
+
+const withSecret = (staticData: IDataObject, body: unknown, headers: Record<string, string> = {}): WebhookRequest => ({
+	headers: { [HEADER]: registrationOf(staticData)!.secret, 'content-type': 'application/json', ...headers },
+	body,
+});
+
+const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
+
+describe('QES trigger: webhook lifecycle', () => {
+	it('create registers the n8n URL with a random secret in metadata.authHeader and stores the registration', async () => {
+		const created = await activate();
+		expect(created.webhookUrl).toBe(PRODUCTION_URL);
+
+		const registration = registrationOf(created.staticData)!;
+		expect(registration).toMatchObject({ webhookUrl: PRODUCTION_URL, secretHeader: HEADER, test: false });
+		expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
+
+		// What the emulator stored is exactly what the node sent.
+		const [sent] = await sandbox.requests('POST /onboarding/configureWebhook');
+		expect(sent.body).toEqual({ webhookUrl: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: registration.secret } } });
+		const stored = await controlWebhook();
+		expect(stored).toMatchObject({ url: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: registration.secret } } });
+		expect(registration.webhookId).toBe(stored.id);
+
+		// A second activation makes a new secret.
+		const again = await activate();
+		expect(registrationOf(again.staticData)!.secret).not.toBe(registration.secret);
+	});
+
+	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
+		const before = await runWebhookMethod({ ...common(), method: 'checkExists' });
+		expect(before.result).toBe(false);
+
+		const created = await activate();
+		const same = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: created.staticData });
+		expect(same.error).toBeUndefined();
+		expect(same.result).toBe(true);
+
+		const testUrl = await runWebhookMethod({
+			...common(),
+			method: 'checkExists',
+			staticData: created.staticData,
+			isTest: true,
+			mode: 'manual',
+		});
+		expect(testUrl.webhookUrl).toBe(TEST_URL);
+		expect(testUrl.result).toBe(false);
+
+		// A changed header name means the provider must be told the new one.
+		const otherHeader = await runWebhookMethod({
+			...common({ headerName: 'X-Other-Secret' }),
+			method: 'checkExists',
+			staticData: created.staticData,
+		});
+		expect(otherHeader.result).toBe(false);
+		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(1);
+	});
+
+	it('"Listen for test event" registers the test URL, kept apart from the production registration', async () => {
+		const test = await activate({}, { isTest: true });
+		expect(registrationOf(test.staticData)).toMatchObject({ webhookUrl: TEST_URL, test: true });
+		expect((await controlWebhook()).url).toBe(TEST_URL);
+
+		const production = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: test.staticData });
+		expect(production.result).toBe(false);
+	});
+
+	it('delete forgets the registration and the remembered pings without calling the API', async () => {
+		const created = await activate();
+		const staticData = created.staticData;
+		(staticData[NODE_KEY] as IDataObject).recentPings = { abc: Date.now() };
+		const deleted = await runWebhookMethod({ ...common(), method: 'delete', staticData, activation: 'update' });
+		expect(deleted.error).toBeUndefined();
+		expect(deleted.result).toBe(true);
+		expect(deleted.staticData[NODE_KEY]).toEqual({});
+		const after = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: deleted.staticData });
+		expect(after.result).toBe(false);
+		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(1);
+	});
+
+	it('a rejected API key fails activation with a clear error that holds no secret', async () => {
+		const result = await runWebhookMethod({
+			...common({}, { credentials: { apiKey: '00000000-0000-4000-8000-000000000000' } }),
+			method: 'create',
+		});
+		expect(result.result).toBeUndefined();
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(/^Configure Webhook failed: .*rejected the API key or the customer ID \(HTTP 401\)/);
+		expect((result.error as unknown as { description: string }).description).toMatch(/API key and the customer ID/);
+		expect(JSON.stringify(result.error)).not.toContain('00000000-0000-4000-8000-000000000000');
+		expect(registrationOf(result.staticData)).toBeUndefined();
+	});
+
+	it('a URL the API refuses (400) fails activation naming the URL and what to do', async () => {
+		await sandbox.configure({
+			failures: [{ route: 'POST /onboarding/configureWebhook', status: 400, body: { message: 'webhookUrl must be publicly reachable' } }],
+		});
+		const result = await runWebhookMethod({ ...common(), method: 'create' });
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('Configure Webhook failed with HTTP 400: webhookUrl must be publicly reachable');
+		const { description, httpCode } = result.error as unknown as { description: string; httpCode: string };
+		expect(httpCode).toBe('400');
+		expect(description).toContain(PRODUCTION_URL);
+		expect(description).toContain('WEBHOOK_URL');
+		expect(registrationOf(result.staticData)).toBeUndefined();
+	});
+
+	it('an unreachable API fails activation with the base URL in the message', async () => {
+		const result = await runWebhookMethod({
+			...common({}, { credentials: { sandboxBaseUrl: 'http://127.0.0.1:9/api/services' } }),
+			method: 'create',
+		});
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(/^Configure Webhook failed: Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services/);
+	});
+
+	it('errors are scrubbed of the secret wherever an API might echo it', () => {
+		const secret = 'a'.repeat(64);
+		const error = Object.assign(new Error(`refused header value ${secret}`), {
+			description: `echo: ${secret}`,
+			cause: { body: { metadata: { authHeader: { [HEADER]: secret } } } },
+		});
+		const scrubbed = withoutSecret(error, secret);
+		expect(scrubbed).toBe(error);
+		expect(`${scrubbed.message} ${scrubbed.stack} ${JSON.stringify(scrubbed)}`).not.toContain(secret);
+		expect(scrubbed.message).toBe('refused header value [redacted]');
+	});
+
+	it('rejects a header name that is not a valid HTTP header before calling the API', async () => {
+		const result = await runWebhookMethod({ ...common({ headerName: 'X Secret' }), method: 'create' });
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toContain('Secret Header Name must be a valid HTTP header name');
+		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(0);
+	});
+});
+
+describe('QES trigger: secret header check', () => {
+	let staticData: IDataObject;
+	let secret: string;
+	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' };
+
+	beforeEach(async () => {
+		staticData = (await activate()).staticData;
+		secret = registrationOf(staticData)!.secret;
+	});
+
+	it('the right secret starts the workflow with the body as it arrived', async () => {
+		const result = await ping(staticData, withSecret(staticData, body));
+		expect(result.error).toBeUndefined();
+		expect(started(result)).toEqual([body]);
+		expect(result.res.ended).toBe(false);
+	});
+
+	it.each([
+		['wrong (same length)', { [HEADER]: 'f'.repeat(64) }],
+		['missing', {}],
+		['shorter', { [HEADER]: 'abc' }],
+		['longer', { [HEADER]: `${'0'.repeat(64)}0` }],
+		['empty', { [HEADER]: '' }],
+	])('a %s secret is answered 401 and starts nothing', async (_, headers: Record<string, string>) => {
+		const result = await ping(staticData, { headers, body });
+		expect(result.error).toBeUndefined();
+		expect(result.response).toEqual({ noWebhookResponse: true });
+		expect(result.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
+	});
+
+	it('the secret in another header, or a prefix of it, does not pass', async () => {
+		const other = await ping(staticData, { headers: { 'X-Other': secret }, body });
+		expect(other.res.statusCode).toBe(401);
+		const prefix = await ping(staticData, { headers: { [HEADER]: secret.slice(0, 63) }, body });
+		expect(prefix.res.statusCode).toBe(401);
+	});
+
+	it('the header name matches whatever its case', async () => {
+		const result = await ping(staticData, { headers: { [HEADER.toUpperCase()]: secret }, body });
+		expect(started(result)).toEqual([body]);
+	});
+
+	it('without a stored registration every ping is refused', async () => {
+		const result = await ping({}, { headers: { [HEADER]: secret }, body });
+		expect(result.res.statusCode).toBe(401);
+		expect(result.response).toEqual({ noWebhookResponse: true });
+	});
+
+	it('Verify Secret Header off lets a ping without the header through', async () => {
+		const result = await ping(staticData, { headers: {}, body }, { verifySecret: false });
+		expect(started(result)).toEqual([body]);
+	});
+
+	it('Include Headers outputs the headers without the secret; Include Receive Time adds receivedAt', async () => {
+		const before = Date.now();
+		const result = await ping(staticData, withSecret(staticData, body, { 'user-agent': 'provider/1.0' }), {
+			includeHeaders: true,
+			includeReceiveTime: true,
+		});
+		const [json] = started(result);
+		expect(json).toMatchObject({ ...body, headers: { 'user-agent': 'provider/1.0', 'content-type': 'application/json' } });
+		expect(Object.keys(json.headers as IDataObject).map((h) => h.toLowerCase())).not.toContain(HEADER.toLowerCase());
+		expect(JSON.stringify(result.response)).not.toContain(secret);
+		expect(Date.parse(json.receivedAt as string)).toBeGreaterThanOrEqual(before - 1000);
+	});
+
+	it('an added key the ping already uses does not overwrite it', async () => {
+		const own = { ...body, headers: 'from provider', receivedAt: 'yesterday' };
+		const [json] = started(
+			await ping(staticData, withSecret(staticData, own), { includeHeaders: true, includeReceiveTime: true }),
+		);
+		expect(json).toMatchObject({ headers: 'from provider', receivedAt: 'yesterday' });
+		expect(json.triggerHeaders).toBeDefined();
+		expect(typeof json.triggerReceivedAt).toBe('string');
+	});
+
+	it('secretMatches compares exactly', () => {
+		expect(secretMatches('abc', 'abc')).toBe(true);
+		expect(secretMatches('abd', 'abc')).toBe(false);
+		expect(secretMatches('ab', 'abc')).toBe(false);
+		expect(secretMatches(['abc'], 'abc')).toBe(false);
+		expect(secretMatches(undefined, 'abc')).toBe(false);
+		expect(secretMatches('', '')).toBe(false);
+	});
+});
+
+describe('QES trigger: Only Statuses', () => {
+	let staticData: IDataObject;
+	beforeEach(async () => {
+		staticData = (await activate()).staticData;
+	});
+	const send = async (body: unknown, options: IDataObject) =>
+		await ping(staticData, withSecret(staticData, body), { dedupMinutes: 0, ...options });
+
+	it('starts for a listed status (case-insensitive, top level or data.status) and not for others', async () => {
+		const options = { onlyStatuses: 'Completed, rejected' };
+		expect(started(await send({ sessionId: 's1', status: 'completed' }, options))).toHaveLength(1);
+		expect(started(await send({ data: { requestId: 's2', status: 'REJECTED' } }, options))).toHaveLength(1);
+		// The envelope's boolean status is not the session status: data.status is.
+		expect(started(await send({ status: true, data: { status: 'completed' } }, options))).toHaveLength(1);
+
+		const filtered = await send({ sessionId: 's3', status: 'pending' }, options);
+		expect(filtered.response?.workflowData).toBeUndefined();
+		expect(filtered.response?.webhookResponse).toEqual({
+			received: true,
+			started: false,
+			reason: 'status "pending" not in Only Statuses',
+		});
+		expect(filtered.res.ended).toBe(false); // n8n answers 200 with the webhookResponse
+	});
+
+	it('a ping without a status does not pass a filter, unless the fetched result has a listed status', async () => {
+		const noStatus = await send({ sessionId: 'qes-completed-001' }, { onlyStatuses: 'completed' });
+		expect(noStatus.response?.webhookResponse).toMatchObject({ started: false });
+
+		const fetched = await send({ sessionId: 'qes-completed-001' }, { onlyStatuses: 'completed', fetchVerification: true });
+		expect(started(fetched)).toHaveLength(1);
+		const fetchedPending = await send({ sessionId: 'qes-pending-002' }, { onlyStatuses: 'completed', fetchVerification: true });
+		expect(fetchedPending.response?.webhookResponse).toMatchObject({ started: false, reason: 'status "pending" not in Only Statuses' });
+	});
+
+	it('a filtered ping is not fetched', async () => {
+		await send({ sessionId: 'qes-pending-002', status: 'pending' }, { onlyStatuses: 'completed', fetchVerification: true });
+		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(0);
+	});
+
+	it('an empty filter lets every status through', async () => {
+		expect(started(await send({ status: 'anything' }, { onlyStatuses: ' , ' }))).toHaveLength(1);
+	});
+});
+
+describe('QES trigger: duplicate pings', () => {
+	let staticData: IDataObject;
+	beforeEach(async () => {
+		staticData = (await activate()).staticData;
+	});
+	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed', timestamp: '2024-05-14T10:21:40.000Z' };
+
+	it('ignores the same body within the window (default 10 minutes), whatever its key order', async () => {
+		const first = await ping(staticData, withSecret(staticData, body));
+		expect(started(first)).toHaveLength(1);
+		const reordered = Object.fromEntries(Object.entries(body).reverse());
+		const second = await ping(first.staticData, withSecret(staticData, reordered));
+		expect(second.response?.workflowData).toBeUndefined();
+		expect(second.response?.webhookResponse).toEqual({ received: true, started: false, reason: 'duplicate ping' });
+
+		const other = await ping(second.staticData, withSecret(staticData, { ...body, status: 'rejected' }));
+		expect(started(other)).toHaveLength(1);
+		expect(Object.keys((other.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toHaveLength(2);
+	});
+
+	it('starts again once the window has passed, and prunes what it no longer needs', async () => {
+		const first = await ping(staticData, withSecret(staticData, body), { dedupMinutes: 1 });
+		const memory = first.staticData[NODE_KEY] as TriggerStaticData;
+		const [hash] = Object.keys(memory.recentPings!);
+		memory.recentPings = { [hash]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
+		const later = await ping(first.staticData, withSecret(staticData, body), { dedupMinutes: 1 });
+		expect(started(later)).toHaveLength(1);
+		expect(Object.keys((later.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toEqual([hash]);
+	});
+
+	it('0 minutes turns the check off', async () => {
+		const first = await ping(staticData, withSecret(staticData, body), { dedupMinutes: 0 });
+		const second = await ping(first.staticData, withSecret(staticData, body), { dedupMinutes: 0 });
+		expect(started(second)).toHaveLength(1);
+		expect((second.staticData[NODE_KEY] as TriggerStaticData).recentPings).toBeUndefined();
+	});
+
+	it('a refused ping is not remembered', async () => {
+		const refused = await ping(staticData, { headers: { [HEADER]: 'x' }, body });
+		expect(refused.res.statusCode).toBe(401);
+		expect(started(await ping(refused.staticData, withSecret(staticData, body)))).toHaveLength(1);
+	});
+
+	it('keeps a bounded memory and canonical hashes', () => {
+		const data: TriggerStaticData = {};
+		const now = Date.now();
+		for (let i = 0; i < MAX_REMEMBERED_PINGS + 20; i++) isDuplicatePing(data, `h${i}`, 600_000, now + i);
+		expect(Object.keys(data.recentPings!)).toHaveLength(MAX_REMEMBERED_PINGS);
+		expect(data.recentPings!.h0).toBeUndefined();
+		expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2,"d":1}]}');
+	});
+});
+
+describe('QES trigger: Fetch Verification Result', () => {
+	let staticData: IDataObject;
+	beforeEach(async () => {
+		staticData = (await activate()).staticData;
+	});
+	const send = async (body: unknown) =>
+		await ping(staticData, withSecret(staticData, body), { fetchVerification: true, dedupMinutes: 0 });
+
+	async function directVerification(sessionId: string) {
+		const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', {
+			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		const response = await axios.get(`${sandbox.baseUrl}/onboarding/getVerification/${encodeURIComponent(sessionId)}`, {
+			headers: { Authorization: `Bearer ${auth.data.access_token as string}` },
+		});
+		return response.data as IDataObject;
+	}
+
+	it('emits the full getVerification result beside the ping', async () => {
+		const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' };
+		const [json] = started(await send(body));
+		const expected = await directVerification('qes-completed-001');
+		const verification = json.verification as IDataObject;
+		// resourceUrl validity moves with the clock; everything else is the same response.
+		const stripTimes = (v: IDataObject) => JSON.parse(JSON.stringify(v).replace(/"urlValidBefore":"[^"]+"/g, '"urlValidBefore":"x"'));
+		expect(stripTimes(verification)).toEqual(stripTimes(expected));
+		expect(json).toMatchObject(body);
+		expect(json.verificationError).toBeUndefined();
+		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
+	});
+
+	it('finds the session in requestId or id, also inside data, and URL-encodes it', async () => {
+		const [fromData] = started(await send({ data: { requestId: 'qes-rejected-003', status: 'rejected' } }));
+		expect((fromData.verification as { data: IDataObject }).data.requestId).toBe('qes-rejected-003');
+		const [fromId] = started(await send({ id: 'a/b c' }));
+		expect(fromId.verificationError).toMatchObject({ httpCode: 404 });
+		const requests = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		expect(requests.at(-1)!.path).toBe('/onboarding/getVerification/a%2Fb%20c');
+	});
+
+	it('an unknown session: the ping is still emitted, with the error described', async () => {
+		const body = { sessionId: 'qes-missing-999', status: 'completed' };
+		const result = await send(body);
+		const [json] = started(result);
+		expect(json).toMatchObject(body);
+		expect(json.verification).toBeUndefined();
+		expect(json.verificationError).toMatchObject({
+			message: 'Get Verification failed with HTTP 404: Session not found',
+			httpCode: 404,
+		});
+	});
+
+	it('a server error: the ping is still emitted, with the error described', async () => {
+		await sandbox.configure({ failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 503 }] });
+		const [json] = started(await send({ sessionId: 'qes-completed-001' }));
+		expect(json.verificationError).toMatchObject({ httpCode: 503 });
+		// No retry: the answer to the provider must not wait.
+		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(1);
+	});
+
+	it('a ping that names no session is emitted with an explanation and no request', async () => {
+		const [json] = started(await send({ status: 'completed' }));
+		expect(json.verificationError).toEqual({ message: 'The ping names no session (sessionId, requestId or id): nothing to fetch' });
+		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(0);
+	});
+
+	it('a slow API is cut off at the time budget and the ping is emitted', async () => {
+		await sandbox.configure({ latencyMs: 1_000 });
+		const t0 = Date.now();
+		const result = await runWebhook({
+			...common(),
+			node: budgetProbe(250),
+			request: { headers: {}, body: { sessionId: 'qes-completed-001' } },
+		});
+		expect(Date.now() - t0).toBeLessThan(900);
+		const [[item]] = result.response!.workflowData!;
+		expect(item.json).toMatchObject({ sessionId: 'qes-completed-001', verificationError: { timedOut: true } });
+		expect(String((item.json.verificationError as IDataObject).message)).toContain('did not finish within 0.25 s');
+		// Let the abandoned request finish before the emulator is reset.
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_300 - (Date.now() - t0))));
+	});
+});
+
+/** The trigger's description with a webhook() that runs fetchVerification on a short budget (the node's is 5 s). */
+function budgetProbe(budgetMs: number): INodeType {
+	const { description } = new VerificationQesTrigger();
+	return {
+		description,
+		async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+			const body = this.getBodyData();
+			const result = await fetchVerification(this, String(body.sessionId), budgetMs);
+			return { workflowData: [[{ json: { ...body, ...result } as IDataObject }]] };
+		},
+	};
+}
+
+describe('QES trigger: a ping delivered by the emulator', () => {
+	let relay: Server;
+	let relayUrl: string;
+	let handle: (request: WebhookRequest) => Promise<RunWebhookResult>;
+	const delivered: RunWebhookResult[] = [];
+
+	beforeAll(async () => {
+		// Stands in for n8n's webhook endpoint: hands each request to the node through the harness.
+		relay = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				const text = Buffer.concat(chunks).toString('utf8');
+				void handle({
+					headers: req.headers as Record<string, string>,
+					body: text ? JSON.parse(text) : {},
+					rawBody: text,
+				}).then((result) => {
+					delivered.push(result);
+					const { response, res: recorded } = result;
+					if (recorded.ended) {
+						res.writeHead(recorded.statusCode, { 'content-type': 'application/json' });
+						res.end(JSON.stringify(recorded.body ?? {}));
+					} else if (response?.workflowData) {
+						res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"Workflow was started"}');
+					} else {
+						res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response?.webhookResponse ?? {}));
+					}
+				});
+			});
+		});
+		await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+		relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/webhook/harness-webhook-id/webhook`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => relay.close(() => resolve())));
+	beforeEach(() => {
+		delivered.length = 0;
+	});
+
+	/** Points the emulator's webhook at the relay, keeping the authHeader the node registered. */
+	async function redirectToRelay(authHeader: Record<string, string>) {
+		const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', {
+			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		await axios.post(
+			`${sandbox.baseUrl}/onboarding/configureWebhook`,
+			{ webhookUrl: relayUrl, metadata: { authHeader } },
+			{ headers: { Authorization: `Bearer ${auth.data.access_token as string}` } },
+		);
+	}
+
+	it('the provider replays the registered header: the ping starts the workflow, enriched', async () => {
+		const { staticData } = await activate();
+		const { metadata } = await controlWebhook();
+		await redirectToRelay(metadata.authHeader!);
+		handle = async (request) => await ping(staticData, request, { fetchVerification: true });
+
+		const answer = await axios.post(`${sandbox.url}/__control/qes/ping`, { sessionId: 'qes-completed-001', status: 'completed' });
+		expect(answer.data).toMatchObject({ delivered: true, status: 200, body: { message: 'Workflow was started' } });
+		const [json] = started(delivered[0]);
+		expect(json).toMatchObject({ event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' });
+		expect((json.verification as { data: IDataObject }).data).toMatchObject({ status: 'completed', isVerified: true });
+	});
+
+	it('a ping with another secret is answered 401', async () => {
+		const { staticData } = await activate();
+		await redirectToRelay({ [HEADER]: 'e'.repeat(64) });
+		handle = async (request) => await ping(staticData, request);
+		const answer = await axios.post(`${sandbox.url}/__control/qes/ping`, { sessionId: 'qes-completed-001' });
+		expect(answer.data).toMatchObject({ delivered: false, status: 401 });
+		expect(delivered[0].response).toEqual({ noWebhookResponse: true });
+	});
+});

@@ -1,0 +1,424 @@
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+import axios from 'axios';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
+import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { runNode } from '../helpers/n8n';
+import { type Sandbox, startSandbox } from '../helpers/sandbox';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(async () => {
+	clearTokenCache();
+	await sandbox.reset();
+});
+
+async function run(
+	parameters: INodeParameters,
+	input?: INodeExecutionData[],
+	{ continueOnFail = false, baseUrl = sandbox.baseUrl } = {},
+) {
+	return await runNode({
+		node: new VerificationQes(),
+		parameters,
+		credentials: { verificationServicesApi: { ...sandbox.credentials, sandboxBaseUrl: baseUrl } },
+		credentialTypes: sandbox.credentialTypes,
+		input,
+		continueOnFail,
+	});
+}
+
+const sessions = (...ids: string[]): INodeExecutionData[] => ids.map((sessionId) => ({ json: { sessionId } }));
+const getVerification = (options: INodeParameters = {}): INodeParameters => ({
+	operation: 'getVerification',
+	sessionId: '={{ $json.sessionId }}',
+	options,
+});
+const signedFile = async (sessionId: string) =>
+	Buffer.from(
+		(await axios.get(`${sandbox.url}/files/signed/${sessionId}.pdf`, { responseType: 'arraybuffer' })).data as ArrayBuffer,
+	);
+const webhookState = async () => (await axios.get(`${sandbox.url}/__control/webhook`, { validateStatus: () => true })).data;
+
+/** Asserts the run failed validation for `itemIndex` and nothing at all reached the emulator. */
+async function expectValidationError(
+	result: Awaited<ReturnType<typeof run>>,
+	itemIndex: number,
+	...parts: string[]
+): Promise<void> {
+	expect(result.error).toBeInstanceOf(NodeOperationError);
+	const message = result.error!.message;
+	for (const part of parts) expect(message).toContain(part);
+	expect(message).toContain(`(item ${itemIndex})`);
+	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
+	expect(result.items).toHaveLength(0);
+	expect((await sandbox.stats()).total).toBe(0); // not even a token exchange
+}
+
+/**
+ * A separate "file host" in front of the emulator: API calls pass through unchanged except that
+ * getVerification answers get their signed resourceUrl pointed at this host (with a pre-signed
+ * query) and, when asked, an expired urlValidBefore. Records the headers of every file download.
+ */
+async function startFileHost(options: { expired?: boolean; fileStatus?: number } = {}) {
+	const downloads: http.IncomingHttpHeaders[] = [];
+	const target = new URL(sandbox.url);
+	const server = http.createServer((req, res) => {
+		const isFile = req.url!.startsWith('/files/');
+		if (isFile) {
+			downloads.push(req.headers);
+			if (options.fileStatus) {
+				res.writeHead(options.fileStatus, { 'Content-Type': 'application/xml' }).end('<Error>AccessDenied</Error>');
+				return;
+			}
+		}
+		const upstream = http.request(
+			{ host: target.hostname, port: target.port, path: req.url!.replace(/\?.*$/, ''), method: req.method, headers: req.headers },
+			(answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (c: Buffer) => chunks.push(c));
+				answer.on('end', () => {
+					let body = Buffer.concat(chunks);
+					if (!isFile && req.url!.includes('/onboarding/getVerification/') && answer.statusCode === 200) {
+						const json = JSON.parse(body.toString('utf8'));
+						for (const item of json.data.signature.content) {
+							const signed = item.signedResource;
+							if (!signed) continue;
+							signed.resourceUrl = `${origin}${new URL(signed.resourceUrl).pathname}?X-Signature=presigned-secret`;
+							if (options.expired) signed.urlValidBefore = '2020-01-01T00:00:00.000Z';
+						}
+						body = Buffer.from(JSON.stringify(json));
+					}
+					const headers = { ...answer.headers, 'content-length': String(body.length) };
+					res.writeHead(answer.statusCode!, headers).end(body);
+				});
+			},
+		);
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		origin,
+		baseUrl: `${origin}/api/services`,
+		downloads,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('node description', () => {
+	it('has the contract names and operation values, and warns that configuring replaces the webhook', () => {
+		const { description } = new VerificationQes();
+		expect(description.name).toBe('verificationQes');
+		expect(description.displayName).toBe('QES Onboarding');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
+		expect(description.icon).toEqual({ light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' });
+		const operation = description.properties.find((p) => p.name === 'operation')!;
+		const options = operation.options as Array<{ value: string; description: string }>;
+		expect(options.map((o) => o.value)).toEqual(['getVerification', 'configureWebhook']);
+		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
+		const notice = description.properties.find((p) => p.type === 'notice')!;
+		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node configures its own URL automatically/);
+	});
+});
+
+describe('getVerification', () => {
+	it('gets the result by session id and outputs the whole response', async () => {
+		const { items, error } = await run(getVerification(), sessions('qes-completed-001'));
+		expect(error).toBeUndefined();
+		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
+		expect(request.body).toBeNull();
+		expect(items).toHaveLength(1);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[0].binary).toBeUndefined();
+		const json = items[0].json as IDataObject & { data: IDataObject };
+		expect(Object.keys(json).sort()).toEqual(['data', 'status']);
+		expect(json.data).toMatchObject({ isVerified: true, status: 'completed', message: 'Verification completed', requestId: 'qes-completed-001' });
+		expect(json).toMatchObject({
+			data: {
+				signature: { content: [{ signedResource: { filename: 'qes-completed-001-signed.pdf', family: 'SIGNED_DOCUMENT' } }] },
+				identification: { personData: { firstName: 'Erika', lastName: 'Mustermann' } },
+			},
+		});
+	});
+
+	it('URL-encodes the session id into the path', async () => {
+		const sessionId = 'case 7/2024?ü#1';
+		await axios.post(`${sandbox.url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
+		const { items, error } = await run(getVerification(), sessions(sessionId));
+		expect(error).toBeUndefined();
+		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		expect(request.path).toBe(`/onboarding/getVerification/${encodeURIComponent(sessionId)}`);
+		expect((items[0].json.data as IDataObject).requestId).toBe(sessionId);
+	});
+
+	it('explains an unknown session', async () => {
+		const result = await run(getVerification(), sessions('no-such-session'));
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toBe('Get Verification Result failed with HTTP 404: Session not found');
+		expect((result.error as NodeApiError).description).toMatch(/Check the id you passed/);
+	});
+
+	describe('Download Signed Documents', () => {
+		it('downloads the signed document as binary, bytes equal to the file the API links', async () => {
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'));
+			expect(error).toBeUndefined();
+			const expected = await signedFile('qes-completed-001');
+			const binary = items[0].binary!.signedDocument0;
+			expect(binary).toMatchObject({ fileName: 'qes-completed-001-signed.pdf', mimeType: 'application/pdf' });
+			expect(Buffer.from(binary.data, 'base64').equals(expected)).toBe(true);
+			expect(Object.keys(items[0].binary!)).toEqual(['signedDocument0']);
+			const json = items[0].json as IDataObject & { data: { signature: { content: Array<{ signedResource: IDataObject }> } } };
+			expect(json.signedDocumentDownloads).toEqual([
+				{
+					contentIndex: 0,
+					fileName: 'qes-completed-001-signed.pdf',
+					mimeType: 'application/pdf',
+					urlValidBefore: json.data.signature.content[0].signedResource.urlValidBefore,
+					downloaded: true,
+					binaryPropertyName: 'signedDocument0',
+					sizeBytes: expected.length,
+					warning: null,
+				},
+			]);
+			// The response itself is untouched beside the convenience list.
+			expect(json.data.signature.content[0].signedResource.resourceUrl).toBe(`${sandbox.url}/files/signed/qes-completed-001.pdf`);
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+		});
+
+		it('uses the configured binary field prefix, one download per item', async () => {
+			await axios.post(`${sandbox.url}/__control/qes/sessions/qes-late-004/state`, { status: 'completed' });
+			const { items, error } = await run(
+				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'contract_' }),
+				sessions('qes-completed-001', 'qes-late-004'),
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((i) => Object.keys(i.binary ?? {}))).toEqual([['contract_0'], ['contract_0']]);
+			expect(Buffer.from(items[1].binary!.contract_0.data, 'base64').equals(await signedFile('qes-late-004'))).toBe(true);
+			expect(items[1].binary!.contract_0.fileName).toBe('qes-late-004-signed.pdf');
+		});
+
+		it('downloads nothing for a session without signed documents', async () => {
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-pending-002', 'qes-rejected-003'));
+			expect(error).toBeUndefined();
+			for (const item of items) {
+				expect(item.binary).toBeUndefined();
+				expect(item.json.signedDocumentDownloads).toEqual([]);
+			}
+			expect(items.map((i) => (i.json.data as IDataObject).isVerified)).toEqual([false, false]);
+		});
+
+		it('sends no bearer token to the file host', async () => {
+			const host = await startFileHost();
+			try {
+				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+					baseUrl: host.baseUrl,
+				});
+				expect(error).toBeUndefined();
+				expect(host.downloads).toHaveLength(1);
+				expect(host.downloads[0].authorization).toBeUndefined();
+				expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
+				// ...while the API call itself carried it.
+				const [apiCall] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+				expect(apiCall.headers.authorization).toBe('[redacted]');
+				expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
+			} finally {
+				await host.close();
+			}
+		});
+
+		it('does not try an expired link and says so in the output', async () => {
+			const host = await startFileHost({ expired: true });
+			try {
+				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+					baseUrl: host.baseUrl,
+				});
+				expect(error).toBeUndefined();
+				expect(host.downloads).toHaveLength(0);
+				expect(items[0].binary).toBeUndefined();
+				expect(items[0].json.signedDocumentDownloads).toEqual([
+					expect.objectContaining({
+						downloaded: false,
+						binaryPropertyName: null,
+						urlValidBefore: '2020-01-01T00:00:00.000Z',
+						warning:
+							'Not downloaded: the link of "qes-completed-001-signed.pdf" expired at 2020-01-01T00:00:00.000Z. Run Get Verification Result again to receive a fresh link.',
+					}),
+				]);
+				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
+			} finally {
+				await host.close();
+			}
+		});
+
+		it('fails the item clearly when the file host refuses, without showing the pre-signed query', async () => {
+			const host = await startFileHost({ fileStatus: 403 });
+			try {
+				const result = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+					baseUrl: host.baseUrl,
+				});
+				expect(result.error).toBeInstanceOf(NodeOperationError);
+				expect(result.error!.message).toBe(
+					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed with HTTP 403`,
+				);
+				expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
+				expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
+			} finally {
+				await host.close();
+			}
+		});
+	});
+
+	describe('validation: nothing is sent', () => {
+		it('requires sessionId', async () => {
+			const result = await run(getVerification(), sessions('qes-completed-001', '   '));
+			await expectValidationError(result, 1, 'sessionId is required and must not be blank');
+		});
+
+		it('refuses a binary field prefix that is not a plain name', async () => {
+			const result = await run(
+				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'signed doc.' }),
+				sessions('qes-completed-001'),
+			);
+			await expectValidationError(result, 0, 'binaryPropertyPrefix must be letters, digits, _ or -, got "signed doc."');
+		});
+	});
+});
+
+describe('configureWebhook', () => {
+	const configure = (extra: IDataObject = {}): INodeParameters => ({
+		operation: 'configureWebhook',
+		webhookUrl: 'https://example.com/webhook/qes',
+		...extra,
+	});
+	const headers = (...pairs: Array<[string, string]>) => ({ header: pairs.map(([name, value]) => ({ name, value })) });
+
+	it('sends webhookUrl and the auth headers as metadata.authHeader, and outputs the whole response', async () => {
+		const { items, error } = await run(
+			configure({ authHeader: headers(['X-Webhook-Token', 's3cr3t-value'], ['X-Tenant', 'acme']) }),
+		);
+		expect(error).toBeUndefined();
+		const [request] = await sandbox.requests('POST /onboarding/configureWebhook');
+		expect(request.body).toEqual({
+			webhookUrl: 'https://example.com/webhook/qes',
+			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
+		});
+		expect(items).toEqual([
+			{
+				json: {
+					status: true,
+					data: { id: expect.any(String), url: 'https://example.com/webhook/qes', createdAt: expect.any(String) },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(await webhookState()).toMatchObject({
+			url: 'https://example.com/webhook/qes',
+			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
+		});
+	});
+
+	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
+		expect((await run(configure())).error).toBeUndefined();
+		expect((await run(configure({ webhookUrl: 'http://localhost:5678/webhook/other' }))).error).toBeUndefined();
+		expect((await sandbox.requests('POST /onboarding/configureWebhook')).map((r) => r.body)).toEqual([
+			{ webhookUrl: 'https://example.com/webhook/qes' },
+			{ webhookUrl: 'http://localhost:5678/webhook/other' },
+		]);
+		expect(await webhookState()).toMatchObject({ url: 'http://localhost:5678/webhook/other', metadata: {} });
+	});
+
+	it('never shows a header value, even when the API echoes it in an error', async () => {
+		await sandbox.configure({
+			failures: [
+				{
+					route: 'POST /onboarding/configureWebhook',
+					status: 400,
+					body: { message: 'Header X-Webhook-Token: s3cr3t-value is not accepted' },
+				},
+			],
+		});
+		const result = await run(configure({ authHeader: headers(['X-Webhook-Token', 's3cr3t-value']) }));
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toBe('Configure Webhook failed with HTTP 400: Header X-Webhook-Token: [redacted] is not accepted');
+		expect((result.error as NodeApiError).httpCode).toBe('400');
+		const error = result.error as NodeApiError & { errorResponse?: unknown };
+		expect(error.errorResponse).toEqual({ message: 'Header X-Webhook-Token: [redacted] is not accepted' });
+		expect(JSON.stringify([error.message, error.description, error.messages, error.errorResponse, error.context])).not.toContain(
+			's3cr3t-value',
+		);
+		// What n8n stores for the execution: everything but `node` (n8n attaches the node with its
+		// parameters, as saved in the workflow, to every error).
+		const stored = result.run!.data.resultData.runData['QES Onboarding'][0].error as unknown as IDataObject;
+		const { node: _node, stack: _stack, ...shown } = stored;
+		expect(shown.errorResponse).toEqual({ message: 'Header X-Webhook-Token: [redacted] is not accepted' });
+		expect(JSON.stringify(shown)).not.toContain('s3cr3t-value');
+	});
+
+	describe('validation: nothing is sent', () => {
+		it.each([
+			['ftp://example.com/hook'],
+			['example.com/hook'],
+			['https://'],
+		])('refuses webhookUrl %s', async (webhookUrl) => {
+			const result = await run(configure({ webhookUrl: '={{ $json.url }}' }), [
+				{ json: { url: 'https://example.com/ok' } },
+				{ json: { url: webhookUrl } },
+			]);
+			await expectValidationError(result, 1, `webhookUrl must be an http:// or https:// URL, got "${webhookUrl}"`);
+		});
+
+		it('requires webhookUrl', async () => {
+			const result = await run(configure({ webhookUrl: '={{ $json.url }}' }));
+			await expectValidationError(result, 0, 'webhookUrl is required');
+		});
+
+		it.each<[string, ReturnType<typeof headers>, ...string[]]>([
+			['a header name with a space', headers(['X Token', 'abc']), 'authHeader entry 1: the header name must be letters, digits', 'got "X Token"'],
+			['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'authHeader entry 2: the header name must be'],
+			['a duplicate header name', headers(['X-Token', 'abc'], ['x-token', 'def']), 'authHeader entry 2: the header name must be unique, got "x-token" twice'],
+			['a blank value', headers(['X-Token', '  ']), 'authHeader entry 1: the value of header "X-Token" must be a non-blank text (value not shown)'],
+			[
+				'a value with a line break',
+				headers(['X-Token', 'top-secret\r\nX-Injected: 1']),
+				'authHeader entry 1: the value of header "X-Token" must be a single line without line breaks (value not shown)',
+			],
+		])('refuses %s without showing any value', async (_what, authHeader, ...parts) => {
+			const result = await run(configure({ authHeader }));
+			await expectValidationError(result, 0, ...parts);
+			const error = result.error as NodeOperationError;
+			const shown = JSON.stringify([error.message, error.description, error.messages, error.context]);
+			for (const { value } of authHeader.header) {
+				if (value.trim()) expect(shown).not.toContain(value);
+			}
+		});
+	});
+});
+
+describe('continue on fail', () => {
+	it('keeps going past invalid items and API errors, each output paired with its input', async () => {
+		const { items, error } = await run(
+			getVerification({ downloadSignedDocuments: true }),
+			sessions('qes-completed-001', '', 'no-such-session', 'qes-pending-002'),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(4);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].binary?.signedDocument0).toBeDefined();
+		expect(items[1].json.error).toBe('sessionId is required (item 1)');
+		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
+		expect((items[3].json.data as IDataObject).status).toBe('pending');
+		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(3);
+	});
+});
