@@ -1,0 +1,89 @@
+'use strict';
+
+// Runtime configuration of the emulator: defaults and validated merging of patches.
+
+const { ApiError } = require('./http-util');
+
+const DEFAULT_CONFIG = Object.freeze({
+	tokenLifetimeSeconds: 3600,
+	latencyMs: 0,
+	rateLimit: null,
+	failures: [],
+	failureRetryAfter: 1,
+});
+
+const KEYS = Object.keys(DEFAULT_CONFIG);
+const bad = (message) => new ApiError(400, message);
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function normaliseRateLimit(value) {
+	if (value === null || value === false) return null;
+	if (!isObj(value)) throw bad('rateLimit must be an object or null');
+	const { requestsPerSecond, windowMs = 1000 } = value;
+	if (typeof requestsPerSecond !== 'number' || !(requestsPerSecond > 0)) {
+		throw bad('rateLimit.requestsPerSecond must be a positive number');
+	}
+	if (typeof windowMs !== 'number' || !(windowMs > 0)) throw bad('rateLimit.windowMs must be a positive number');
+	return { requestsPerSecond, windowMs };
+}
+
+function normaliseFailures(value) {
+	if (value === null) return [];
+	if (!Array.isArray(value)) throw bad('failures must be an array');
+	return value.map((f, i) => {
+		if (!isObj(f)) throw bad(`failures[${i}] must be an object`);
+		if (typeof f.route !== 'string' || !/^[A-Z]+ \//.test(f.route)) {
+			throw bad(`failures[${i}].route must look like "POST /aml/checkIndividual"`);
+		}
+		const status = f.status;
+		if (!Number.isInteger(status) || (status !== 0 && (status < 400 || status > 599))) {
+			throw bad(`failures[${i}].status must be an HTTP error status (400-599) or 0 (drop connection)`);
+		}
+		const count = f.count === undefined ? 1 : f.count;
+		if (!Number.isInteger(count) || count < 1) throw bad(`failures[${i}].count must be a positive integer`);
+		if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && f.retryAfter >= 0)) {
+			throw bad(`failures[${i}].retryAfter must be a non-negative integer`);
+		}
+		const out = { route: f.route, status, count };
+		if (f.retryAfter !== undefined) out.retryAfter = f.retryAfter;
+		if (f.body !== undefined) out.body = f.body;
+		return out;
+	});
+}
+
+/** Returns a new config: `base` with the validated members of `patch` applied. Throws 400. */
+function mergeConfig(base, patch) {
+	if (!isObj(patch)) throw bad('config must be a JSON object');
+	const next = { ...base, failures: base.failures.map((f) => ({ ...f })) };
+	for (const [key, value] of Object.entries(patch)) {
+		switch (key) {
+			case 'tokenLifetimeSeconds':
+				if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+					throw bad('tokenLifetimeSeconds must be a positive number');
+				}
+				next.tokenLifetimeSeconds = value;
+				break;
+			case 'latencyMs':
+				if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
+					throw bad('latencyMs must be a non-negative number');
+				}
+				next.latencyMs = value;
+				break;
+			case 'rateLimit':
+				next.rateLimit = normaliseRateLimit(value);
+				break;
+			case 'failures':
+				next.failures = normaliseFailures(value);
+				break;
+			case 'failureRetryAfter':
+				if (!Number.isInteger(value) || value < 0) throw bad('failureRetryAfter must be a non-negative integer');
+				next.failureRetryAfter = value;
+				break;
+			default:
+				throw bad(`Unknown config key: ${key} (known: ${KEYS.join(', ')})`);
+		}
+	}
+	return next;
+}
+
+module.exports = { DEFAULT_CONFIG, mergeConfig };

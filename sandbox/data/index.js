@@ -1,0 +1,11 @@
+'use strict';
+
+// Deterministic fixture data, one file per API group.
+
+module.exports = {
+	...require('./aml'),
+	...require('./kyb'),
+	...require('./payments'),
+	...require('./document'),
+	...require('./qes'),
+};

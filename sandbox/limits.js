@@ -1,0 +1,82 @@
+'use strict';
+
+// Latency, the sliding-window rate limit and injected failures, all driven by state.config.
+
+const http = require('node:http');
+const { ApiError, delay, gatewayErrorBody } = require('./http-util');
+
+const RATE_LIMIT_BODY = Object.freeze(gatewayErrorBody(429, 'Rate limit exceeded'));
+
+/** Waits config.latencyMs (never blocks the event loop). */
+function applyLatency(state) {
+	const ms = state.config.latencyMs;
+	return ms > 0 ? delay(ms) : Promise.resolve();
+}
+
+/**
+ * Sliding window over admitted requests. Throws ApiError(429) with Retry-After (whole seconds
+ * until the oldest admission leaves the window, at least 1) when the window is full.
+ */
+function checkRateLimit(state, nowMs = Date.now()) {
+	const limit = state.config.rateLimit;
+	if (!limit) return;
+	const max = Math.max(1, Math.floor((limit.requestsPerSecond * limit.windowMs) / 1000));
+	const window = state.rateWindow;
+	while (state.rateHead < window.length && window[state.rateHead] <= nowMs - limit.windowMs) state.rateHead += 1;
+	if (state.rateHead > 1024 && state.rateHead * 2 > window.length) {
+		state.rateWindow = window.slice(state.rateHead);
+		state.rateHead = 0;
+	}
+	const active = state.rateWindow.length - state.rateHead;
+	if (active >= max) {
+		const oldest = state.rateWindow[state.rateHead];
+		const retryAfter = Math.max(1, Math.ceil((oldest + limit.windowMs - nowMs) / 1000));
+		throw new ApiError(429, RATE_LIMIT_BODY.message, {
+			body: { ...RATE_LIMIT_BODY },
+			headers: { 'Retry-After': String(retryAfter) },
+		});
+	}
+	state.rateWindow.push(nowMs);
+}
+
+/** Body and headers of an injected failure answer. */
+function failureAnswer(state, failure) {
+	const status = failure.status;
+	if (failure.body !== undefined) return new ApiError(status, 'Injected failure', { body: failure.body });
+	if (status === 429) {
+		const retryAfter = failure.retryAfter !== undefined ? failure.retryAfter : state.config.failureRetryAfter;
+		return new ApiError(429, RATE_LIMIT_BODY.message, {
+			body: { ...RATE_LIMIT_BODY },
+			headers: { 'Retry-After': String(retryAfter) },
+		});
+	}
+	if (status === 503) {
+		const headers = failure.retryAfter !== undefined ? { 'Retry-After': String(failure.retryAfter) } : {};
+		return new ApiError(503, 'Service temporarily unavailable', {
+			body: gatewayErrorBody(503, 'Service temporarily unavailable'),
+			headers,
+		});
+	}
+	if (status === 500) return new ApiError(500, 'Internal server error');
+	if (status > 500) return new ApiError(status, http.STATUS_CODES[status] || 'Error', {
+		body: gatewayErrorBody(status, http.STATUS_CODES[status] || 'Error'),
+	});
+	return new ApiError(status, http.STATUS_CODES[status] || 'Error');
+}
+
+/**
+ * Consumes one pending injected failure for `routeKey`, if any.
+ * Returns null, or {drop: true} (close the socket), or an ApiError to answer with.
+ */
+function takeFailure(state, routeKey) {
+	const failures = state.config.failures;
+	const index = failures.findIndex((f) => f.route === routeKey && f.count > 0);
+	if (index < 0) return null;
+	const failure = failures[index];
+	failure.count -= 1;
+	if (failure.count <= 0) failures.splice(index, 1);
+	if (failure.status === 0) return { drop: true };
+	return failureAnswer(state, failure);
+}
+
+module.exports = { applyLatency, checkRateLimit, takeFailure };

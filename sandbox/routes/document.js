@@ -1,0 +1,91 @@
+'use strict';
+
+// Document verification: open a journey, add images, verify age/disability, full verify.
+
+const crypto = require('node:crypto');
+const { ApiError, ok, boundedSet } = require('../http-util');
+const v = require('../validation');
+const { STORE_LIMIT } = require('../constants');
+const { DOCUMENT_SUBJECT } = require('../data');
+
+function journeyOf(state, journeyId) {
+	const journey = state.journeys.get(journeyId);
+	if (!journey) throw new ApiError(404, 'Journey not found');
+	return journey;
+}
+
+function openJourney({ body, state }) {
+	const passThroughData = v.optionalObject(body, 'passThroughData');
+	const journeyId = crypto.randomUUID();
+	const journey = { journeyId, passThroughData: passThroughData || {}, images: [], createdAt: new Date().toISOString() };
+	boundedSet(state.journeys, journeyId, journey, STORE_LIMIT);
+	return ok({ journeyId, passThroughData: journey.passThroughData });
+}
+
+function addImage({ body, state }) {
+	const journeyId = v.requireString(body, 'journeyId');
+	const imageName = v.requireString(body, 'imageName');
+	const imageSide = v.requireEnum(body, 'imageSide', ['front', 'back', 'selfie']);
+	if (body.imageData === undefined || body.imageData === null) throw v.bad('imageData is required');
+	if (!v.isBase64(body.imageData)) throw v.bad('imageData must be non-empty base64');
+	const storeOnly = v.optionalBoolean(body, 'storeOnly');
+	v.optionalObject(body, 'passThroughData');
+	const journey = journeyOf(state, journeyId);
+	const bytes = Buffer.from(body.imageData.replace(/\r?\n/g, ''), 'base64');
+	const image = {
+		imageName,
+		imageSide,
+		sizeBytes: bytes.length,
+		sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+		storeOnly: storeOnly === true,
+		addedAt: new Date().toISOString(),
+	};
+	journey.images.push(image);
+	if (body.passThroughData) journey.passThroughData = { ...journey.passThroughData, ...body.passThroughData };
+	return ok({ journeyId, imageSide, imageName, stored: true, sizeBytes: image.sizeBytes });
+}
+
+function verifyAge({ body, state }) {
+	const journeyId = v.requireString(body, 'journeyId');
+	const ageFrom = v.optionalInteger(body, 'ageFrom', { min: 0, max: 150 });
+	const ageTo = v.optionalInteger(body, 'ageTo', { min: 0, max: 150 });
+	if (ageFrom !== undefined && ageTo !== undefined) throw v.bad('ageFrom and ageTo cannot be combined');
+	const minDisability = v.optionalInteger(body, 'minDisabilityPercentage', { min: 0, max: 100 });
+	journeyOf(state, journeyId);
+	const { age, disabilityPercentage } = DOCUMENT_SUBJECT;
+	let ageOk = true;
+	if (ageFrom !== undefined) ageOk = age >= ageFrom;
+	if (ageTo !== undefined) ageOk = age <= ageTo;
+	const disabilityOk = minDisability === undefined || disabilityPercentage >= minDisability;
+	return ok({
+		journeyId,
+		status: 'ageAndDisabilityVerificationComplete',
+		ageResult: ageOk ? 'yes' : 'no',
+		disabilityResult: disabilityOk ? 'eligible' : 'not eligible',
+	});
+}
+
+function verify({ body, state }) {
+	const journeyId = v.requireString(body, 'journeyId');
+	const journey = journeyOf(state, journeyId);
+	if (journey.images.length === 0) throw v.bad('journey has no images; add an image first');
+	const s = DOCUMENT_SUBJECT;
+	return ok({
+		journeyId,
+		status: 'verificationComplete',
+		identitySubject: { firstName: s.firstName, lastName: s.lastName, dateOfBirth: s.dateOfBirth, nationality: s.nationality },
+		authoritativeData: { documentType: s.documentType, documentNumber: s.documentNumber, expiryDate: s.expiryDate },
+		proofOfWork: { images: journey.images.map(({ imageName, imageSide, sha256 }) => ({ imageName, imageSide, sha256 })) },
+		auditTrail: { workStatus: 'PASS', completedAt: new Date().toISOString() },
+		fraudAlerts: [],
+		croppedImages: [],
+		passThroughData: journey.passThroughData,
+	});
+}
+
+module.exports = [
+	{ method: 'POST', path: '/openJourney', handler: openJourney },
+	{ method: 'POST', path: '/addImage', handler: addImage },
+	{ method: 'POST', path: '/verify/age', handler: verifyAge },
+	{ method: 'POST', path: '/verify', handler: verify },
+];

@@ -1,0 +1,49 @@
+'use strict';
+
+// All mutable emulator state in one place, so /__control/reset can restore it at once.
+
+const { DEFAULT_CONFIG, mergeConfig } = require('./config');
+const { createRecorder } = require('./recorder');
+
+/** `startConfig` (a config patch) becomes the baseline that reset returns to. */
+function createState(startConfig = {}) {
+	const baseline = mergeConfig(DEFAULT_CONFIG, startConfig || {});
+	const state = {
+		baseline,
+		config: null,
+		recorder: createRecorder(),
+		rateWindow: [], // admission timestamps (ms) inside the sliding window
+		rateHead: 0,
+		journeys: new Map(), // journeyId -> {journeyId, passThroughData, images[], createdAt}
+		searches: new Map(), // transactionId -> {transactionId, companyIds:Set, name, country, createdAt}
+		profiles: new Map(), // profileId -> registered AML monitoring profile
+		phone: new Map(), // referenceId -> phone verification request
+		qesSessions: new Map(), // sessionId -> {status, isVerified, updatedAt} (overrides and new sessions)
+		webhook: null, // {id, url, metadata, createdAt}
+		reset() {
+			state.config = mergeConfig(baseline, {});
+			state.recorder.reset();
+			state.resetRateWindow();
+			state.journeys.clear();
+			state.searches.clear();
+			state.profiles.clear();
+			state.phone.clear();
+			state.qesSessions.clear();
+			state.webhook = null;
+		},
+		resetRateWindow() {
+			state.rateWindow = [];
+			state.rateHead = 0;
+		},
+		setConfig(patch) {
+			const next = mergeConfig(state.config, patch);
+			if (JSON.stringify(next.rateLimit) !== JSON.stringify(state.config.rateLimit)) state.resetRateWindow();
+			state.config = next;
+			return next;
+		},
+	};
+	state.reset();
+	return state;
+}
+
+module.exports = { createState };

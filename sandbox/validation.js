@@ -1,0 +1,141 @@
+'use strict';
+
+// Field validators. Each one throws ApiError(400, "<field> ...") naming the offending field.
+
+const { ApiError } = require('./http-util');
+
+const bad = (message) => new ApiError(400, message);
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isBlank = (v) => typeof v !== 'string' || v.trim() === '';
+
+/** Required non-blank string. */
+function requireString(body, field, label = field) {
+	const v = body[field];
+	if (v === undefined || v === null) throw bad(`${label} is required`);
+	if (typeof v !== 'string') throw bad(`${label} must be a string`);
+	if (v.trim() === '') throw bad(`${label} must not be blank`);
+	return v;
+}
+
+/** Optional string (undefined = absent); when present it must be a string. */
+function optionalString(body, field, { maxLength, nonBlank = false, label = field } = {}) {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (typeof v !== 'string') throw bad(`${label} must be a string`);
+	if (nonBlank && v.trim() === '') throw bad(`${label} must not be blank`);
+	if (maxLength !== undefined && v.length > maxLength) throw bad(`${label} must be at most ${maxLength} characters`);
+	return v;
+}
+
+/** Required string matching `pattern`. */
+function requirePattern(body, field, pattern, description) {
+	const v = requireString(body, field);
+	if (!pattern.test(v)) throw bad(`${field} ${description}`);
+	return v;
+}
+
+/** Optional string matching `pattern`. */
+function optionalPattern(body, field, pattern, description) {
+	const v = optionalString(body, field);
+	if (v !== undefined && !pattern.test(v)) throw bad(`${field} ${description}`);
+	return v;
+}
+
+/** Required string that is one of `values`. */
+function requireEnum(body, field, values) {
+	const v = body[field];
+	if (v === undefined || v === null) throw bad(`${field} is required`);
+	if (typeof v !== 'string' || !values.includes(v)) throw bad(`${field} must be one of: ${values.join(', ')}`);
+	return v;
+}
+
+/** Optional boolean. */
+function optionalBoolean(body, field, label = field) {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (typeof v !== 'boolean') throw bad(`${label} must be a boolean`);
+	return v;
+}
+
+/** Optional plain object. */
+function optionalObject(body, field, label = field) {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (!isPlainObject(v)) throw bad(`${label} must be an object`);
+	return v;
+}
+
+/** Optional integer within [min, max]. */
+function optionalInteger(body, field, { min = -Infinity, max = Infinity } = {}) {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (typeof v !== 'number' || !Number.isInteger(v)) throw bad(`${field} must be an integer`);
+	if (v < min || v > max) {
+		if (max === Infinity) throw bad(`${field} must be at least ${min}`);
+		throw bad(`${field} must be between ${min} and ${max}`);
+	}
+	return v;
+}
+
+/** True for yyyy/mm/dd strings that name a real calendar date. */
+function isRealSlashDate(s) {
+	const m = /^(\d{4})\/(\d{2})\/(\d{2})$/.exec(s);
+	if (!m) return false;
+	const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	const date = new Date(Date.UTC(y, mo - 1, d));
+	return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Optional date of birth in yyyy/mm/dd form. */
+function optionalDob(body, field = 'dob') {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (typeof v !== 'string' || !isRealSlashDate(v)) throw bad(`${field} must be a valid date in the format yyyy/mm/dd`);
+	return v;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** True for non-empty standard base64 (line breaks tolerated, padding required). */
+function isBase64(s) {
+	if (typeof s !== 'string') return false;
+	const compact = s.replace(/\r?\n/g, '');
+	return compact.length > 0 && BASE64.test(compact);
+}
+
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+function isEmail(s) {
+	return typeof s === 'string' && s.length <= 254 && EMAIL.test(s);
+}
+
+/** True for absolute http:// or https:// URLs. */
+function isHttpUrl(s) {
+	if (typeof s !== 'string') return false;
+	try {
+		const u = new URL(s);
+		return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+module.exports = {
+	bad,
+	isPlainObject,
+	isBlank,
+	requireString,
+	optionalString,
+	requirePattern,
+	optionalPattern,
+	requireEnum,
+	optionalBoolean,
+	optionalObject,
+	optionalInteger,
+	optionalDob,
+	isRealSlashDate,
+	isBase64,
+	isEmail,
+	isHttpUrl,
+};
