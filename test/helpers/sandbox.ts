@@ -13,6 +13,16 @@ const sandboxModule = require('../../sandbox/server') as {
 
 export const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = sandboxModule;
 
+export interface RecordedRequest {
+	route: string;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+}
+
 export interface Sandbox {
 	url: string;
 	baseUrl: string;
@@ -22,7 +32,7 @@ export interface Sandbox {
 	configure: (config: Record<string, unknown>) => Promise<void>;
 	count: (route: string) => Promise<number>;
 	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; total: number }>;
-	requests: (route: string) => Promise<Array<{ body: unknown; query: Record<string, unknown>; headers: Record<string, string>; path: string }>>;
+	requests: (route: string) => Promise<RecordedRequest[]>;
 	close: () => Promise<void>;
 }
 

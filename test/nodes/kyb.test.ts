@@ -5,7 +5,7 @@ import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfi
 import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ItemContext } from '../../nodes/shared/operation-types';
 import type { ApiResponse } from '../../nodes/shared/transport';
-import { errorItemIndex, items, useEmulator } from './emulator-kit';
+import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { errorItemIndex, items, useEmulator } from './emulator-kit';
+import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();
 const node = new VerificationPayments();

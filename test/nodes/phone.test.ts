@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { errorItemIndex, items, useEmulator } from './emulator-kit';
+import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();
 const node = new VerificationPhone();
