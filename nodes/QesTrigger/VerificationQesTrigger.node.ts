@@ -18,7 +18,8 @@ import { forgetRegistration, hasRegistration, register } from './webhook-lifecyc
  * POST /onboarding/configureWebhook and metadata.authHeader = { 'X-Verification-Webhook-Secret':
  * <random secret> } (header name: option Secret Header Name, parameter options.headerName). The provider replays that header with
  * every ping; webhook() answers 401 when it is missing or wrong. The registration (URL, id, header
- * name, secret) and the de-duplication memory live in the node's static data, key
+ * name, SHA-256 of the secret; never the secret itself, as n8n copies static data into executions
+ * and returns it with the workflow) and the de-duplication memory live in the node's static data, key
  * `node:<node name>`; the layout is documented in static-data.ts.
  *
  * Output: one item per accepted ping = the ping's JSON body as it arrived, plus, when enabled,

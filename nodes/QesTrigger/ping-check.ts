@@ -1,15 +1,21 @@
-import { timingSafeEqual } from 'crypto';
+import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+/** SHA-256 of a secret (UTF-8) as 64 lower-case hex chars: what static data keeps instead of the secret. */
+export function secretSha256(secret: string): string {
+	return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
 /**
- * Whether the header value equals the registered secret, compared in constant time. A missing value,
- * a repeated header (array) or a value of another length never matches.
+ * Whether the header value is the registered secret, given the SHA-256 (hex) stored at registration:
+ * the value is hashed and the two 32-byte digests are compared in constant time (equal length by
+ * construction). A missing or empty value, a repeated header (array) or a malformed digest never matches.
  */
-export function secretMatches(received: unknown, expected: string): boolean {
-	if (typeof received !== 'string' || received === '' || expected === '') return false;
-	const given = Buffer.from(received, 'utf8');
-	const wanted = Buffer.from(expected, 'utf8');
-	if (given.length !== wanted.length) return false;
+export function secretMatches(received: unknown, expectedSha256: string): boolean {
+	if (typeof received !== 'string' || received === '') return false;
+	if (!/^[0-9a-f]{64}$/i.test(expectedSha256)) return false;
+	const given = createHash('sha256').update(received, 'utf8').digest();
+	const wanted = Buffer.from(expectedSha256, 'hex');
 	return timingSafeEqual(given, wanted);
 }
 

@@ -9,7 +9,8 @@ import { storedRegistration, type TriggerStaticData } from './static-data';
 
 /**
  * One incoming ping, in this order:
- *  1. secret header check (Verify Secret Header): missing or wrong -> 401, nothing starts;
+ *  1. secret header check (Verify Secret Header): the header value's SHA-256 against the stored
+ *     secretSha256; missing or wrong -> 401, nothing starts;
  *  2. duplicate check (Ignore Duplicates Within): same body within the window -> 200, nothing starts;
  *  3. status filter (Only Statuses) on the ping's status -> 200, nothing starts;
  *  4. Fetch Verification Result (bounded to 5 s); a ping without a status is filtered on the
@@ -27,12 +28,12 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	const headers = (this.getHeaderData() ?? {}) as IDataObject;
 
 	if (options.verifySecret) {
-		const accepted = registration !== undefined && secretMatches(headerValue(headers, registration.secretHeader), registration.secret);
+		const accepted = registration !== undefined && secretMatches(headerValue(headers, registration.secretHeader), registration.secretSha256);
 		if (!accepted) {
 			this.logger.debug(
 				registration
 					? 'QES trigger rejected a ping: the secret header is missing or wrong'
-					: 'QES trigger rejected a ping: no registration is stored; deactivate and activate the workflow',
+					: 'QES trigger rejected a ping: no registration (or only one of an earlier layout) is stored; deactivate and activate the workflow',
 			);
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };

@@ -10,13 +10,24 @@ import type { IDataObject } from 'n8n-workflow';
  *     webhookUrl:   string   // the n8n URL registered with POST /onboarding/configureWebhook
  *     webhookId?:   string   // data.id the API returned, when it returned one
  *     secretHeader: string   // header name sent in metadata.authHeader (e.g. X-Verification-Webhook-Secret)
- *     secret:       string   // 64 hex chars from crypto.randomBytes(32); never output or logged
+ *     secretSha256: string   // SHA-256 (64 lower-case hex chars) of the secret sent in metadata.authHeader
  *     registeredAt: string   // ISO time of the registration
  *     test:         boolean  // true when made for "Listen for test event" (n8n's test URL)
  *   },
  *   recentPings: { [sha256 of the canonical JSON body]: epoch ms of receipt }  // de-duplication window
  * }
  * ```
+ *
+ * The secret itself (64 hex chars from crypto.randomBytes(32)) is NEVER stored: it exists only in memory
+ * during create() to be sent to the API. Static data is not private: n8n 1.x copies it into every
+ * execution's workflowData and `GET /rest/workflows/:id` returns it, so whoever can read executions or
+ * workflows can read it. A ping's header value is hashed and compared with `secretSha256` instead.
+ *
+ * Earlier versions stored the plaintext secret as `registration.secret` (and no `secretSha256`). Such a
+ * registration counts as none (storedRegistration returns undefined): checkExists answers false, so
+ * n8n calls create again on the next activation or start, which registers a NEW secret (the old one
+ * may already sit in execution data) and replaces the stored registration, plaintext included. Until
+ * then pings are refused with 401.
  *
  * n8n only notices changes made directly on the node's static-data object, so every update assigns a
  * whole new value to `registration` or `recentPings` instead of mutating them in place.
@@ -25,7 +36,7 @@ export interface Registration extends IDataObject {
 	webhookUrl: string;
 	webhookId?: string;
 	secretHeader: string;
-	secret: string;
+	secretSha256: string;
 	registeredAt: string;
 	test: boolean;
 }
@@ -37,11 +48,17 @@ export interface TriggerStaticData extends IDataObject {
 	recentPings?: RecentPings;
 }
 
-/** The stored registration, if it is complete; anything malformed counts as none. */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The stored registration, if it is complete; anything malformed counts as none, and so does a
+ * registration of the earlier layout (plaintext `secret`, no `secretSha256`): it must be made again.
+ */
 export function storedRegistration(data: IDataObject): Registration | undefined {
 	const value = data.registration as Partial<Registration> | undefined;
 	if (!value || typeof value !== 'object') return undefined;
-	if (typeof value.webhookUrl !== 'string' || typeof value.secret !== 'string' || value.secret === '') return undefined;
+	if (typeof value.webhookUrl !== 'string') return undefined;
+	if (typeof value.secretSha256 !== 'string' || !SHA256_HEX.test(value.secretSha256)) return undefined;
 	if (typeof value.secretHeader !== 'string' || value.secretHeader === '') return undefined;
 	return value as Registration;
 }

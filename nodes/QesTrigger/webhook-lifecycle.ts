@@ -10,6 +10,7 @@ import {
 
 import { requestOnce } from '../shared/transport';
 import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
+import { secretSha256 } from './ping-check';
 import { withoutSecret } from './redact';
 import { type Registration, storedRegistration, type TriggerStaticData } from './static-data';
 
@@ -21,9 +22,11 @@ const OPERATION = 'Configure Webhook';
  *
  * - checkExists: true only when static data holds a registration for the very URL n8n asks about
  *   (production and test URLs differ) with the header name currently configured. So activating
- *   twice, or n8n restarting, does not register again; a changed URL or header name does.
+ *   twice, or n8n restarting, does not register again; a changed URL or header name does, and so
+ *   does a registration of the earlier layout that kept the plaintext secret (see static-data.ts).
  * - create: POST /onboarding/configureWebhook { webhookUrl, metadata: { authHeader: { <header>: <secret> } } }
- *   with a new random secret, then stores the registration.
+ *   with a new random secret, then stores the registration with only the secret's SHA-256: the
+ *   secret itself lives in memory for this call and is never stored.
  * - delete: forgets the registration locally (nothing to call) and returns true.
  */
 export async function hasRegistration(this: IHookFunctions): Promise<boolean> {
@@ -79,7 +82,7 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 		webhookUrl,
 		...(typeof id === 'string' || typeof id === 'number' ? { webhookId: String(id) } : {}),
 		secretHeader,
-		secret,
+		secretSha256: secretSha256(secret),
 		registeredAt: new Date().toISOString(),
 		test: this.getMode() === 'manual',
 	};

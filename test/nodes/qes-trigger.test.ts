@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -30,7 +31,7 @@ interface StoredRegistration {
 	webhookUrl: string;
 	webhookId?: string;
 	secretHeader: string;
-	secret: string;
+	secretSha256: string;
 	registeredAt: string;
 	test: boolean;
 }
@@ -55,6 +56,7 @@ function common(options: IDataObject = {}, overrides: { credentials?: ICredentia
 	};
 }
 
+/** Runs create; `secret` is the plaintext secret as the emulator stored it (the node keeps only its hash). */
 async function activate(options: IDataObject = {}, extra: { isTest?: boolean; staticData?: IDataObject } = {}) {
 	const result = await runWebhookMethod({
 		...common(options),
@@ -65,8 +67,13 @@ async function activate(options: IDataObject = {}, extra: { isTest?: boolean; st
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.result).toBe(true);
-	return result;
+	const header = (options.headerName as string | undefined) ?? HEADER;
+	const secret = (await controlWebhook()).metadata.authHeader?.[header];
+	expect(secret).toMatch(/^[0-9a-f]{64}$/);
+	return { ...result, secret: secret! };
 }
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration as
 	| StoredRegistration
@@ -89,32 +96,91 @@ async function ping(
 	return await runWebhook({ ...common(options), staticData, request, mode });
 }
 
-const withSecret = (staticData: IDataObject, body: unknown, headers: Record<string, string> = {}): WebhookRequest => ({
-	headers: { [HEADER]: registrationOf(staticData)!.secret, 'content-type': 'application/json', ...headers },
+const withSecret = (secret: string, body: unknown, headers: Record<string, string> = {}): WebhookRequest => ({
+	headers: { [HEADER]: secret, 'content-type': 'application/json', ...headers },
 	body,
 });
 
 const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 
 describe('QES trigger: webhook lifecycle', () => {
-	it('create registers the n8n URL with a random secret in metadata.authHeader and stores the registration', async () => {
+	it('create registers the n8n URL with a random secret in metadata.authHeader and stores the registration with its hash', async () => {
 		const created = await activate();
 		expect(created.webhookUrl).toBe(PRODUCTION_URL);
 
+		// What the emulator stored is exactly what the node sent: a 32-byte random secret in hex.
+		const [sent] = await sandbox.requests('POST /onboarding/configureWebhook');
+		const secret = (sent.body as { metadata: { authHeader: Record<string, string> } }).metadata.authHeader[HEADER];
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(sent.body).toEqual({ webhookUrl: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: secret } } });
+		const stored = await controlWebhook();
+		expect(stored).toMatchObject({ url: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: secret } } });
+		expect(created.secret).toBe(secret);
+
+		// The node keeps the secret's SHA-256, not the secret.
 		const registration = registrationOf(created.staticData)!;
 		expect(registration).toMatchObject({ webhookUrl: PRODUCTION_URL, secretHeader: HEADER, test: false });
-		expect(registration.secret).toMatch(/^[0-9a-f]{64}$/);
-
-		// What the emulator stored is exactly what the node sent.
-		const [sent] = await sandbox.requests('POST /onboarding/configureWebhook');
-		expect(sent.body).toEqual({ webhookUrl: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: registration.secret } } });
-		const stored = await controlWebhook();
-		expect(stored).toMatchObject({ url: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: registration.secret } } });
+		expect(registration.secretSha256).toBe(sha256(secret));
+		expect(Object.keys(registration).sort()).toEqual(['registeredAt', 'secretHeader', 'secretSha256', 'test', 'webhookId', 'webhookUrl']);
 		expect(registration.webhookId).toBe(stored.id);
 
 		// A second activation makes a new secret.
 		const again = await activate();
-		expect(registrationOf(again.staticData)!.secret).not.toBe(registration.secret);
+		expect(again.secret).not.toBe(secret);
+		expect(registrationOf(again.staticData)!.secretSha256).toBe(sha256(again.secret));
+	});
+
+	it('the static data never holds the plaintext secret: not after create, a ping or a refused ping', async () => {
+		const created = await activate({ headerName: 'X-Custom-Secret' });
+		expect(JSON.stringify(created.staticData)).not.toContain(created.secret);
+
+		const headers = { 'X-Custom-Secret': created.secret, 'content-type': 'application/json' };
+		const accepted = await ping(created.staticData, { headers, body: { sessionId: 's1', status: 'completed' } }, {
+			headerName: 'X-Custom-Secret',
+			includeHeaders: true,
+		});
+		expect(started(accepted)).toHaveLength(1);
+		expect(JSON.stringify(accepted.staticData)).not.toContain(created.secret);
+		expect(JSON.stringify(accepted.response)).not.toContain(created.secret);
+
+		const refused = await ping(accepted.staticData, { headers: { 'X-Custom-Secret': created.secret.slice(1) }, body: {} }, {
+			headerName: 'X-Custom-Secret',
+		});
+		expect(refused.res.statusCode).toBe(401);
+		expect(JSON.stringify(refused.staticData)).not.toContain(created.secret);
+	});
+
+	it('a registration of the earlier layout (plaintext secret) is made again and its secret no longer accepted', async () => {
+		const legacySecret = 'c'.repeat(64);
+		const legacy = {
+			[NODE_KEY]: {
+				registration: {
+					webhookUrl: PRODUCTION_URL,
+					webhookId: 'old-id',
+					secretHeader: HEADER,
+					secret: legacySecret,
+					registeredAt: '2024-01-01T00:00:00.000Z',
+					test: false,
+				},
+			},
+		};
+		// checkExists false, so n8n calls create on the next activation or start ...
+		const exists = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: legacy });
+		expect(exists.error).toBeUndefined();
+		expect(exists.result).toBe(false);
+		// ... and until then a ping, even with the old secret, is refused.
+		const refused = await ping(legacy, withSecret(legacySecret, { sessionId: 's1' }));
+		expect(refused.res.statusCode).toBe(401);
+
+		// create replaces the whole registration: a new secret, only its hash, the old plaintext gone.
+		const created = await activate({}, { staticData: legacy });
+		const registration = registrationOf(created.staticData)!;
+		expect(registration.secretSha256).toBe(sha256(created.secret));
+		expect(registration).not.toHaveProperty('secret');
+		expect(JSON.stringify(created.staticData)).not.toContain(legacySecret);
+		expect(JSON.stringify(created.staticData)).not.toContain(created.secret);
+		const same = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: created.staticData });
+		expect(same.result).toBe(true);
 	});
 
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
@@ -230,12 +296,11 @@ describe('QES trigger: secret header check', () => {
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' };
 
 	beforeEach(async () => {
-		staticData = (await activate()).staticData;
-		secret = registrationOf(staticData)!.secret;
+		({ staticData, secret } = await activate());
 	});
 
 	it('the right secret starts the workflow with the body as it arrived', async () => {
-		const result = await ping(staticData, withSecret(staticData, body));
+		const result = await ping(staticData, withSecret(secret, body));
 		expect(result.error).toBeUndefined();
 		expect(started(result)).toEqual([body]);
 		expect(result.res.ended).toBe(false);
@@ -279,7 +344,7 @@ describe('QES trigger: secret header check', () => {
 
 	it('Include Headers outputs the headers without the secret; Include Receive Time adds receivedAt', async () => {
 		const before = Date.now();
-		const result = await ping(staticData, withSecret(staticData, body, { 'user-agent': 'provider/1.0' }), {
+		const result = await ping(staticData, withSecret(secret, body, { 'user-agent': 'provider/1.0' }), {
 			includeHeaders: true,
 			includeReceiveTime: true,
 		});
@@ -293,30 +358,38 @@ describe('QES trigger: secret header check', () => {
 	it('an added key the ping already uses does not overwrite it', async () => {
 		const own = { ...body, headers: 'from provider', receivedAt: 'yesterday' };
 		const [json] = started(
-			await ping(staticData, withSecret(staticData, own), { includeHeaders: true, includeReceiveTime: true }),
+			await ping(staticData, withSecret(secret, own), { includeHeaders: true, includeReceiveTime: true }),
 		);
 		expect(json).toMatchObject({ headers: 'from provider', receivedAt: 'yesterday' });
 		expect(json.triggerHeaders).toBeDefined();
 		expect(typeof json.triggerReceivedAt).toBe('string');
 	});
 
-	it('secretMatches compares exactly', () => {
-		expect(secretMatches('abc', 'abc')).toBe(true);
-		expect(secretMatches('abd', 'abc')).toBe(false);
-		expect(secretMatches('ab', 'abc')).toBe(false);
-		expect(secretMatches(['abc'], 'abc')).toBe(false);
-		expect(secretMatches(undefined, 'abc')).toBe(false);
-		expect(secretMatches('', '')).toBe(false);
+	it('secretMatches compares the SHA-256 of the value with the stored digest, exactly', () => {
+		const abc = sha256('abc');
+		expect(secretMatches('abc', abc)).toBe(true);
+		expect(secretMatches('abc', abc.toUpperCase())).toBe(true);
+		expect(secretMatches('abd', abc)).toBe(false);
+		expect(secretMatches('ab', abc)).toBe(false);
+		expect(secretMatches(['abc'], abc)).toBe(false);
+		expect(secretMatches(undefined, abc)).toBe(false);
+		// The digest is never the secret: the plaintext in the stored field does not match itself.
+		expect(secretMatches('abc', 'abc')).toBe(false);
+		expect(secretMatches(abc, abc)).toBe(false);
+		expect(secretMatches('', sha256(''))).toBe(false);
+		expect(secretMatches('abc', abc.slice(2))).toBe(false);
+		expect(secretMatches('abc', `${abc.slice(0, 63)}z`)).toBe(false);
 	});
 });
 
 describe('QES trigger: Only Statuses', () => {
 	let staticData: IDataObject;
+	let secret: string;
 	beforeEach(async () => {
-		staticData = (await activate()).staticData;
+		({ staticData, secret } = await activate());
 	});
 	const send = async (body: unknown, options: IDataObject) =>
-		await ping(staticData, withSecret(staticData, body), { dedupMinutes: 0, ...options });
+		await ping(staticData, withSecret(secret, body), { dedupMinutes: 0, ...options });
 
 	it('starts for a listed status (case-insensitive, top level or data.status) and not for others', async () => {
 		const options = { onlyStatuses: 'Completed, rejected' };
@@ -357,37 +430,38 @@ describe('QES trigger: Only Statuses', () => {
 
 describe('QES trigger: duplicate pings', () => {
 	let staticData: IDataObject;
+	let secret: string;
 	beforeEach(async () => {
-		staticData = (await activate()).staticData;
+		({ staticData, secret } = await activate());
 	});
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed', timestamp: '2024-05-14T10:21:40.000Z' };
 
 	it('ignores the same body within the window (default 10 minutes), whatever its key order', async () => {
-		const first = await ping(staticData, withSecret(staticData, body));
+		const first = await ping(staticData, withSecret(secret, body));
 		expect(started(first)).toHaveLength(1);
 		const reordered = Object.fromEntries(Object.entries(body).reverse());
-		const second = await ping(first.staticData, withSecret(staticData, reordered));
+		const second = await ping(first.staticData, withSecret(secret, reordered));
 		expect(second.response?.workflowData).toBeUndefined();
 		expect(second.response?.webhookResponse).toEqual({ received: true, started: false, reason: 'duplicate ping' });
 
-		const other = await ping(second.staticData, withSecret(staticData, { ...body, status: 'rejected' }));
+		const other = await ping(second.staticData, withSecret(secret, { ...body, status: 'rejected' }));
 		expect(started(other)).toHaveLength(1);
 		expect(Object.keys((other.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toHaveLength(2);
 	});
 
 	it('starts again once the window has passed, and prunes what it no longer needs', async () => {
-		const first = await ping(staticData, withSecret(staticData, body), { dedupMinutes: 1 });
+		const first = await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 });
 		const memory = first.staticData[NODE_KEY] as TriggerStaticData;
 		const [hash] = Object.keys(memory.recentPings!);
 		memory.recentPings = { [hash]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
-		const later = await ping(first.staticData, withSecret(staticData, body), { dedupMinutes: 1 });
+		const later = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 1 });
 		expect(started(later)).toHaveLength(1);
 		expect(Object.keys((later.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toEqual([hash]);
 	});
 
 	it('0 minutes turns the check off', async () => {
-		const first = await ping(staticData, withSecret(staticData, body), { dedupMinutes: 0 });
-		const second = await ping(first.staticData, withSecret(staticData, body), { dedupMinutes: 0 });
+		const first = await ping(staticData, withSecret(secret, body), { dedupMinutes: 0 });
+		const second = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 0 });
 		expect(started(second)).toHaveLength(1);
 		expect((second.staticData[NODE_KEY] as TriggerStaticData).recentPings).toBeUndefined();
 	});
@@ -395,7 +469,7 @@ describe('QES trigger: duplicate pings', () => {
 	it('a refused ping is not remembered', async () => {
 		const refused = await ping(staticData, { headers: { [HEADER]: 'x' }, body });
 		expect(refused.res.statusCode).toBe(401);
-		expect(started(await ping(refused.staticData, withSecret(staticData, body)))).toHaveLength(1);
+		expect(started(await ping(refused.staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
 
 	it('keeps a bounded memory and canonical hashes', () => {
@@ -410,11 +484,12 @@ describe('QES trigger: duplicate pings', () => {
 
 describe('QES trigger: Fetch Verification Result', () => {
 	let staticData: IDataObject;
+	let secret: string;
 	beforeEach(async () => {
-		staticData = (await activate()).staticData;
+		({ staticData, secret } = await activate());
 	});
 	const send = async (body: unknown) =>
-		await ping(staticData, withSecret(staticData, body), { fetchVerification: true, dedupMinutes: 0 });
+		await ping(staticData, withSecret(secret, body), { fetchVerification: true, dedupMinutes: 0 });
 
 	async function directVerification(sessionId: string) {
 		const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', {
