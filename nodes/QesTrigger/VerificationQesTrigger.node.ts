@@ -39,7 +39,8 @@ export class VerificationQesTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'verificationServicesApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		// noData: without it n8n answers accepted pings with the literal body "firstEntryJson".
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
 		eventTriggerDescription: 'Waiting for a QES onboarding status ping',
 		activationMessage:
 			'QES status pings for this account now go to this workflow (any webhook configured elsewhere for the account was replaced).',
