@@ -1,0 +1,255 @@
+'use strict';
+// A small client for n8n's internal REST API (/rest/...), as the editor UI uses it: cookie auth
+// (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Uses Node's global fetch.
+// Shapes checked against the sources of n8n 1.123.x and 2.40.7 (see README):
+//   POST /rest/owner/setup   { email, firstName, lastName, password }          (both)
+//   POST /rest/login         { emailOrLdapLoginId, password }                   (both)
+//   POST /rest/workflows/:id/activate { versionId }                             (both; 1.123 also
+//                            still accepts PATCH /rest/workflows/:id { active: true, versionId })
+//   POST /rest/workflows/:id/deactivate
+//   GET  /rest/executions?filter={"workflowId":...}&limit=N -> { count, results, estimated }
+//   GET  /rest/executions/:id -> { ..., data: <flatted string> }
+//   POST /rest/credentials/test { credentials: { id, name, type, data } } -> { status, message }
+//   GET  /types/nodes.json, /types/credentials.json (need the auth cookie)
+// Every JSON answer is wrapped in { data: ... }; the helpers unwrap it.
+
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const OWNER = {
+	email: 'owner@e2e.test',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Password-1234',
+};
+
+class RestError extends Error {
+	constructor(method, url, status, body) {
+		super(`${method} ${url} -> HTTP ${status}: ${typeof body === 'string' ? body.slice(0, 500) : JSON.stringify(body).slice(0, 500)}`);
+		this.status = status;
+		this.body = body;
+	}
+}
+
+/**
+ * @param {{ baseUrl: string, version: 'v1'|'v2', runtimeDir: string }} opts
+ */
+function createRestClient({ baseUrl, version, runtimeDir }) {
+	const cookies = new Map();
+	const browserId = crypto.randomUUID();
+
+	function storeCookies(res) {
+		const list = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [];
+		for (const c of list) {
+			const [pair] = c.split(';');
+			const i = pair.indexOf('=');
+			const name = pair.slice(0, i).trim();
+			const value = pair.slice(i + 1).trim();
+			if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') cookies.delete(name);
+			else cookies.set(name, value);
+		}
+	}
+
+	/**
+	 * Low-level request. Returns { status, headers, body } and throws RestError on HTTP >= 400
+	 * unless `okStatuses` allows it.
+	 */
+	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 30000 } = {}) {
+		const url = new URL(urlPath, baseUrl);
+		for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+		const h = { 'browser-id': browserId, accept: 'application/json', ...headers };
+		if (cookies.size) h.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+		let payload;
+		if (body !== undefined) {
+			h['content-type'] = 'application/json';
+			payload = JSON.stringify(body);
+		}
+		const res = await fetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+		storeCookies(res);
+		const text = await res.text();
+		let parsed = text;
+		if ((res.headers.get('content-type') ?? '').includes('json')) {
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				/* keep text */
+			}
+		}
+		const allowed = okStatuses ? okStatuses.includes(res.status) : res.status < 400;
+		if (!allowed) throw new RestError(method, url.pathname + url.search, res.status, parsed);
+		const data = !raw && parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
+		return { status: res.status, headers: res.headers, body: data };
+	}
+
+	const client = {
+		baseUrl,
+		owner: { ...OWNER },
+		request,
+		/** GET/POST/PATCH/DELETE shortcuts that return the unwrapped `data`. */
+		async get(p, opts) {
+			return (await request('GET', p, opts)).body;
+		},
+		async post(p, body, opts) {
+			return (await request('POST', p, { ...opts, body })).body;
+		},
+		async patch(p, body, opts) {
+			return (await request('PATCH', p, { ...opts, body })).body;
+		},
+		async del(p, opts) {
+			return (await request('DELETE', p, opts)).body;
+		},
+
+		/** Creates the instance owner (first call only) and keeps its auth cookie. */
+		async setupOwner(owner = OWNER) {
+			client.owner = { ...owner };
+			return await client.post('/rest/owner/setup', owner);
+		},
+
+		/** Logs in (both versions take `emailOrLdapLoginId`). */
+		async login({ email, password } = client.owner) {
+			return await client.post('/rest/login', { emailOrLdapLoginId: email, password });
+		},
+
+		/** setupOwner() when the instance has no owner yet, else login(). */
+		async ensureLoggedIn(owner = OWNER) {
+			try {
+				return await client.setupOwner(owner);
+			} catch (error) {
+				if (!(error instanceof RestError) || error.status !== 400) throw error;
+				return await client.login(owner);
+			}
+		},
+
+		async getWorkflow(id) {
+			return await client.get(`/rest/workflows/${id}`);
+		},
+
+		/**
+		 * Activates (2.x: publishes) a workflow: POST /rest/workflows/:id/activate with its current
+		 * versionId. 2.40 publishes through an outbox worker, so this then polls
+		 * GET /rest/workflows/:id/publication-status until the triggers are live (throws when they
+		 * fail). 1.123 activates synchronously (it has no publication status).
+		 * @returns {Promise<object>} the workflow as the activate call returned it
+		 */
+		async activateWorkflow(id, { timeoutMs = 60000 } = {}) {
+			const wf = await client.getWorkflow(id);
+			let activated;
+			try {
+				activated = await client.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+			} catch (error) {
+				if (version === 'v1' && error instanceof RestError && (error.status === 404 || error.status === 405)) {
+					return await client.patch(`/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
+				}
+				throw error;
+			}
+			if (version === 'v1') return activated;
+			const started = Date.now();
+			for (;;) {
+				const st = await client.get(`/rest/workflows/${id}/publication-status`);
+				if (st.status === 'published' && (!st.liveVersionId || st.liveVersionId === wf.versionId)) return activated;
+				if (st.status === 'failed' || st.status === 'partial') {
+					throw new Error(`workflow ${id} publication ${st.status}: ${JSON.stringify(st.triggers)}`);
+				}
+				if (Date.now() - started > timeoutMs) throw new Error(`workflow ${id} not published after ${timeoutMs} ms: ${JSON.stringify(st)}`);
+				await new Promise((r) => setTimeout(r, 200));
+			}
+		},
+
+		/** Publication status of a workflow (2.x only): { status, liveVersionId, pendingVersionId, triggers }. */
+		async getPublicationStatus(id) {
+			return await client.get(`/rest/workflows/${id}/publication-status`);
+		},
+
+		async deactivateWorkflow(id) {
+			return await client.post(`/rest/workflows/${id}/deactivate`, {});
+		},
+
+		/**
+		 * Executions of a workflow, newest first: [{ id, status, mode, startedAt, stoppedAt, ... }].
+		 */
+		async listExecutions(workflowId, { limit = 50, status } = {}) {
+			const filter = { workflowId };
+			if (status) filter.status = Array.isArray(status) ? status : [status];
+			const data = await client.get('/rest/executions', { query: { filter: JSON.stringify(filter), limit: String(limit) } });
+			return data.results ?? data;
+		},
+
+		/** One execution with its `data` decoded (n8n stores it "flatted"): data.resultData.runData ... */
+		async getExecution(id) {
+			const exec = await client.get(`/rest/executions/${id}`);
+			if (exec && typeof exec.data === 'string') {
+				const flatted = require(path.join(runtimeDir, 'node_modules', 'flatted'));
+				exec.data = flatted.parse(exec.data);
+			}
+			return exec;
+		},
+
+		/** Polls listExecutions until `count` finished executions exist. */
+		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000, finished = true } = {}) {
+			const started = Date.now();
+			for (;;) {
+				const list = await client.listExecutions(workflowId);
+				const done = finished ? list.filter((e) => !['new', 'running', 'waiting'].includes(e.status)) : list;
+				if (done.length >= count) return done;
+				if (Date.now() - started > timeoutMs) {
+					throw new Error(`workflow ${workflowId}: ${done.length}/${count} executions after ${timeoutMs} ms: ${JSON.stringify(list)}`);
+				}
+				await new Promise((r) => setTimeout(r, 250));
+			}
+		},
+
+		/** All node type descriptions the server knows (GET /types/nodes.json, needs login). */
+		async getNodeTypes() {
+			return (await request('GET', '/types/nodes.json', { raw: true })).body;
+		},
+
+		/** All credential type descriptions (GET /types/credentials.json, needs login). */
+		async getCredentialTypes() {
+			return (await request('GET', '/types/credentials.json', { raw: true })).body;
+		},
+
+		/** Credentials visible to the logged-in user. */
+		async listCredentials() {
+			return await client.get('/rest/credentials');
+		},
+
+		/**
+		 * Runs the credential type's test (as the editor's "Test" button does):
+		 * POST /rest/credentials/test { credentials: { id, name, type, data } }. The credential must be
+		 * stored (import it first); `data` may be omitted to test the stored values.
+		 * @returns {Promise<{ status: 'OK'|'Error', message: string }>}
+		 */
+		async testCredential({ id, name, type, data }) {
+			if (!id) throw new Error('testCredential needs the id of a stored credential');
+			if (!name || !type) {
+				const stored = await client.get(`/rest/credentials/${id}`, { query: { includeData: 'true' } });
+				name = name ?? stored.name;
+				type = type ?? stored.type;
+				data = data ?? stored.data;
+			}
+			return await client.post('/rest/credentials/test', { credentials: { id, name, type, data: data ?? {} } });
+		},
+
+		/** Calls a production webhook of an active workflow: <url>/webhook/<path>. */
+		async callWebhook(webhookPath, { method = 'POST', body, headers = {}, test = false } = {}) {
+			const url = `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`;
+			const res = await fetch(url, {
+				method,
+				headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
+				body: body !== undefined ? JSON.stringify(body) : undefined,
+				signal: AbortSignal.timeout(30000),
+			});
+			const text = await res.text();
+			let parsed = text;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				/* not JSON */
+			}
+			return { status: res.status, body: parsed, headers: res.headers };
+		},
+	};
+	return client;
+}
+
+module.exports = { createRestClient, RestError, OWNER };

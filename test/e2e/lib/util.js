@@ -1,0 +1,220 @@
+'use strict';
+// Process and file helpers shared by install.js and instance.js.
+// Every child process is spawned in its own process group and remembered, so that a crash, a
+// timeout or a Ctrl-C of the test run still ends it (and everything it started) by group id.
+
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const E2E_DIR = path.resolve(__dirname, '..');
+const REPO_ROOT = path.resolve(E2E_DIR, '..', '..');
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const liveChildren = new Set();
+let exitHooksInstalled = false;
+
+function killGroup(child, signal = 'SIGTERM') {
+	if (!child || child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			/* already gone */
+		}
+	}
+}
+
+function installExitHooks() {
+	if (exitHooksInstalled) return;
+	exitHooksInstalled = true;
+	process.on('exit', () => {
+		for (const child of liveChildren) killGroup(child, 'SIGKILL');
+	});
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+		process.once(sig, () => {
+			for (const child of liveChildren) killGroup(child, 'SIGKILL');
+			process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
+		});
+	}
+}
+
+/**
+ * Spawns a command in its own process group, tracked for cleanup.
+ * @returns {import('node:child_process').ChildProcess}
+ */
+function spawnTracked(cmd, args, opts = {}) {
+	installExitHooks();
+	const child = spawn(cmd, args, { ...opts, detached: true, stdio: opts.stdio ?? ['ignore', 'pipe', 'pipe'] });
+	liveChildren.add(child);
+	child.once('exit', () => liveChildren.delete(child));
+	child.once('error', () => liveChildren.delete(child));
+	return child;
+}
+
+/**
+ * Runs a command to completion and collects its output.
+ * Resolves (never rejects on a non-zero exit) with { code, signal, stdout, stderr, durationMs, timedOut }.
+ * On timeout the whole process group is killed (SIGTERM, then SIGKILL after 5 s).
+ */
+function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, input, onStdout, onStderr } = {}) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		let child;
+		try {
+			child = spawnTracked(cmd, args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+		} catch (error) {
+			reject(error);
+			return;
+		}
+		const out = [];
+		const err = [];
+		child.stdout.on('data', (d) => {
+			out.push(d);
+			if (onStdout) onStdout(d.toString());
+		});
+		child.stderr.on('data', (d) => {
+			err.push(d);
+			if (onStderr) onStderr(d.toString());
+		});
+		if (input !== undefined) child.stdin.end(input);
+		let timedOut = false;
+		let killTimer;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child, 'SIGTERM');
+			killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+		}, timeoutMs);
+		child.once('error', (error) => {
+			clearTimeout(timer);
+			clearTimeout(killTimer);
+			reject(error);
+		});
+		child.once('close', (code, signal) => {
+			clearTimeout(timer);
+			clearTimeout(killTimer);
+			// The command is done; make sure nothing it left behind in its group survives it.
+			killGroup(child, 'SIGKILL');
+			resolve({
+				code,
+				signal,
+				stdout: Buffer.concat(out).toString(),
+				stderr: Buffer.concat(err).toString(),
+				durationMs: Date.now() - started,
+				timedOut,
+			});
+		});
+	});
+}
+
+/** Like run() but throws with the command's output when it exits non-zero or times out. */
+async function runOrThrow(cmd, args, opts = {}) {
+	const res = await run(cmd, args, opts);
+	if (res.code !== 0 || res.timedOut) {
+		const what = [cmd, ...args].join(' ');
+		const tail = (s) => s.split('\n').slice(-40).join('\n');
+		const error = new Error(
+			`${what} ${res.timedOut ? 'timed out' : `exited with ${res.code ?? res.signal}`} (cwd ${opts.cwd ?? process.cwd()})\n` +
+				`--- stdout (tail) ---\n${tail(res.stdout)}\n--- stderr (tail) ---\n${tail(res.stderr)}`,
+		);
+		error.result = res;
+		throw error;
+	}
+	return res;
+}
+
+/** Asks the kernel for a free TCP port on the loopback interface. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.once('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+function sha256(...parts) {
+	const h = crypto.createHash('sha256');
+	for (const p of parts) h.update(p);
+	return h.digest('hex');
+}
+
+function sleep(ms) {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * A cross-process lock (mkdir is atomic). Waits while another live process holds it; takes over a
+ * lock whose holder is dead.
+ */
+async function withLock(lockDir, fn, { timeoutMs = 30 * 60 * 1000, log = () => {} } = {}) {
+	const started = Date.now();
+	let announced = false;
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			let holder = NaN;
+			try {
+				holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+			} catch {
+				/* being written */
+			}
+			let alive = true;
+			if (Number.isInteger(holder) && holder > 0) {
+				try {
+					process.kill(holder, 0);
+				} catch {
+					alive = false;
+				}
+			} else if (Date.now() - fs.statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs > 60_000) {
+				alive = false;
+			}
+			if (!alive) {
+				fs.rmSync(lockDir, { recursive: true, force: true });
+				continue;
+			}
+			if (!announced) {
+				log(`waiting for lock ${lockDir} held by pid ${holder}`);
+				announced = true;
+			}
+			if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for lock ${lockDir}`);
+			await sleep(1000);
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+function defaultLog(msg) {
+	if (process.env.N8N_E2E_QUIET) return;
+	process.stderr.write(`[e2e] ${msg}\n`);
+}
+
+module.exports = {
+	E2E_DIR,
+	REPO_ROOT,
+	spawnTracked,
+	killGroup,
+	run,
+	runOrThrow,
+	freePort,
+	sha256,
+	sleep,
+	withLock,
+	defaultLog,
+	liveChildren,
+};

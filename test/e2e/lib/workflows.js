@@ -1,0 +1,94 @@
+'use strict';
+// Builders for the workflow JSON the e2e tests import.
+
+const crypto = require('node:crypto');
+const { newId } = require('./instance');
+
+let nodeCounter = 0;
+
+/**
+ * A node object. `type` is the full n8n type ('n8n-nodes-base.set',
+ * 'n8n-nodes-verification-services.verificationAml', ...).
+ * @param {{ name: string, type: string, typeVersion?: number, parameters?: object,
+ *   credentials?: Record<string, {id: string, name: string}>, position?: [number, number], extra?: object }} spec
+ */
+function node({ name, type, typeVersion = 1, parameters = {}, credentials, position, ...extra }) {
+	const n = {
+		id: `node-${Date.now().toString(36)}-${(nodeCounter++).toString(36)}`,
+		name,
+		type,
+		typeVersion,
+		position: position ?? [nodeCounter * 220, 300],
+		parameters,
+		...extra,
+	};
+	if (credentials) n.credentials = credentials;
+	return n;
+}
+
+const manualTrigger = (name = 'Manual Trigger') => node({ name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1 });
+
+/** A Set node (typeVersion 3.4) that assigns string/number/boolean fields; values may be expressions ("={{ ... }}"). */
+function setNode(name, fields, { includeOtherFields = false } = {}) {
+	return node({
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: Object.entries(fields).map(([k, v], i) => ({
+					id: `a${i}`,
+					name: k,
+					value: v,
+					type: typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string',
+				})),
+			},
+			includeOtherFields,
+			options: {},
+		},
+	});
+}
+
+const noOp = (name = 'No Operation') => node({ name, type: 'n8n-nodes-base.noOp', typeVersion: 1 });
+
+/**
+ * A Webhook trigger (typeVersion 2) answering with the last node's output once the workflow is
+ * active: POST <server>/webhook/<path>.
+ */
+function webhookTrigger(name, webhookPath, { httpMethod = 'POST', responseMode = 'lastNode' } = {}) {
+	return node({
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: crypto.randomUUID(),
+		parameters: { httpMethod, path: webhookPath, responseMode, options: {} },
+	});
+}
+
+/**
+ * A workflow whose nodes run one after another in the given order (first node = trigger).
+ * @param {string} name
+ * @param {object[]} nodes
+ * @param {{ id?: string, settings?: object }} [opts]
+ */
+function chain(name, nodes, { id, settings } = {}) {
+	const connections = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	nodes.forEach((n, i) => {
+		if (!n.position || n.position[1] === 300) n.position = [i * 220, 300];
+	});
+	return {
+		id: id ?? newId('wf'),
+		name,
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1', ...settings },
+		pinData: {},
+	};
+}
+
+module.exports = { node, manualTrigger, setNode, noOp, webhookTrigger, chain };

@@ -1,0 +1,431 @@
+'use strict';
+// End-to-end operation suite: every operation of every action node, the example workflows, our
+// credential inside n8n's own HTTP Request node, and a validation failure, each run by a real n8n
+// (1.123 and 2.40) against the sandbox emulator started in this process.
+//
+//   npm run build && node --test --test-concurrency=1 test/e2e/operations.e2e.test.js
+//
+// Per version: one n8n instance (test/e2e/lib/instance.js), one credential, one import of all
+// workflows, then ONE `n8n execute-batch --snapshot` process that runs every workflow expected to
+// succeed and writes each execution's full run data to <id>-snapshot.json, plus one `n8n execute`
+// for the failing workflow (execute-batch keeps only the error's description, not its message).
+// n8n's start-up (~5-10 s) dominates a single `n8n execute`, so batching saves most of the time.
+// N8N_E2E_OPS_MODE=execute runs every workflow with its own `n8n execute` instead (slower; handy
+// when a batch run misbehaves). N8N_E2E_VERSIONS=v2 (or v1) limits the versions.
+
+const { describe, it, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox } = require('../../sandbox/server');
+const { createInstance, nodeOutput } = require('./lib/instance');
+const { CASES, PACKAGE, caseWorkflow, operationsOf } = require('./workflows/operations');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const MODE = process.env.N8N_E2E_OPS_MODE === 'execute' ? 'execute' : 'batch';
+
+const log = (message) => {
+	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e operations] ${message}\n`);
+};
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+// ---------------------------------------------------------------------------------------------
+// What is run
+
+const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
+const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name };
+
+/** The example workflows that start with a Manual Trigger (the QES trigger example needs a ping). */
+function loadExamples() {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json') && !f.startsWith('credentials'))
+		.sort()
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }))
+		.filter(({ workflow }) => workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'));
+}
+
+/** A 16-character workflow id with digits (execute-batch only accepts ids that contain one). */
+const opsId = (n) => `e2eOps${String(n).padStart(10, '0')}`;
+
+function httpRequestWorkflow(baseUrl) {
+	return {
+		id: 'e2eHttpCountries',
+		name: 'e2e: HTTP Request node with the Verification Services credential',
+		nodes: [
+			{ id: 'http-n0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'http-n1',
+				name: 'Get Countries',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				parameters: {
+					method: 'GET',
+					url: `${baseUrl}/KYB/countries`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'verificationServicesApi',
+					options: {},
+				},
+				credentials: { verificationServicesApi: CREDENTIAL_REF },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Get Countries', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
+/** A blank name reaches the AML node through an expression: validation must stop it before any request. */
+const failingWorkflow = {
+	id: 'e2eBlankAmlName1',
+	name: 'e2e: AML check with a blank name from an expression',
+	nodes: [
+		{ id: 'fail-n0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'fail-n1',
+			name: 'Person',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+			parameters: {
+				mode: 'manual',
+				assignments: { assignments: [{ id: 'fail-a0', name: 'fullName', value: '   ', type: 'string' }] },
+				includeOtherFields: false,
+				options: {},
+			},
+		},
+		{
+			id: 'fail-n2',
+			name: 'Screen Person',
+			type: `${PACKAGE}.verificationAml`,
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: { operation: 'checkIndividual', name: '={{ $json.fullName }}', options: {} },
+			credentials: { verificationServicesApi: CREDENTIAL_REF },
+		},
+	],
+	connections: {
+		Start: { main: [[{ node: 'Person', type: 'main', index: 0 }]] },
+		Person: { main: [[{ node: 'Screen Person', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+	pinData: {},
+	active: false,
+};
+
+/** Every operation the built action nodes declare, as "node.operation". */
+function declaredOperations() {
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const declared = [];
+	for (const file of pkg.n8n.nodes) {
+		const mod = require(path.join(REPO_ROOT, file));
+		const NodeClass = Object.values(mod).find((v) => typeof v === 'function');
+		const { description } = new NodeClass();
+		const picker = description.properties.find((p) => p.name === 'operation');
+		if (!picker) continue; // the trigger
+		for (const option of picker.options) declared.push(`${description.name}.${option.value}`);
+	}
+	return declared.sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+/**
+ * Runs the workflows in one `n8n execute-batch` process. Returns a Map id -> { ok, execution, error }.
+ * execute-batch prints nothing parseable by itself: --snapshot writes each successful execution
+ * (the whole IRun, as `n8n execute --rawOutput` prints it) and --output the summary with errors.
+ */
+async function runBatch(instance, ids) {
+	const snapshotDir = path.join(instance.userFolder, 'snapshots');
+	const summaryFile = path.join(instance.userFolder, 'batch-summary.json');
+	fs.rmSync(snapshotDir, { recursive: true, force: true });
+	fs.rmSync(summaryFile, { force: true });
+	fs.mkdirSync(snapshotDir, { recursive: true });
+	const res = await instance.n8n(
+		['execute-batch', `--ids=${ids.join(',')}`, `--snapshot=${snapshotDir}`, `--output=${summaryFile}`, '--retries=0'],
+		{ timeoutMs: 20 * 60 * 1000 },
+	);
+	let summary;
+	try {
+		summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+	} catch {
+		const tail = (s) => s.split('\n').slice(-40).join('\n');
+		throw new Error(
+			`[${instance.version}] execute-batch wrote no summary (exit ${res.code ?? res.signal})\n--- stdout ---\n${tail(res.stdout)}\n--- stderr ---\n${tail(res.stderr)}`,
+		);
+	}
+	const results = new Map();
+	for (const id of ids) {
+		const entry = summary.executions.find((e) => e.workflowId === id);
+		const file = path.join(snapshotDir, `${id}-snapshot.json`);
+		const execution = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
+		const error = entry?.executionStatus === 'success' ? undefined : (entry?.error ?? 'workflow was not executed');
+		results.set(id, { ok: Boolean(execution) && !error, execution, error, errorMessage: error });
+	}
+	return { results, durationMs: res.durationMs };
+}
+
+async function runEach(instance, ids) {
+	const results = new Map();
+	let durationMs = 0;
+	for (const id of ids) {
+		const result = await instance.execute(id);
+		durationMs += result.durationMs;
+		results.set(id, result);
+	}
+	return { results, durationMs };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: every operation against the sandbox emulator`, () => {
+		const examples = loadExamples();
+		const cases = CASES.map((testCase, i) => ({ testCase, id: opsId(i + 1) }));
+		const state = {
+			sandbox: null,
+			instance: null,
+			results: new Map(),
+			/** n8n processes that ran workflows (each may exchange the key for a token once). */
+			processes: 0,
+			amlChecksBeforeFailure: 0,
+			amlChecksAfterFailure: 0,
+			failure: null,
+			timings: {},
+		};
+		let started = Date.now();
+
+		const sandboxGet = async (controlPath) => {
+			const res = await fetch(`${state.sandbox.url}/__control/${controlPath}`);
+			assert.equal(res.status, 200, `GET /__control/${controlPath}`);
+			return await res.json();
+		};
+		const sandboxApi = {
+			get: sandboxGet,
+			requests: async (route) => await sandboxGet(`requests?route=${encodeURIComponent(route)}`),
+		};
+		const stats = async () => await sandboxGet('stats');
+
+		/** The run of a workflow, failing the test with n8n's error when it did not succeed. */
+		const succeeded = (id) => {
+			const result = state.results.get(id);
+			assert.ok(result, `workflow ${id} was run`);
+			assert.ok(result.ok, `workflow ${id} failed: ${result.errorMessage ?? '(no error message)'}`);
+			return result.execution;
+		};
+		const reader = (execution) => ({
+			out: (node) => {
+				const items = nodeOutput(execution, node);
+				assert.ok(items, `node "${node}" produced output`);
+				return items;
+			},
+			items: (node) => {
+				const items = nodeOutput(execution, node, { json: false });
+				assert.ok(items, `node "${node}" produced output`);
+				return items;
+			},
+			ran: (node) => nodeOutput(execution, node) !== undefined,
+			sandbox: sandboxApi,
+		});
+
+		before(
+			async () => {
+				started = Date.now();
+				state.sandbox = await startSandbox({ port: 0 });
+				const t0 = Date.now();
+				state.instance = await createInstance(version, { name: 'operations', log });
+				state.timings.setupMs = Date.now() - t0;
+				const { instance } = state;
+
+				await instance.importCredentials([
+					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
+				]);
+				const succeeding = [
+					...examples.map((e) => e.workflow),
+					...cases.map(({ testCase, id }) => caseWorkflow(testCase, { id, credential: CREDENTIAL_REF })),
+					httpRequestWorkflow(state.sandbox.baseUrl),
+				];
+				const t1 = Date.now();
+				await instance.importWorkflows([...succeeding, failingWorkflow]);
+				state.timings.importMs = Date.now() - t1;
+
+				const ids = succeeding.map((w) => w.id);
+				const run = MODE === 'batch' ? await runBatch(instance, ids) : await runEach(instance, ids);
+				state.processes += MODE === 'batch' ? 1 : ids.length;
+				state.results = run.results;
+				state.timings.runMs = run.durationMs;
+				log(`${version}: ${ids.length} workflows in ${MODE} mode took ${seconds(run.durationMs)}`);
+
+				state.amlChecksBeforeFailure = (await stats()).counts['POST /aml/checkIndividual'] ?? 0;
+				state.failure = await instance.execute(failingWorkflow.id);
+				state.processes += 1;
+				state.amlChecksAfterFailure = (await stats()).counts['POST /aml/checkIndividual'] ?? 0;
+				state.timings.failureMs = state.failure.durationMs;
+			},
+			{ timeout: 60 * 60 * 1000 },
+		);
+
+		after(async () => {
+			const wall = Date.now() - started;
+			log(
+				`${version}: wall time ${seconds(wall)} (instance setup ${seconds(state.timings.setupMs ?? 0)}, import ${seconds(state.timings.importMs ?? 0)}, ` +
+					`workflows ${seconds(state.timings.runMs ?? 0)}, failing workflow ${seconds(state.timings.failureMs ?? 0)})`,
+			);
+			if (state.instance) await state.instance.destroy();
+			if (state.sandbox) await state.sandbox.close();
+		});
+
+		// ---- the examples ----------------------------------------------------------------------
+
+		it('examples/kyb-onboarding.json: the company summary names the officer on AML lists and the lists', async () => {
+			const run = reader(succeeded('exKybOnboarding1'));
+			assert.equal(run.out('Search Companies').length, 1);
+			assert.equal(run.out('Split Out Officers').length, 3);
+			assert.equal(run.out('Screen Officer').length, 3);
+			assert.deepEqual(run.out('Officer Clear').length, 2);
+			const summaries = run.out('Company AML Summary');
+			assert.equal(summaries.length, 1, 'one summary item per company');
+			const [summary] = summaries;
+			assert.equal(summary.companyName, 'Globex Corporation');
+			assert.equal(summary.officersOnLists, 1);
+			assert.deepEqual(summary.hits, [
+				'Max Mixed (Board Member): SANCTION (OFAC-SDN), PEP (PEP-GLOBAL), CRIMINAL (EUROPOL-MOST-WANTED)',
+			]);
+			assert.match(summary.summary, /^Globex Corporation: 1 officer\(s\) on AML lists\. Max Mixed/);
+			const checks = (await run.sandbox.requests('POST /aml/checkIndividual')).map((r) => r.body);
+			assert.ok(
+				checks.some((b) => b.name === 'Max Mixed' && b.dob === '1975/07/07'),
+				'the officer\'s ISO date of birth was sent as yyyy/mm/dd',
+			);
+			const [details] = await run.sandbox.requests('POST /kyb/company/details');
+			assert.deepEqual(details.body.include, {
+				officers: true,
+				addresses: false,
+				ownerships: false,
+				transparency: false,
+				documents: false,
+				financials: false,
+			});
+		});
+
+		it('examples/payment-account-check.json: the matching holder lands in "Account Verified"', async () => {
+			const run = reader(succeeded('exPaymentCheck01'));
+			const [verified] = run.out('Account Verified');
+			assert.deepEqual(verified, {
+				verified: true,
+				iban: 'DE89370400440532013000',
+				nameMatchScore: 100,
+				transactionId: run.out('Challenge Deposit')[0].transactionId,
+			});
+			assert.equal(run.ran('Manual Review'), false, 'the review branch got no item');
+			const [request] = await run.sandbox.requests('POST /payments/challenge-deposit');
+			assert.deepEqual(request.body, {
+				amount: '0.01',
+				currency: 'EUR',
+				description: 'onboarding-4711',
+				firstName: 'Anna',
+				lastName: 'Schmidt',
+				piiToggle: 1,
+				nameMatchLogic: 'fuzzy',
+			});
+		});
+
+		it('examples/phone-otp.json: the formatted number is cleaned and the referenceId kept', async () => {
+			const run = reader(succeeded('exPhoneOtp000001'));
+			const [kept] = run.out('Keep Reference');
+			assert.match(kept.referenceId, /^[0-9a-f]{32}$/);
+			assert.equal(kept.sentTo, '436501234567');
+			assert.equal(kept.state, 'CREATED');
+			const stored = await run.sandbox.get(`phone/${kept.referenceId}`);
+			assert.deepEqual(stored.recipient, { phoneNumber: '436501234567' });
+			assert.equal(stored.externalId, 'signup-4711');
+		});
+
+		it('examples/document-journey.json: three images from binary, then ageResult "yes"', async () => {
+			const run = reader(succeeded('exDocJourney0001'));
+			const [{ journeyId }] = run.out('Open Journey');
+			const results = run.out('Verify Age and Disability');
+			assert.equal(results.length, 1, 'Execute Once: one age check for the journey');
+			assert.deepEqual(results[0], {
+				journeyId,
+				status: 'ageAndDisabilityVerificationComplete',
+				ageResult: 'yes',
+				disabilityResult: 'eligible',
+			});
+			const journey = await run.sandbox.get(`journeys/${journeyId}`);
+			assert.deepEqual(
+				journey.images.map((i) => [i.imageSide, i.imageName, i.sizeBytes]).sort(),
+				[
+					['back', 'id-back.png', 74],
+					['front', 'id-front.png', 73],
+					['selfie', 'id-selfie.png', 74],
+				],
+			);
+			assert.deepEqual(journey.passThroughData, { customerId: 'customer-4711' });
+			const [request] = (await run.sandbox.requests('POST /verify/age')).filter((r) => r.body.journeyId === journeyId);
+			assert.deepEqual(request.body, { journeyId, ageFrom: 18, minDisabilityPercentage: 50 });
+		});
+
+		// ---- one workflow per remaining operation ---------------------------------------------
+
+		for (const { testCase, id } of cases) {
+			it(`operation table: ${testCase.title}`, async () => {
+				await testCase.check(reader(succeeded(id)));
+			});
+		}
+
+		it('every operation of every action node ran at least once', () => {
+			const ran = new Set(
+				[...examples.map((e) => e.workflow), ...cases.map(({ testCase, id }) => caseWorkflow(testCase, { id, credential: CREDENTIAL_REF }))]
+					.filter((w) => state.results.get(w.id)?.ok)
+					.flatMap((w) => operationsOf(w).map(([node, operation]) => `${node}.${operation}`)),
+			);
+			const declared = declaredOperations();
+			// CONVENTIONS.md: AML 3, KYB 4, Payments 1, Document 3, Phone 1, QES 2.
+			assert.equal(declared.length, 14, `the conventions list 14 operations, the built nodes declare: ${declared.join(', ')}`);
+			assert.deepEqual(declared.filter((op) => !ran.has(op)), [], 'operations never run successfully');
+		});
+
+		// ---- the credential in n8n's HTTP Request node ----------------------------------------
+
+		it('HTTP Request node with the predefined credential calls GET /KYB/countries', async () => {
+			const run = reader(succeeded('e2eHttpCountries'));
+			const [body] = run.out('Get Countries');
+			assert.equal(body.error, false);
+			assert.equal(body.data.countries.length, 15);
+			const calls = await run.sandbox.requests('GET /KYB/countries');
+			assert.ok(calls.length >= 1);
+			assert.ok(calls.every((c) => c.status === 200 && c.headers.authorization === '[redacted]'), 'every call carried a bearer token');
+		});
+
+		// ---- validation failure ----------------------------------------------------------------
+
+		it('a blank name from an expression fails the execution with the validation message and sends nothing', () => {
+			const { failure } = state;
+			assert.equal(failure.ok, false, 'the execution failed');
+			assert.ok(failure.exitCode !== 0 || failure.error, 'n8n execute reported the failure');
+			assert.match(String(failure.errorMessage), /name is required and must not be blank \(item 0\)/);
+			if (failure.execution) {
+				assert.equal(failure.lastNodeExecuted, 'Screen Person');
+				assert.match(String(failure.error.description ?? ''), /Nothing was sent for item 0/);
+			}
+			assert.equal(state.amlChecksAfterFailure, state.amlChecksBeforeFailure, 'no POST /aml/checkIndividual was sent');
+		});
+
+		// ---- token exchanges -------------------------------------------------------------------
+
+		it(`POST /auth stays at most one per n8n process (mode: ${MODE})`, async () => {
+			const { counts } = await stats();
+			const auth = counts['POST /auth'] ?? 0;
+			log(`${version}: POST /auth ${auth} time(s) for ${state.processes} n8n process(es); all API calls: ${JSON.stringify(counts)}`);
+			assert.ok(auth >= 1, 'the key was exchanged for a token');
+			assert.ok(auth <= state.processes, `POST /auth ${auth} times for ${state.processes} n8n processes`);
+		});
+	});
+}

@@ -1,0 +1,197 @@
+'use strict';
+// Helpers for trigger.e2e.test.js that lib/ does not (yet) have:
+//  - the sandbox emulator's controls (stored webhook, route counts, pings);
+//  - waiting for an activation / deactivation to take effect. In n8n 2.x (2.40, with the default
+//    N8N_WORKFLOWS_USE_WORKFLOW_PUBLICATION_SERVICE=true) POST /rest/workflows/:id/activate and
+//    /deactivate only record the change and queue it in an outbox; the webhooks are added / removed
+//    (and the node's create / delete webhook methods run) a moment AFTER the REST call returned. So
+//    right after lib/rest.js activateWorkflow() the API may not have been called yet, and right
+//    after deactivateWorkflow() the production webhook may still start executions.
+//  - reading a node's static data through GET /rest/workflows/:id.
+// The node keeps only the SHA-256 (hex) of the registered secret in static data (registration.secretSha256),
+// never the secret: compare it with sha256Hex() of the header value the emulator stored.
+
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const axios = require('axios');
+const { sleep } = require('./lib/util');
+
+// ---------------------------------------------------------------------------------------------
+// Emulator controls (sandbox/README.md, "Controls")
+
+async function control(sandbox, method, route, body) {
+	const res = await fetch(`${sandbox.url}/__control${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(30000),
+	});
+	const text = await res.text();
+	let parsed = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		/* keep the text */
+	}
+	return { status: res.status, body: parsed };
+}
+
+/** GET /__control/webhook: the stored webhook {id, url, metadata, createdAt}, or null when none. */
+async function storedWebhook(sandbox) {
+	const res = await control(sandbox, 'GET', '/webhook');
+	if (res.status === 404) return null;
+	assert.equal(res.status, 200, `GET /__control/webhook: ${JSON.stringify(res.body)}`);
+	return res.body;
+}
+
+/** How many API requests a route got (GET /__control/stats, e.g. "POST /onboarding/configureWebhook"). */
+async function routeCount(sandbox, route) {
+	const res = await control(sandbox, 'GET', '/stats');
+	assert.equal(res.status, 200, `GET /__control/stats: ${JSON.stringify(res.body)}`);
+	return res.body.counts[route] ?? 0;
+}
+
+/** POST /__control/qes/ping: the emulator pings the stored URL with the stored headers; {delivered, status, body}. */
+async function emulatorPing(sandbox, sessionId, status, extra) {
+	const res = await control(sandbox, 'POST', '/qes/ping', { sessionId, status, ...(extra ? { extra } : {}) });
+	assert.equal(res.status, 200, `POST /__control/qes/ping: ${JSON.stringify(res.body)}`);
+	return res.body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook calls made by the test itself
+
+/** POSTs JSON to a webhook URL with axios; never throws on an HTTP status. */
+async function postJson(url, body, headers = {}) {
+	return await axios.post(url, body, {
+		headers: { 'content-type': 'application/json', ...headers },
+		validateStatus: () => true,
+		timeout: 30000,
+	});
+}
+
+/**
+ * What n8n answers a header-less POST on the trigger's production URL: 404 while no webhook is
+ * registered in n8n, the node's 401 while it is (no execution starts either way).
+ */
+async function probeWebhook(url) {
+	const res = await postJson(url, { probe: true, at: Date.now() });
+	return res.status;
+}
+
+/** SHA-256 of a string (UTF-8) in lower-case hex, as the node stores the secret (registration.secretSha256). */
+function sha256Hex(value) {
+	return crypto.createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waiting
+
+/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
+async function waitUntil(what, check, { timeoutMs = 60000, intervalMs = 250 } = {}) {
+	const started = Date.now();
+	let last;
+	for (;;) {
+		last = await check();
+		if (last) return last;
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+/** The node's static data (`node:<name>` in the workflow's staticData) as n8n has stored it. */
+async function nodeStaticData(server, workflowId, nodeName) {
+	const wf = await server.getWorkflow(workflowId);
+	let data = wf.staticData;
+	if (typeof data === 'string') data = data === '' ? {} : JSON.parse(data);
+	return data?.[`node:${nodeName}`];
+}
+
+/**
+ * Waits until an activation has fully taken effect: the emulator got `configureCount`
+ * configureWebhook calls, n8n serves the production URL (a header-less POST gets the node's 401)
+ * and the node's static data holds the registration whose secretSha256 is the hash of the secret
+ * the emulator stored. Then waits
+ * `quietMs` more and checks that no further configureWebhook call came.
+ * @returns {Promise<{webhook: object, registration: object}>}
+ */
+async function waitForActivation({ sandbox, server, workflowId, nodeName, url, configureRoute, configureCount, secretHeader, quietMs = 1500, timeoutMs = 60000 }) {
+	let state;
+	await waitUntil(
+		`activation: ${configureCount} ${configureRoute} call(s), webhook served, registration stored`,
+		async () => {
+			const count = await routeCount(sandbox, configureRoute);
+			assert.ok(count <= configureCount, `more ${configureRoute} calls than expected: ${count} > ${configureCount}`);
+			if (count < configureCount) return false;
+			if ((await probeWebhook(url)) !== 401) return false;
+			const webhook = await storedWebhook(sandbox);
+			const registration = (await nodeStaticData(server, workflowId, nodeName))?.registration;
+			if (!webhook || !registration) return false;
+			const secret = webhook.metadata?.authHeader?.[secretHeader];
+			if (typeof secret !== 'string' || registration.secretSha256 !== sha256Hex(secret)) return false;
+			state = { webhook, registration };
+			return true;
+		},
+		{ timeoutMs },
+	);
+	await sleep(quietMs);
+	assert.equal(await routeCount(sandbox, configureRoute), configureCount, `no further ${configureRoute} call`);
+	return state;
+}
+
+/**
+ * Waits until a deactivation has fully taken effect: the production URL answers 404 and the node's
+ * static data no longer holds a registration.
+ */
+async function waitForDeactivation({ server, workflowId, nodeName, url, timeoutMs = 60000 }) {
+	await waitUntil(
+		'deactivation: production webhook gone and registration forgotten',
+		async () => {
+			if ((await probeWebhook(url)) !== 404) return false;
+			const data = await nodeStaticData(server, workflowId, nodeName);
+			return !data?.registration;
+		},
+		{ timeoutMs },
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executions
+
+/** All executions of the workflow (any status), newest first. */
+async function executions(server, workflowId) {
+	return await server.listExecutions(workflowId, { limit: 100 });
+}
+
+/**
+ * Waits until the workflow has `count` finished executions, then `quietMs` longer so that an extra
+ * one would show; returns the list (newest first).
+ */
+async function settleExecutions(server, workflowId, count, { quietMs = 2000, timeoutMs = 60000 } = {}) {
+	await server.waitForExecutions(workflowId, { count, timeoutMs });
+	await sleep(quietMs);
+	return await executions(server, workflowId);
+}
+
+/** Ids of the executions in `afterList` that are not in `beforeList`. */
+function newIds(beforeList, afterList) {
+	const seen = new Set(beforeList.map((e) => String(e.id)));
+	return afterList.filter((e) => !seen.has(String(e.id))).map((e) => String(e.id));
+}
+
+module.exports = {
+	control,
+	storedWebhook,
+	routeCount,
+	emulatorPing,
+	postJson,
+	probeWebhook,
+	waitUntil,
+	nodeStaticData,
+	sha256Hex,
+	waitForActivation,
+	waitForDeactivation,
+	executions,
+	settleExecutions,
+	newIds,
+};

@@ -1,0 +1,368 @@
+'use strict';
+// QES Onboarding Trigger in a real n8n server (`n8n start`), against the sandbox emulator.
+//
+//   cd /work/main && npm run build && node --test test/e2e/trigger.e2e.test.js
+//
+// Per n8n version: one instance (credential + workflow imported with the CLI), one server start, then
+// everything through the REST API and the emulator's controls; one more server start on the same user
+// folder for the restart check. The tests of a describe build on each other (activation state,
+// execution counts), so they run in order and a later one is skipped when an earlier one failed.
+// N8N_E2E_VERSIONS=v2 (or v1) limits the run to one version (as in the other e2e files).
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
+const { node, noOp, chain } = require('./lib/workflows');
+const util = require('./lib/util');
+const {
+	storedWebhook,
+	routeCount,
+	emulatorPing,
+	postJson,
+	probeWebhook,
+	waitUntil,
+	nodeStaticData,
+	sha256Hex,
+	waitForActivation,
+	waitForDeactivation,
+	executions,
+	settleExecutions,
+	newIds,
+} = require('./trigger-helpers');
+
+const PACKAGE = 'n8n-nodes-verification-services';
+const TRIGGER_TYPE = `${PACKAGE}.verificationQesTrigger`;
+const TRIGGER_NAME = 'QES Onboarding Trigger';
+const NOOP_NAME = 'No Operation';
+const SECRET_HEADER = 'X-Verification-Webhook-Secret';
+const CONFIGURE = 'POST /onboarding/configureWebhook';
+const GET_VERIFICATION = 'GET /onboarding/getVerification/:sessionId';
+
+const STEP_TIMEOUT = 5 * 60 * 1000;
+const SETUP_TIMEOUT = 45 * 60 * 1000; // may include the first install of the n8n runtime
+
+const log = (msg) => util.defaultLog(`[trigger] ${msg}`);
+
+/**
+ * n8n's public webhook base on loopback. n8n 2.x names WEBHOOK_URL deprecated in favour of
+ * N8N_WEBHOOK_URL (both work there); 1.x knows only WEBHOOK_URL.
+ */
+function serverEnv(port) {
+	const base = `http://127.0.0.1:${port}/`;
+	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
+}
+
+function triggerWorkflow({ credentialId, credentialName, webhookId, name }) {
+	return chain(name, [
+		node({
+			name: TRIGGER_NAME,
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			webhookId,
+			parameters: { options: { fetchVerification: true } },
+			credentials: { verificationServicesApi: { id: credentialId, name: credentialName } },
+		}),
+		noOp(NOOP_NAME),
+	]);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+
+function defineSuite(version) {
+	const label = version === 'v2' ? 'n8n 2.x' : 'n8n 1.x';
+	const skip = versions.includes(version) ? false : `N8N_E2E_VERSIONS=${versions.join(',')} leaves out ${version}`;
+
+	describe(`QES Onboarding Trigger in a running ${label} (${version})`, { skip }, () => {
+		/** @type {Awaited<ReturnType<typeof startSandbox>>} */
+		let sandbox;
+		let instance;
+		let server;
+		let port;
+		let workflowId;
+		const webhookId = crypto.randomUUID();
+		let productionUrl;
+		let failed = false; // a failed step makes the later ones skip (they build on its state)
+		const timings = {};
+		let suiteStarted = Date.now();
+
+		/** Runs a step unless an earlier one failed; remembers a failure. */
+		function step(name, fn, opts = {}) {
+			test(name, { timeout: STEP_TIMEOUT, ...opts }, async (t) => {
+				if (failed) {
+					t.skip('an earlier step of this suite failed');
+					return;
+				}
+				try {
+					await fn(t);
+				} catch (error) {
+					failed = true;
+					if (server) error.message += `\n--- n8n server log (tail) ---\n${server.readLog().split('\n').slice(-40).join('\n')}`;
+					throw error;
+				}
+			});
+		}
+
+		before(
+			async () => {
+				suiteStarted = Date.now();
+				try {
+					const manifest = packageManifest();
+					if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
+					sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
+
+					let t0 = Date.now();
+					instance = await createInstance(version, { name: 'qes-trigger' });
+					timings.instanceMs = Date.now() - t0;
+
+					t0 = Date.now();
+					const credentialName = 'Verification sandbox (e2e)';
+					const [credentialId] = await instance.importCredentials([
+						{
+							name: credentialName,
+							type: 'verificationServicesApi',
+							data: {
+								environment: 'sandbox',
+								sandboxBaseUrl: sandbox.baseUrl,
+								apiKey: SANDBOX_API_KEY,
+								customerId: SANDBOX_CUSTOMER_ID,
+							},
+						},
+					]);
+					[workflowId] = await instance.importWorkflows([
+						triggerWorkflow({ credentialId, credentialName, webhookId, name: `QES trigger e2e (${version})` }),
+					]);
+					timings.importMs = Date.now() - t0;
+
+					port = await util.freePort();
+					server = await instance.startServer({ port, env: serverEnv(port) });
+					timings.firstStartMs = server.startupMs;
+					await server.ensureLoggedIn();
+					productionUrl = `http://127.0.0.1:${port}/webhook/${webhookId}/webhook`;
+					log(`${version}: instance ${timings.instanceMs} ms, imports ${timings.importMs} ms, server start ${server.startupMs} ms`);
+				} catch (error) {
+					failed = true;
+					throw error;
+				}
+			},
+			{ timeout: SETUP_TIMEOUT },
+		);
+
+		after(
+			async () => {
+				const errors = [];
+				if (instance) {
+					try {
+						// Keeps the folder (and its server logs) when a step failed, for a look afterwards.
+						if (failed) {
+							await instance.stop();
+							log(`${version}: kept ${instance.userFolder} for inspection`);
+						} else {
+							await instance.destroy();
+						}
+					} catch (error) {
+						errors.push(error);
+					}
+				}
+				if (sandbox) {
+					try {
+						await sandbox.close();
+					} catch (error) {
+						errors.push(error);
+					}
+				}
+				log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
+				if (errors.length) throw errors[0];
+			},
+			{ timeout: 2 * 60 * 1000 },
+		);
+
+		/** Waits for an activation to take effect (n8n 2.x applies it after the REST call returns). */
+		async function activated(configureCount) {
+			return await waitForActivation({
+				sandbox,
+				server,
+				workflowId,
+				nodeName: TRIGGER_NAME,
+				url: productionUrl,
+				configureRoute: CONFIGURE,
+				configureCount,
+				secretHeader: SECRET_HEADER,
+			});
+		}
+
+		step('activation registers the production webhook URL with the secret header, once', async () => {
+			assert.equal(await storedWebhook(sandbox), null, 'the emulator starts without a webhook');
+			assert.equal(await routeCount(sandbox, CONFIGURE), 0);
+			assert.equal(await probeWebhook(productionUrl), 404, 'no production webhook before activation');
+
+			await server.activateWorkflow(workflowId);
+			const { webhook, registration } = await activated(1);
+
+			assert.equal(webhook.url, productionUrl, "the stored URL is n8n's production webhook URL of the trigger");
+			const authHeader = webhook.metadata?.authHeader;
+			assert.ok(authHeader && typeof authHeader === 'object', `metadata.authHeader is an object: ${JSON.stringify(webhook.metadata)}`);
+			assert.deepEqual(Object.keys(authHeader), [SECRET_HEADER]);
+			assert.match(authHeader[SECRET_HEADER], /^[0-9a-f]{64}$/, 'the secret is 32 random bytes in hex');
+			assert.equal(await routeCount(sandbox, CONFIGURE), 1, 'exactly one configureWebhook call');
+
+			// What the node keeps in static data matches what the emulator got: the secret's hash, not the secret.
+			const secret = authHeader[SECRET_HEADER];
+			assert.equal(registration.webhookUrl, productionUrl);
+			assert.equal(registration.webhookId, webhook.id);
+			assert.equal(registration.secretHeader, SECRET_HEADER);
+			assert.equal(registration.secretSha256, sha256Hex(secret), 'static data holds the SHA-256 of the registered secret');
+			assert.equal(registration.secret, undefined, 'static data holds no plaintext secret field');
+			assert.equal(registration.test, false);
+			const workflowJson = JSON.stringify(await server.getWorkflow(workflowId));
+			assert.ok(!workflowJson.includes(secret), 'the plaintext secret is nowhere in GET /rest/workflows/:id');
+		});
+
+		step("the emulator's ping is answered 2xx and starts one execution with the ping and the fetched result", async () => {
+			const before = await executions(server, workflowId);
+			assert.equal(before.length, 0);
+			const fetchesBefore = await routeCount(sandbox, GET_VERIFICATION);
+
+			const delivery = await emulatorPing(sandbox, 'qes-completed-001', 'completed');
+			assert.equal(delivery.delivered, true, `ping delivery: ${JSON.stringify(delivery)}`);
+			assert.ok(delivery.status >= 200 && delivery.status < 300, `status ${delivery.status}`);
+
+			const list = await settleExecutions(server, workflowId, 1);
+			assert.equal(list.length, 1, `exactly one execution: ${JSON.stringify(list)}`);
+			assert.equal(list[0].mode, 'webhook');
+			assert.equal(list[0].status, 'success');
+			assert.equal((await routeCount(sandbox, GET_VERIFICATION)) - fetchesBefore, 1, 'one getVerification call');
+
+			const execution = await server.getExecution(list[0].id);
+			const out = nodeOutput(execution.data, TRIGGER_NAME);
+			assert.ok(out, `the trigger has output: ${JSON.stringify(execution.data?.resultData?.runData)?.slice(0, 2000)}`);
+			assert.equal(out.length, 1);
+			const item = out[0];
+			// The ping as the emulator sent it ...
+			assert.equal(item.event, 'qes.status');
+			assert.equal(item.sessionId, 'qes-completed-001');
+			assert.equal(item.requestId, 'qes-completed-001');
+			assert.equal(item.status, 'completed');
+			assert.equal(typeof item.timestamp, 'string');
+			// ... plus the verification result fetched with the credential.
+			assert.equal(item.verificationError, undefined, `no verificationError: ${JSON.stringify(item.verificationError)}`);
+			assert.ok(item.verification, `verification fetched: ${JSON.stringify(item).slice(0, 2000)}`);
+			assert.equal(item.verification.data.isVerified, true);
+			assert.equal(item.verification.data.status, 'completed');
+			assert.deepEqual(nodeOutput(execution.data, NOOP_NAME), out, 'the NoOp passes the item on');
+
+			// The plaintext secret is nowhere: not in the node's output (the execution's run data), not in
+			// the execution's workflowData (n8n 1.x copies the workflow, static data included, into every
+			// execution: the node keeps only the secret's SHA-256 there), not in the workflow.
+			const secret = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
+			assert.ok(!JSON.stringify(execution.data).includes(secret), 'the secret is not in the execution data');
+			assert.ok(!JSON.stringify(execution).includes(secret), `${label}: the secret is nowhere in GET /rest/executions/:id (workflowData.staticData included)`);
+			assert.ok(!JSON.stringify(await server.getWorkflow(workflowId)).includes(secret), `${label}: the secret is nowhere in GET /rest/workflows/:id`);
+		});
+
+		step('a ping with a wrong or missing secret header gets 401 and starts nothing', async () => {
+			const before = await executions(server, workflowId);
+			const body = (attempt) => ({
+				event: 'qes.status',
+				sessionId: 'qes-completed-001',
+				requestId: 'qes-completed-001',
+				status: 'completed',
+				timestamp: new Date().toISOString(),
+				attempt,
+			});
+
+			const missing = await postJson(productionUrl, body('missing'));
+			assert.equal(missing.status, 401, `missing header: ${missing.status} ${JSON.stringify(missing.data)}`);
+
+			const wrong = await postJson(productionUrl, body('wrong'), { [SECRET_HEADER]: crypto.randomBytes(32).toString('hex') });
+			assert.equal(wrong.status, 401, `wrong header: ${wrong.status} ${JSON.stringify(wrong.data)}`);
+
+			const short = await postJson(productionUrl, body('short'), { [SECRET_HEADER]: 'x' });
+			assert.equal(short.status, 401, `short header: ${short.status} ${JSON.stringify(short.data)}`);
+
+			await util.sleep(2000);
+			assert.deepEqual(newIds(before, await executions(server, workflowId)), [], 'no new execution');
+
+			// Control: the same request with the right header is accepted and starts one execution.
+			const secret = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
+			const right = await postJson(productionUrl, body('right'), { [SECRET_HEADER]: secret });
+			assert.ok(right.status >= 200 && right.status < 300, `right header: ${right.status} ${JSON.stringify(right.data)}`);
+			const settled = await settleExecutions(server, workflowId, before.length + 1);
+			assert.equal(newIds(before, settled).length, 1, 'the accepted ping started one execution');
+		});
+
+		step('deactivating and activating again registers once per activation; the emulator holds the current webhook', async () => {
+			const firstSecret = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
+
+			for (let cycle = 1; cycle <= 2; cycle++) {
+				const countBefore = await routeCount(sandbox, CONFIGURE);
+				const previous = await storedWebhook(sandbox);
+
+				await server.deactivateWorkflow(workflowId);
+				await waitForDeactivation({ server, workflowId, nodeName: TRIGGER_NAME, url: productionUrl });
+				assert.equal(await routeCount(sandbox, CONFIGURE), countBefore, `cycle ${cycle}: deactivation calls nothing`);
+
+				await server.activateWorkflow(workflowId);
+				const { webhook, registration } = await activated(countBefore + 1); // exactly one call per activation
+
+				assert.equal(webhook.url, productionUrl, `cycle ${cycle}: same production URL`);
+				assert.notEqual(webhook.id, previous.id, `cycle ${cycle}: the emulator replaced the webhook`);
+				assert.equal(registration.webhookId, webhook.id, `cycle ${cycle}: n8n holds the emulator's current webhook`);
+				const secret = webhook.metadata.authHeader[SECRET_HEADER];
+				assert.notEqual(secret, previous.metadata.authHeader[SECRET_HEADER], `cycle ${cycle}: a new activation registers a new secret`);
+				assert.equal(registration.secretSha256, sha256Hex(secret), `cycle ${cycle}: static data holds the new secret's hash`);
+				assert.ok(!JSON.stringify(await server.getWorkflow(workflowId)).includes(secret), `cycle ${cycle}: the secret is not in the workflow`);
+			}
+
+			// The current webhook works end to end; the secret of the first activation is refused.
+			const before = await executions(server, workflowId);
+			const delivery = await emulatorPing(sandbox, 'qes-completed-001', 'completed', { cycle: 'after-reactivation' });
+			assert.equal(delivery.delivered, true, `ping after reactivation: ${JSON.stringify(delivery)}`);
+			const settled = await settleExecutions(server, workflowId, before.length + 1);
+			assert.equal(newIds(before, settled).length, 1);
+
+			const stale = await postJson(productionUrl, { event: 'qes.status', sessionId: 'qes-completed-001', stale: true }, { [SECRET_HEADER]: firstSecret });
+			assert.equal(stale.status, 401, 'the secret of an earlier activation is refused');
+		});
+
+		step('restarting n8n with the workflow active does not register again', async () => {
+			const countBefore = await routeCount(sandbox, CONFIGURE);
+			const webhookBefore = await storedWebhook(sandbox);
+			const registrationBefore = (await nodeStaticData(server, workflowId, TRIGGER_NAME))?.registration;
+			const before = await executions(server, workflowId);
+
+			await server.stop();
+			server = null;
+			server = await instance.startServer({ port, env: serverEnv(port) });
+			timings.restartMs = server.startupMs;
+			await server.ensureLoggedIn();
+
+			// n8n may answer /healthz before it has activated the workflows again.
+			await waitUntil('the restarted n8n to serve the production webhook', async () => (await probeWebhook(productionUrl)) === 401);
+			await util.sleep(1500);
+			assert.equal(await routeCount(sandbox, CONFIGURE), countBefore, 'no configureWebhook call on restart (checkExists was true)');
+			assert.deepEqual(await storedWebhook(sandbox), webhookBefore, 'the emulator still holds the same webhook');
+			assert.deepEqual((await nodeStaticData(server, workflowId, TRIGGER_NAME))?.registration, registrationBefore, 'the registration survived');
+
+			// The provider's ping, with the secret of the activation before the restart, is accepted.
+			const delivery = await emulatorPing(sandbox, 'qes-completed-001', 'completed', { after: 'restart' });
+			assert.equal(delivery.delivered, true, `ping after restart: ${JSON.stringify(delivery)}`);
+			const settled = await settleExecutions(server, workflowId, before.length + 1);
+			const added = newIds(before, settled);
+			assert.equal(added.length, 1, 'the ping after the restart started one execution');
+			const execution = await server.getExecution(added[0]);
+			const [item] = nodeOutput(execution.data, TRIGGER_NAME);
+			assert.equal(item.sessionId, 'qes-completed-001');
+			assert.equal(item.after, 'restart');
+			assert.equal(item.verification?.data?.isVerified, true);
+			assert.ok(!JSON.stringify(execution).includes(webhookBefore.metadata.authHeader[SECRET_HEADER]), 'the secret is not in the execution');
+			assert.equal(await routeCount(sandbox, CONFIGURE), countBefore);
+		});
+	});
+}
+
+for (const version of ['v2', 'v1']) defineSuite(version);
