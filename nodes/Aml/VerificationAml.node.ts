@@ -6,7 +6,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { runOperations } from '../shared/run-operations';
 import { amlOperations } from './operations';
 
@@ -17,7 +17,7 @@ export class VerificationAml implements INodeType {
 		icon: { light: 'file:../../icons/aml.svg', dark: 'file:../../icons/aml.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(amlOperations),
 		description: 'Screen people against sanction, PEP and criminal lists, and manage ongoing monitoring',
 		defaults: { name: 'AML Screening' },
 		inputs: [NodeConnectionTypes.Main],

@@ -9,7 +9,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { runOperations } from '../shared/run-operations';
 import { documentOperations } from './operations';
 
@@ -20,7 +20,7 @@ export class VerificationDocument implements INodeType {
 		icon: { light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(documentOperations),
 		description:
 			'Open verification journeys, add ID document images and check age and disability. The API marks these operations as upcoming: they may not be enabled for your account yet.',
 		defaults: { name: 'Document Verification' },

@@ -8,7 +8,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { responseJson, runOperations } from '../shared/run-operations';
 import { requestOnce } from '../shared/transport';
 import { findList, isObject } from './list-helpers';
@@ -21,7 +21,7 @@ export class VerificationKyb implements INodeType {
 		icon: { light: 'file:../../icons/kyb.svg', dark: 'file:../../icons/kyb.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(kybOperations),
 		description: 'Search companies in business registries and get their details, officers, owners and documents',
 		defaults: { name: 'KYB Company Data' },
 		inputs: [NodeConnectionTypes.Main],

@@ -7,7 +7,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { runOperations } from '../shared/run-operations';
 import { currencyOptions } from './currencies';
 import { paymentsOperations } from './operations';
@@ -19,7 +19,7 @@ export class VerificationPayments implements INodeType {
 		icon: { light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(paymentsOperations),
 		description: 'Verify the holder of a bank account with a small challenge deposit',
 		defaults: { name: 'Payment Account Check' },
 		inputs: [NodeConnectionTypes.Main],

@@ -6,7 +6,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { runOperations } from '../shared/run-operations';
 import { phoneOperations } from './operations';
 
@@ -17,7 +17,7 @@ export class VerificationPhone implements INodeType {
 		icon: { light: 'file:../../icons/phone.svg', dark: 'file:../../icons/phone.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(phoneOperations),
 		description: 'Send one-time passwords by SMS or e-mail to verify a phone number or an e-mail address',
 		defaults: { name: 'Phone Verification' },
 		inputs: [NodeConnectionTypes.Main],

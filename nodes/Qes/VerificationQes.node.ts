@@ -6,7 +6,7 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties } from '../shared/node-properties';
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
 import { runOperations } from '../shared/run-operations';
 import { qesOperations } from './operations';
 
@@ -17,7 +17,7 @@ export class VerificationQes implements INodeType {
 		icon: { light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: operationSubtitle(qesOperations),
 		description:
 			'Read the result of qualified electronic signature (QES) onboarding sessions, download the signed documents and configure the status webhook',
 		defaults: { name: 'QES Onboarding' },

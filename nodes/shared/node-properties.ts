@@ -63,3 +63,9 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 	});
 	return properties;
 }
+
+/** The subtitle under the node on the canvas: the chosen operation's action, e.g. "Check an individual". */
+export function operationSubtitle(operations: OperationDefinition[]): string {
+	const actions = Object.fromEntries(operations.map((op) => [op.value, op.action]));
+	return `={{ ${JSON.stringify(actions)}[$parameter["operation"]] || $parameter["operation"] }}`;
+}
