@@ -1,0 +1,39 @@
+import { execFileSync } from 'child_process';
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+	dependencies?: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+	keywords: string[];
+	scripts: Record<string, string>;
+	n8n: { n8nNodesApiVersion: number; strict: boolean; nodes: string[]; credentials: string[] };
+};
+
+describe('the published package', () => {
+	it('follows n8n community-package rules', () => {
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(Object.keys(pkg.peerDependencies ?? {})).toEqual(['n8n-workflow']);
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
+		for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']) {
+			expect(pkg.scripts[script]).toBeUndefined();
+		}
+	});
+
+	it('packs only dist/, package.json, README and LICENSE, with every listed node and credential', () => {
+		if (!existsSync(join(root, 'dist'))) throw new Error('run npm run build first');
+		const [packed] = JSON.parse(
+			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+		) as Array<{ files: Array<{ path: string }> }>;
+		const files = packed.files.map((f) => f.path);
+		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
+		for (const icon of ['aml', 'kyb', 'payments', 'document', 'phone', 'qes', 'verification']) {
+			expect(files).toContain(`dist/icons/${icon}.svg`);
+			expect(files).toContain(`dist/icons/${icon}.dark.svg`);
+		}
+		expect(files.some((f) => /\.test\.|sandbox|\.ts$/.test(f))).toBe(false);
+	});
+});
