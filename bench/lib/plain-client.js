@@ -1,0 +1,121 @@
+'use strict';
+// The physical limit: the same POST /aml/checkIndividual requests sent straight from plain Node,
+// `concurrency` at a time over keep-alive connections, with one token fetched first. Optionally a
+// perfect pacer: request i leaves at t0 + i * 1.01 / rate. The 1 % keeps the timer jitter of client
+// and emulator from putting 21 admissions into one sliding 1-second window (exactly 1 / rate drew
+// ~230 429s per 1,000 requests here); a 429 is retried after its Retry-After.
+// Runs as its own process: `node plain-client.js '<json options>'`; prints one JSON line.
+
+const http = require('node:http');
+const { benchNames } = require('./names');
+
+const opts = JSON.parse(process.argv[2]);
+const { baseUrl, count, concurrency, ratePerSecond = 0, apiKey, customerId, client: wanted = 'auto' } = opts;
+
+const names = benchNames(count);
+const base = new URL(baseUrl);
+const basePath = base.pathname.replace(/\/+$/, '');
+
+let undici = null;
+if (wanted !== 'http') {
+	try {
+		undici = require('undici');
+	} catch {
+		if (wanted === 'undici') throw new Error('undici is not installed');
+	}
+}
+
+function makeSender() {
+	if (undici) {
+		const pool = new undici.Pool(base.origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
+		return {
+			kind: `undici ${undici.VERSION ?? ''}`.trim(),
+			async send(method, path, headers, body) {
+				const res = await pool.request({ method, path, headers, body });
+				const text = await res.body.text();
+				return { status: res.statusCode, headers: res.headers, text };
+			},
+			close: () => pool.close(),
+		};
+	}
+	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
+	return {
+		kind: 'node:http keep-alive agent',
+		send(method, path, headers, body) {
+			return new Promise((resolve, reject) => {
+				const req = http.request(
+					{ host: base.hostname, port: base.port, method, path, headers: { ...headers, 'content-length': Buffer.byteLength(body ?? '') }, agent },
+					(res) => {
+						const chunks = [];
+						res.on('data', (c) => chunks.push(c));
+						res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+						res.on('error', reject);
+					},
+				);
+				req.on('error', reject);
+				req.end(body);
+			});
+		},
+		close: async () => agent.destroy(),
+	};
+}
+
+const PACER_MARGIN = 1.01;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+	const sender = makeSender();
+	const t0 = performance.now();
+	const auth = await sender.send(
+		'POST',
+		`${basePath}/auth`,
+		{ 'api-key': apiKey, 'customer-id': customerId, 'content-type': 'application/x-www-form-urlencoded' },
+		'',
+	);
+	if (auth.status !== 200) throw new Error(`POST /auth answered ${auth.status}: ${auth.text}`);
+	const token = JSON.parse(auth.text).access_token;
+	const tokenMs = performance.now() - t0;
+
+	const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+	const intervalMs = ratePerSecond > 0 ? (1000 / ratePerSecond) * PACER_MARGIN : 0;
+	let next = 0;
+	let ok = 0;
+	let failed = 0;
+	let seen429 = 0;
+	const start = performance.now();
+	const lane = async () => {
+		while (next < names.length) {
+			const i = next++;
+			if (intervalMs) {
+				const wait = start + i * intervalMs - performance.now();
+				if (wait > 0) await sleep(wait);
+			}
+			for (let attempt = 1; ; attempt++) {
+				const res = await sender.send('POST', `${basePath}/aml/checkIndividual`, headers, JSON.stringify({ name: names[i] }));
+				if (res.status >= 200 && res.status < 300) {
+					JSON.parse(res.text);
+					ok++;
+					break;
+				}
+				if (res.status === 429 && attempt <= 10) {
+					seen429++;
+					await sleep(Number(res.headers['retry-after'] ?? 1) * 1000);
+					continue;
+				}
+				failed++;
+				break;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, lane));
+	const wallMs = performance.now() - start;
+	await sender.close();
+	process.stdout.write(
+		`${JSON.stringify({ client: sender.kind, wallMs, tokenMs, ok, failed, seen429, rssKb: process.memoryUsage().rss / 1024 })}\n`,
+	);
+}
+
+main().catch((error) => {
+	process.stderr.write(`${error.stack ?? error}\n`);
+	process.exit(1);
+});

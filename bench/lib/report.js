@@ -1,0 +1,231 @@
+'use strict';
+// Ratios, target verdicts and the two renderings (plain-text table for the terminal, markdown for
+// bench/results.md).
+
+const GROUP_TITLES = {
+	latency: (s) => `Latency-bound: ${s.latencyMs} ms per request, no rate limit, ${s.items} items`,
+	rate: (s) => `Rate-limited: ${s.latencyMs} ms per request, ${s.rate} requests/s, ${s.items} items`,
+	memory: (s) => `Memory: 0 ms latency, no rate limit, ${Math.round(s.memoryItems / 10)} vs ${s.memoryItems} items`,
+};
+
+const byKey = (results, key) => results.find((r) => r.key === key);
+
+/** The reference times of a group: the fastest plain client at concurrency 5, and N / rate. */
+function references(results, group) {
+	const plain = results.filter((r) => r.group === group && r.kind === 'plain' && r.perRun.length && isReference(r));
+	const plainMs = plain.length ? Math.min(...plain.map((r) => r.nodeMs)) : null;
+	const limit = results.find((r) => r.group === group && r.kind === 'limit');
+	return { plainMs, limitMs: limit ? limit.limitMs : null };
+}
+
+// Reference rows: the plain client at the nodes' concurrency (not the all-at-once one).
+const isReference = (r) => r.key === 'L-plain-http' || r.key === 'L-plain-undici' || r.key === 'R-plain-paced';
+
+function rowTime(r) {
+	return r.kind === 'limit' ? r.limitMs : r.nodeMs;
+}
+
+function ratios(results, r) {
+	const { plainMs, limitMs } = references(results, r.group);
+	const t = rowTime(r);
+	return {
+		vsPlain: t !== null && plainMs ? t / plainMs : null,
+		vsLimit: t !== null && limitMs ? t / limitMs : null,
+	};
+}
+
+const mb = (kb) => (kb === null || kb === undefined ? null : kb / 1024);
+
+function evaluateTargets(results, settings) {
+	const targets = [];
+	const add = (name, pass, measured, note) => targets.push({ name, pass, measured, note });
+
+	const rAml = byKey(results, 'R-aml');
+	if (rAml && rAml.perRun.length) {
+		const n = settings.items;
+		add(
+			`Rate-limited: ${n} of ${n} items succeed with default settings, no duplicate`,
+			rAml.succeeded === n && rAml.duplicated === 0 && rAml.lost === 0,
+			`worst run: ${rAml.succeeded} succeeded, ${rAml.lost} lost, ${rAml.duplicated} duplicated (${rAml.runs} runs)`,
+		);
+		const { vsLimit } = ratios(results, rAml);
+		add(
+			'Rate-limited: AML node time <= 1.2x N / rate',
+			vsLimit !== null && vsLimit <= 1.2,
+			`${fmtS(rAml.nodeMs)} = ${fmtX(vsLimit)} of ${fmtS(references(results, 'rate').limitMs)} (process wall ${fmtS(rAml.processMs)})`,
+		);
+	}
+	const lAml = byKey(results, 'L-aml');
+	if (lAml && lAml.perRun.length) {
+		const { vsPlain } = ratios(results, lAml);
+		const { plainMs } = references(results, 'latency');
+		add(
+			'Latency-bound: AML node time <= 1.2x plain client at the same concurrency',
+			vsPlain !== null && vsPlain <= 1.2,
+			`${fmtS(lAml.nodeMs)} = ${fmtX(vsPlain)} of ${fmtS(plainMs)}`,
+		);
+		const same = byKey(results, 'L-http-batch5');
+		if (same && same.nodeMs !== null) {
+			add(
+				'Latency-bound: AML node not slower than the HTTP Request node at the same concurrency (batch 5)',
+				lAml.nodeMs <= same.nodeMs,
+				`${fmtS(lAml.nodeMs)} vs ${fmtS(same.nodeMs)} (${fmtX(lAml.nodeMs / same.nodeMs)})`,
+			);
+		}
+		const open = byKey(results, 'L-http-nobatch');
+		if (open && open.nodeMs !== null) {
+			add(
+				'Latency-bound: AML node not slower than the HTTP Request node without batching',
+				lAml.nodeMs <= open.nodeMs,
+				`${fmtS(lAml.nodeMs)} vs ${fmtS(open.nodeMs)} (${fmtX(lAml.nodeMs / open.nodeMs)})`,
+				`the HTTP Request node without batching sends all ${settings.items} requests at once (peak concurrency ${open.maxConcurrent}); the AML node sends 5 at a time by default (option Max Concurrent Requests)`,
+			);
+		}
+	}
+	for (const key of ['L-aml', 'R-aml']) {
+		const r = byKey(results, key);
+		if (!r || !r.perRun.length) continue;
+		const [cold, ...warm] = r.authCalls;
+		add(`/auth: 1 call from a cold start (${key}, first run)`, cold === 1, `${cold} call(s)`);
+		if (warm.length) {
+			add(
+				`/auth: 0 calls with a valid token cached (${key}, later runs)`,
+				warm.every((n) => n === 0),
+				`${warm.join(', ')} call(s)`,
+			);
+		}
+	}
+	const small = byKey(results, 'M-aml-small');
+	const large = byKey(results, 'M-aml-large');
+	const noopSmall = byKey(results, 'M-noop-small');
+	const noopLarge = byKey(results, 'M-noop-large');
+	if (small && large && small.peakRssKb && large.peakRssKb) {
+		const ratio = large.peakRssKb / small.peakRssKb;
+		const growth = mb(large.peakRssKb - small.peakRssKb);
+		const perItemKb = (large.peakRssKb - small.peakRssKb) / (large.count - small.count);
+		let baseline = '';
+		let ownGrowth = null;
+		if (noopSmall && noopLarge && noopSmall.peakRssKb && noopLarge.peakRssKb) {
+			const n8nGrowth = mb(noopLarge.peakRssKb - noopSmall.peakRssKb);
+			ownGrowth = growth - n8nGrowth;
+			baseline = `; n8n itself (No Operation node) grows ${n8nGrowth.toFixed(0)} MB for the same items, so the AML node's own share is ${ownGrowth.toFixed(0)} MB`;
+		}
+		add(
+			`Memory: ${large.count} items stay flat (peak RSS <= 1.5x the ${small.count}-item run)`,
+			ratio <= 1.5,
+			`${mb(small.peakRssKb).toFixed(0)} MB -> ${mb(large.peakRssKb).toFixed(0)} MB (${fmtX(ratio)}, +${growth.toFixed(0)} MB, ${perItemKb.toFixed(1)} kB per extra item)${baseline}`,
+		);
+	}
+	return targets;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Rendering
+
+const fmtS = (ms) => (ms === null || ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
+const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+const fmtMb = (kb) => (kb === null || kb === undefined || kb === 0 ? '-' : `${(kb / 1024).toFixed(0)} MB`);
+const fmtN = (n) => (n === null || n === undefined ? '-' : String(n));
+
+const COLUMNS = [
+	'configuration',
+	'runs',
+	'node time (median)',
+	'1st request at',
+	'process wall (median)',
+	'x plain',
+	'x N/rate',
+	'succeeded',
+	'lost',
+	'duplicated',
+	'/auth per run',
+	'429s',
+	'peak concurrency',
+	'peak RSS',
+];
+
+function rowCells(results, r) {
+	const { vsPlain, vsLimit } = ratios(results, r);
+	if (r.kind === 'limit') {
+		return [r.label, '-', fmtS(r.limitMs), '-', '-', fmtX(vsPlain), fmtX(vsLimit), '-', '-', '-', '-', '-', '-', '-'];
+	}
+	const errors = r.errors.length ? ` [${r.errors.length} run(s) failed]` : '';
+	return [
+		r.label + errors,
+		String(r.runs),
+		fmtS(r.nodeMs),
+		r.kind === 'n8n' && r.firstRequestMs !== null ? fmtS(r.firstRequestMs) : '-',
+		fmtS(r.processMs),
+		r.group === 'memory' ? '-' : fmtX(vsPlain),
+		r.group === 'rate' ? fmtX(vsLimit) : '-',
+		`${fmtN(r.succeeded)}/${r.count}`,
+		fmtN(r.lost),
+		fmtN(r.duplicated),
+		r.authCalls.join(', '),
+		r.status429Runs.join(', '),
+		fmtN(r.maxConcurrent),
+		fmtMb(r.peakRssKb),
+	];
+}
+
+function groups(report) {
+	const order = ['latency', 'rate', 'memory'];
+	return order
+		.map((g) => ({ group: g, title: GROUP_TITLES[g](report.meta.settings), rows: report.results.filter((r) => r.group === g) }))
+		.filter((g) => g.rows.length);
+}
+
+function renderText(report) {
+	const lines = [];
+	for (const g of groups(report)) {
+		const table = [COLUMNS, ...g.rows.map((r) => rowCells(report.results, r))];
+		const widths = COLUMNS.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+		lines.push('', g.title);
+		table.forEach((row, index) => {
+			lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+			if (index === 0) lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
+		});
+	}
+	lines.push('', 'Targets');
+	for (const t of report.targets) {
+		lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}${t.note ? ` (${t.note})` : ''}`);
+	}
+	if (report.meta.maxLoad1 > report.meta.cpus + 1) {
+		lines.push('', `WARNING: the 1-minute load average reached ${report.meta.maxLoad1.toFixed(1)} on ${report.meta.cpus} CPUs during the runs (the benchmark itself accounts for 1 to 2): other work competed with it.`);
+	}
+	lines.push('', `n8n ${report.meta.n8nVersion ?? '-'} on Node ${report.meta.n8nNode ?? '-'}; bench on Node ${report.meta.node}, ${report.meta.cpus} CPUs; total ${fmtS(report.meta.totalMs)}`, '');
+	return lines.join('\n');
+}
+
+function renderMarkdown(report) {
+	const m = report.meta;
+	const out = [
+		'# Benchmark results',
+		'',
+		`Produced by \`npm run bench\` on ${m.date.slice(0, 10)}: n8n ${m.n8nVersion ?? '-'} (Node ${m.n8nNode ?? '-'}) via \`n8n execute\`, ` +
+			`bench and emulator on Node ${m.node}, ${m.cpus} CPUs (${m.cpuModel ?? 'unknown CPU'}), ${m.memoryGb} GB RAM. ` +
+			`Runs per configuration: ${m.settings.runs} (median shown; memory runs: ${m.settings.memoryRuns}). Whole run: ${fmtS(m.totalMs)}.`,
+		'',
+		'See [README.md](README.md) for what each column means.',
+	];
+	if (m.maxLoad1 > m.cpus + 1) {
+		out.push('', `> The 1-minute load average reached ${m.maxLoad1.toFixed(1)} on ${m.cpus} CPUs during the runs (the benchmark itself accounts for 1 to 2): other work competed with it.`);
+	}
+	for (const g of groups(report)) {
+		out.push('', `## ${g.title}`, '', `| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`);
+		for (const r of g.rows) out.push(`| ${rowCells(report.results, r).join(' | ')} |`);
+	}
+	out.push('', '## Targets', '');
+	for (const t of report.targets) {
+		out.push(`- **${t.pass ? 'PASS' : 'FAIL'}** ${t.name}: ${t.measured}${t.note ? ` (${t.note})` : ''}`);
+	}
+	const failed = report.results.flatMap((r) => r.perRun.map((run, i) => ({ r, run, i })).filter((x) => x.run.error));
+	if (failed.length) {
+		out.push('', '## Failed runs', '');
+		for (const { r, run, i } of failed) out.push(`- ${r.label}, run ${i + 1}: ${run.error}`);
+	}
+	out.push('');
+	return out.join('\n');
+}
+
+module.exports = { evaluateTargets, renderText, renderMarkdown };

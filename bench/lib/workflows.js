@@ -1,0 +1,90 @@
+'use strict';
+// The benchmark's workflows: Manual Trigger -> Set (one item holding N names) -> Split Out (N items
+// {name}) -> the node under test. Built in code so N, the base URL and the credential are exact.
+
+const { NAME_EXPRESSION } = require('./names');
+
+const CREDENTIAL_TYPE = 'verificationServicesApi';
+const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
+const NODE_UNDER_TEST = 'Node Under Test';
+
+let counter = 0;
+function node(name, type, typeVersion, parameters, extra = {}) {
+	counter++;
+	return { id: `bench-node-${counter}`, name, type, typeVersion, position: [counter * 220, 300], parameters, ...extra };
+}
+
+function chain(id, name, nodes) {
+	const connections = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	nodes.forEach((n, i) => {
+		n.position = [i * 220, 300];
+	});
+	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+function head(count) {
+	return [
+		node('Manual Trigger', 'n8n-nodes-base.manualTrigger', 1, {}),
+		node('Names', 'n8n-nodes-base.set', 3.4, {
+			mode: 'manual',
+			assignments: { assignments: [{ id: 'names', name: 'names', value: NAME_EXPRESSION(count), type: 'array' }] },
+			includeOtherFields: false,
+			options: {},
+		}),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'names',
+			include: 'noOtherFields',
+			options: { destinationFieldName: 'name' },
+		}),
+	];
+}
+
+const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } });
+
+/** (a) this package's AML node, checkIndividual, default options. */
+function amlWorkflow({ id, name, count, credential }) {
+	const aml = node(
+		NODE_UNDER_TEST,
+		AML_TYPE,
+		1,
+		{ operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
+		{ credentials: credentialRef(credential) },
+	);
+	return chain(id, name, [...head(count), aml]);
+}
+
+/**
+ * (b) n8n's HTTP Request node doing the same calls with the same credential (n8n runs its
+ * preAuthentication and authenticate), Retry On Fail on; batching as given ({batchSize, batchInterval}
+ * or null for none).
+ */
+function httpWorkflow({ id, name, count, credential, baseUrl, batching }) {
+	const http = node(
+		NODE_UNDER_TEST,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${baseUrl}/aml/checkIndividual`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: CREDENTIAL_TYPE,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
+			options: batching ? { batching: { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } } } : {},
+		},
+		{ credentials: credentialRef(credential), retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 },
+	);
+	return chain(id, name, [...head(count), http]);
+}
+
+/** Baseline for memory: the same items through a No Operation node (what n8n itself needs). */
+function noOpWorkflow({ id, name, count }) {
+	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.noOp', 1, {})]);
+}
+
+module.exports = { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };

@@ -1,0 +1,381 @@
+#!/usr/bin/env node
+'use strict';
+// `npm run bench`: this package's AML node vs n8n's HTTP Request node vs a plain client, against the
+// sandbox emulator with a fixed latency and with a rate limit, inside a real n8n 2.x (`n8n execute`).
+// See bench/README.md for what is measured and how to read the output.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const WORK_DIR = path.join(__dirname, '.work');
+
+const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
+const { startSampler } = require('./lib/sampler');
+const { benchNames } = require('./lib/names');
+const { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
+const { median, max, min } = require('./lib/stats');
+const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
+
+const env = process.env;
+const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
+const SETTINGS = {
+	items: num('BENCH_ITEMS', 1000),
+	latencyMs: num('BENCH_LATENCY_MS', 50),
+	rate: num('BENCH_RATE', 20),
+	memoryItems: num('BENCH_MEMORY_ITEMS', 10000),
+	runs: Math.max(1, num('BENCH_RUNS', 3)),
+	memoryRuns: Math.max(1, num('BENCH_MEMORY_RUNS', 1)),
+	// After its first run, a configuration gets no further run once it has used this much time.
+	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
+	groups: (env.BENCH_ONLY || 'latency,rate,memory').split(',').map((s) => s.trim()).filter(Boolean),
+	build: env.BENCH_SKIP_BUILD !== '1',
+	plainConcurrency: 5,
+};
+
+function log(msg) {
+	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Configurations
+
+function configurations(s) {
+	const latency = { latencyMs: s.latencyMs, rateLimit: 0 };
+	const limited = { latencyMs: s.latencyMs, rateLimit: s.rate };
+	const flat = { latencyMs: 0, rateLimit: 0 };
+	const c = s.plainConcurrency;
+	const list = [];
+	if (s.groups.includes('latency')) {
+		const g = 'latency';
+		list.push(
+			{ key: 'L-plain-http', group: g, kind: 'plain', label: `plain client node:http, concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'http', reference: true },
+			...(hasUndici() ? [{ key: 'L-plain-undici', group: g, kind: 'plain', label: `plain client undici, concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'undici', reference: true }] : []),
+			{ key: 'L-plain-unbounded', group: g, kind: 'plain', label: `plain client node:http, concurrency ${s.items} (all at once)`, scenario: latency, count: s.items, concurrency: s.items, client: 'http' },
+			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml', minRuns: 2 },
+			{ key: 'L-http-nobatch', group: g, kind: 'n8n', label: 'HTTP Request, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'http', batching: null },
+			{ key: 'L-http-batch5', group: g, kind: 'n8n', label: `HTTP Request, batch ${c} / ${s.latencyMs} ms, Retry On Fail`, scenario: latency, count: s.items, workflow: 'http', batching: { batchSize: c, batchInterval: s.latencyMs } },
+		);
+	}
+	if (s.groups.includes('rate')) {
+		const g = 'rate';
+		list.push(
+			{ key: 'R-limit', group: g, kind: 'limit', label: `physical limit N / rate = ${s.items} / ${s.rate}`, scenario: limited, count: s.items },
+			{ key: 'R-plain-paced', group: g, kind: 'plain', label: `plain client node:http, concurrency ${c}, perfect pacer (${s.rate}/s - 1 %)`, scenario: limited, count: s.items, concurrency: c, client: 'http', pace: s.rate, reference: true },
+			{ key: 'R-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: limited, count: s.items, workflow: 'aml', minRuns: 2 },
+			{ key: 'R-http-batch', group: g, kind: 'n8n', label: `HTTP Request, batch ${s.rate} / 1000 ms, Retry On Fail`, scenario: limited, count: s.items, workflow: 'http', batching: { batchSize: s.rate, batchInterval: 1000 } },
+		);
+	}
+	if (s.groups.includes('memory')) {
+		const g = 'memory';
+		const small = Math.round(s.memoryItems / 10);
+		list.push(
+			{ key: 'M-noop-small', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'noop', runs: s.memoryRuns },
+			{ key: 'M-noop-large', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'noop', runs: s.memoryRuns },
+			{ key: 'M-aml-small', group: g, kind: 'n8n', label: `AML node, default settings, ${small} items`, scenario: flat, count: small, workflow: 'aml', runs: s.memoryRuns },
+			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
+		);
+	}
+	return list;
+}
+
+function hasUndici() {
+	try {
+		require.resolve('undici', { paths: [path.join(__dirname, 'lib')] });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+// ------------------------------------------------------------------------------------------------
+// Child processes
+
+/** Spawns a command in its own process group; resolves with its output, exit and duration. */
+function runChild(cmd, args, { cwd = REPO_ROOT, timeoutMs = 10 * 60 * 1000, onSpawn } = {}) {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		onSpawn?.(child.pid);
+		const out = [];
+		const err = [];
+		child.stdout.on('data', (d) => out.push(d));
+		child.stderr.on('data', (d) => err.push(d));
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}, timeoutMs);
+		child.once('error', (e) => {
+			clearTimeout(timer);
+			reject(e);
+		});
+		child.once('close', (code, signal) => {
+			clearTimeout(timer);
+			resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), durationMs: performance.now() - started });
+		});
+	});
+}
+
+// ------------------------------------------------------------------------------------------------
+// One run of each kind
+
+async function runPlain(ctx, cfg) {
+	await ctx.emulator.control.prepare(cfg.scenario);
+	let pid = null;
+	const sampler = startSampler(() => pid);
+	const options = {
+		baseUrl: ctx.emulator.baseUrl,
+		count: cfg.count,
+		concurrency: cfg.concurrency,
+		ratePerSecond: cfg.pace ?? 0,
+		apiKey: SANDBOX_API_KEY,
+		customerId: SANDBOX_CUSTOMER_ID,
+		client: cfg.client,
+	};
+	const res = await runChild(process.execPath, [path.join(__dirname, 'lib', 'plain-client.js'), JSON.stringify(options)], {
+		onSpawn: (p) => {
+			pid = p;
+		},
+	});
+	const mem = sampler.stop();
+	if (res.code !== 0) throw new Error(`plain client failed (${res.code ?? res.signal}): ${res.stderr}`);
+	const out = JSON.parse(res.stdout.trim().split('\n').pop());
+	const acct = await account(ctx.emulator.control, benchNames(cfg.count));
+	return {
+		nodeMs: out.wallMs,
+		processMs: res.durationMs,
+		succeeded: out.ok,
+		serverSucceeded: acct.succeeded,
+		lost: cfg.count - out.ok,
+		duplicated: acct.duplicated,
+		authCalls: acct.authCalls,
+		status429: acct.status429,
+		maxConcurrent: acct.maxConcurrent,
+		requests: acct.amlRequests,
+		peakRssKb: Math.max(mem.peakKb, out.rssKb),
+		client: out.client,
+	};
+}
+
+async function runN8n(ctx, cfg) {
+	const { util } = ctx.driver;
+	await ctx.emulator.control.prepare(cfg.scenario);
+	const before = new Set(util.liveChildren);
+	let pid = null;
+	const findPid = () => {
+		if (pid) return pid;
+		for (const child of util.liveChildren) {
+			if (!before.has(child) && child.spawnargs.includes('execute')) pid = child.pid;
+		}
+		return pid;
+	};
+	const sampler = startSampler(findPid);
+	const expectedMs = cfg.scenario.rateLimit ? (cfg.count / cfg.scenario.rateLimit) * 1000 : 0;
+	const res = await ctx.instance.execute(cfg.workflowId, { timeoutMs: Math.max(10 * 60 * 1000, expectedMs * 6 + 120_000) });
+	const mem = sampler.stop();
+	const acct = await account(ctx.emulator.control, benchNames(cfg.count));
+	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
+	const items = task?.data?.main?.[0] ?? [];
+	const outOk = items.filter((i) => i.json && i.json.error === undefined).length;
+	const isNoop = cfg.workflow === 'noop';
+	const succeeded = isNoop ? outOk : Math.min(outOk, acct.succeeded);
+	return {
+		nodeMs: task?.executionTime ?? null,
+		nodeStart: task?.startTime ?? null,
+		// From the node's start to its first request: reading the credential, evaluating every item's
+		// parameters (n8n's expression engine) and validating them, which the AML node does before sending.
+		firstRequestMs: task?.startTime && acct.firstRequestAt ? acct.firstRequestAt - task.startTime : null,
+		processMs: res.durationMs,
+		succeeded,
+		outputItems: items.length,
+		serverSucceeded: isNoop ? null : acct.succeeded,
+		lost: cfg.count - succeeded,
+		duplicated: isNoop ? 0 : acct.duplicated,
+		authCalls: acct.authCalls,
+		status429: acct.status429,
+		maxConcurrent: acct.maxConcurrent,
+		requests: acct.amlRequests,
+		peakRssKb: mem.peakKb,
+		rootPeakRssKb: mem.rootPeakKb,
+		processes: mem.peakProcesses,
+		samples: mem.samples,
+		error: res.ok ? undefined : (res.errorMessage ?? `n8n exited with ${res.exitCode ?? res.signal}`).split('\n')[0].slice(0, 300),
+		exitCrash: res.exitCrash ?? undefined,
+	};
+}
+
+function summarize(cfg, runs, settings) {
+	const nodeMs = median(runs.map((r) => r.nodeMs));
+	return {
+		key: cfg.key,
+		group: cfg.group,
+		kind: cfg.kind,
+		label: cfg.label,
+		count: cfg.count,
+		scenario: cfg.scenario,
+		runs: runs.length,
+		nodeMs,
+		processMs: median(runs.map((r) => r.processMs)),
+		firstRequestMs: median(runs.map((r) => r.firstRequestMs)),
+		succeeded: min(runs.map((r) => r.succeeded)),
+		lost: max(runs.map((r) => r.lost)),
+		duplicated: max(runs.map((r) => r.duplicated)),
+		authCalls: runs.map((r) => r.authCalls),
+		status429: median(runs.map((r) => r.status429)),
+		status429Runs: runs.map((r) => r.status429),
+		maxConcurrent: max(runs.map((r) => r.maxConcurrent)),
+		peakRssKb: max(runs.map((r) => r.peakRssKb)),
+		errors: runs.map((r) => r.error).filter(Boolean),
+		perRun: runs,
+		limitMs: cfg.kind === 'limit' ? (cfg.count / settings.rate) * 1000 : undefined,
+	};
+}
+
+// ------------------------------------------------------------------------------------------------
+
+async function main() {
+	const started = performance.now();
+	fs.mkdirSync(WORK_DIR, { recursive: true });
+	await waitForQuiet();
+	const settings = SETTINGS;
+	log(`settings: ${JSON.stringify(settings)}`);
+
+	if (settings.build) {
+		log('npm run build (the benchmark measures the current source; BENCH_SKIP_BUILD=1 to skip)');
+		const res = await runChild('npm', ['run', 'build'], { timeoutMs: 10 * 60 * 1000 });
+		if (res.code !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
+	}
+
+	// n8n's instance folder must live outside the repository (see test/e2e/lib/instance.js): from
+	// inside it the installed package would resolve the repo's own n8n-workflow. bench/.work/n8n links to it.
+	env.N8N_E2E_WORK_DIR ||= path.join(os.tmpdir(), 'n8n-nodes-verification-services-bench');
+	fs.mkdirSync(env.N8N_E2E_WORK_DIR, { recursive: true });
+	const link = path.join(WORK_DIR, 'n8n');
+	if (!fs.lstatSync(link, { throwIfNoEntry: false })) fs.symlinkSync(env.N8N_E2E_WORK_DIR, link, 'dir');
+
+	const driver = {
+		install: require('../test/e2e/lib/install'),
+		instanceLib: require('../test/e2e/lib/instance'),
+		util: require('../test/e2e/lib/util'),
+	};
+	const driverLog = (m) => log(`n8n: ${m}`);
+
+	const emulator = await startEmulator();
+	log(`emulator pid ${emulator.pid} at ${emulator.baseUrl}`);
+	const ctx = { emulator, driver, instance: null };
+	const configs = configurations(settings);
+	const results = [];
+	let meta = {};
+	try {
+		const needsN8n = configs.some((c) => c.kind === 'n8n');
+		if (needsN8n) {
+			const t0 = performance.now();
+			const runtime = await driver.install.ensureN8n('v2', { log: driverLog });
+			ctx.instance = await driver.instanceLib.createInstance('v2', { name: 'bench', log: driverLog });
+			log(`n8n ${runtime.n8nVersion} instance ready in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${ctx.instance.userFolder}`);
+			meta.n8nVersion = runtime.n8nVersion;
+			meta.n8nNode = runtime.marker?.nodeVersion;
+			if (ctx.instance.package?.buildError) throw new Error(ctx.instance.package.buildError);
+
+			// One credential per configuration, so the first run of each starts cold (no stored token).
+			const credentials = [];
+			const workflows = [];
+			for (const cfg of configs.filter((c) => c.kind === 'n8n')) {
+				const credential = {
+					id: driver.instanceLib.newId('cred'),
+					name: `Bench ${cfg.key}`,
+					type: CREDENTIAL_TYPE,
+					data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+				};
+				credentials.push(credential);
+				cfg.workflowId = driver.instanceLib.newId('wf');
+				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching };
+				workflows.push(cfg.workflow === 'aml' ? amlWorkflow(spec) : cfg.workflow === 'http' ? httpWorkflow(spec) : noOpWorkflow(spec));
+			}
+			await ctx.instance.importCredentials(credentials);
+			await ctx.instance.importWorkflows(workflows);
+			log(`imported ${credentials.length} credentials and ${workflows.length} workflows`);
+		}
+
+		for (const cfg of configs) {
+			if (cfg.kind === 'limit') {
+				results.push(summarize(cfg, [], settings));
+				continue;
+			}
+			const wanted = cfg.runs ?? Math.max(settings.runs, cfg.minRuns ?? 1);
+			const runs = [];
+			const cfgStart = performance.now();
+			for (let i = 0; i < wanted; i++) {
+				const overBudget = performance.now() - cfgStart > settings.configBudgetMs;
+				if (i > 0 && overBudget && i >= (cfg.minRuns ?? 1)) {
+					log(`${cfg.key}: budget used up after ${i} run(s), skipping the rest`);
+					break;
+				}
+				const loadBefore = os.loadavg()[0];
+				const r = cfg.kind === 'plain' ? await runPlain(ctx, cfg) : await runN8n(ctx, cfg);
+				r.load1 = Math.max(loadBefore, os.loadavg()[0]);
+				runs.push(r);
+				log(
+					`${cfg.key} run ${i + 1}/${wanted}: node ${fmtS(r.nodeMs)} (1st request ${fmtS(r.firstRequestMs)}) process ${fmtS(r.processMs)} ok ${r.succeeded}/${cfg.count}` +
+						` dup ${r.duplicated} /auth ${r.authCalls} 429 ${r.status429} conc ${r.maxConcurrent} rss ${(r.peakRssKb / 1024).toFixed(0)} MB` +
+						(r.error ? ` ERROR ${r.error}` : ''),
+				);
+			}
+			results.push(summarize(cfg, runs, settings));
+		}
+	} finally {
+		await ctx.instance?.stop().catch(() => {});
+		await emulator.stop();
+	}
+
+	const totalMs = performance.now() - started;
+	meta = {
+		...meta,
+		date: new Date().toISOString(),
+		node: process.version,
+		cpus: os.cpus().length,
+		cpuModel: os.cpus()[0]?.model,
+		memoryGb: Math.round(os.totalmem() / 2 ** 30),
+		// 1-minute load average around the runs: above the CPU count, other work competed with the bench.
+		maxLoad1: max(results.flatMap((r) => r.perRun.map((run) => run.load1))),
+		totalMs,
+		settings,
+	};
+	const targets = evaluateTargets(results, settings);
+	const report = { meta, results, targets };
+	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
+	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g));
+	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
+	fs.writeFileSync(markdownFile, renderMarkdown(report));
+	process.stdout.write(renderText(report));
+	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);
+}
+
+/**
+ * Other CPU work (an e2e run, a build) skews every figure: wait up to BENCH_WAIT_QUIET_S (default 120 s)
+ * for the 1-minute load average to drop below half the CPU count, then go on regardless.
+ */
+async function waitForQuiet() {
+	const limit = os.cpus().length / 2;
+	const deadline = Date.now() + num('BENCH_WAIT_QUIET_S', 120) * 1000;
+	let said = false;
+	while (os.loadavg()[0] > limit && Date.now() < deadline) {
+		if (!said) log(`load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs: waiting for the machine to quiet down`);
+		said = true;
+		await new Promise((r) => setTimeout(r, 5000));
+	}
+	if (os.loadavg()[0] > limit) log(`load average still ${os.loadavg()[0].toFixed(1)}: figures will be slower than on a quiet machine`);
+}
+
+const fmtS = (ms) => (ms === null || ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
+
+main().catch((error) => {
+	process.stderr.write(`${error.stack ?? error}\n`);
+	process.exit(1);
+});
