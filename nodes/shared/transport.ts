@@ -52,9 +52,9 @@ export class ApiClient {
 	private readonly credentials: ApiCredentials;
 	/**
 	 * The credential as read once per run, handed to every request. Without it n8n reads and decrypts
-	 * the credential from its database again for each request (two queries that sqlite serialises),
-	 * which cost more than the API's own latency at 5 concurrent requests. n8n's preAuthentication
-	 * writes a new token into this object, so one exchange serves the whole run.
+	 * the credential from its database again for each request (two queries that sqlite serialises):
+	 * about 6 % of a 1,000-item run at 50 ms latency in bench/, far more when the machine is busy.
+	 * n8n's preAuthentication writes a new token into this object, so one exchange serves the whole run.
 	 */
 	private readonly credentialsDecrypted: ICredentialsDecrypted;
 
