@@ -2,7 +2,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
-	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -44,7 +43,7 @@ export interface ItemContext {
 	itemIndex: number;
 	values: FieldValues;
 	/** Sends through the shared request path (token, retries, throttling, error mapping). */
-	send: (request: ApiRequest, override?: Partial<IHttpRequestOptions>) => Promise<ApiResponse>;
+	send: (request: ApiRequest) => Promise<ApiResponse>;
 }
 
 export interface OperationDefinition {

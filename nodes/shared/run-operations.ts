@@ -66,8 +66,7 @@ async function runItem(
 		ctx,
 		itemIndex,
 		values,
-		send: async (request, override) =>
-			await client.send(request, { itemIndex, operation: op.name, repeatable: op.repeatable, request: override }),
+		send: async (request) => await client.send(request, { itemIndex, operation: op.name, repeatable: op.repeatable }),
 	};
 	const request = buildRequest(op, values);
 	if (op.run) return await op.run(item, request);

@@ -35,7 +35,7 @@ export interface SendOptions {
 	operation: string;
 	/** Safe to send again after a network error (see OperationDefinition.repeatable). */
 	repeatable: boolean;
-	/** Overrides for a download: raw bytes instead of JSON, or an absolute URL. */
+	/** Extra request options, e.g. a timeout for the trigger's bounded enrichment call. */
 	request?: Partial<IHttpRequestOptions>;
 }
 
@@ -73,10 +73,6 @@ export class ApiClient {
 
 	static async create(ctx: RequestContext, settings: RequestSettings): Promise<ApiClient> {
 		return new ApiClient(ctx, await ctx.getCredentials(CREDENTIAL_TYPE), settings);
-	}
-
-	get baseUrl(): string {
-		return this.credentials.baseUrl;
 	}
 
 	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
