@@ -5,17 +5,13 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { type RunNodeResult, runLoadOptions, runNode } from './n8n';
-import { type Sandbox, startSandbox } from './sandbox';
+import { type Sandbox, useSandbox } from './sandbox';
 
 export type { RecordedRequest } from './sandbox';
 
 /** The emulator plus runNode/runLoadOptions with the credential pointing at it. */
 export class Emulator {
-	private constructor(private readonly sandbox: Sandbox) {}
-
-	static async start(): Promise<Emulator> {
-		return new Emulator(await startSandbox());
-	}
+	constructor(private readonly sandbox: Sandbox) {}
 
 	get baseUrl(): string {
 		return this.sandbox.baseUrl;
@@ -60,17 +56,9 @@ export class Emulator {
 
 /** One emulator for the file, reset (counts, log, state) and token cache cleared before each test. */
 export function useEmulator(): () => Emulator {
+	const sandbox = useSandbox();
 	let emulator: Emulator | undefined;
-	beforeAll(async () => {
-		emulator = await Emulator.start();
-	});
-	afterAll(async () => {
-		await emulator?.close();
-	});
-	beforeEach(async () => {
-		await emulator!.reset(); // also clears the token cache
-	});
-	return () => emulator!;
+	return () => (emulator ??= new Emulator(sandbox()));
 }
 
 /** The NodeOperationError/NodeApiError's item index, wherever n8n keeps it. */

@@ -66,3 +66,14 @@ export async function startSandbox(): Promise<Sandbox> {
 	};
 	return sandbox;
 }
+
+/** One emulator for the test file, reset (state, counters, token cache) before each test. */
+export function useSandbox(): () => Sandbox {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox?.close());
+	beforeEach(async () => await sandbox!.reset());
+	return () => sandbox!;
+}

@@ -5,27 +5,17 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
-import { clearTokenCache } from '../../nodes/shared/token-cache';
 import { binaryData, runNode } from '../helpers/n8n';
-import { type Sandbox, startSandbox } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(async () => {
-	clearTokenCache();
-	await sandbox.reset();
-});
+const sandbox = useSandbox();
 
 async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
 	return await runNode({
 		node: new VerificationDocument(),
 		parameters,
-		credentials: { verificationServicesApi: { ...sandbox.credentials } },
-		credentialTypes: sandbox.credentialTypes,
+		credentials: { verificationServicesApi: { ...sandbox().credentials } },
+		credentialTypes: sandbox().credentialTypes,
 		input,
 		continueOnFail,
 	});
@@ -38,9 +28,9 @@ async function openJourney(): Promise<string> {
 	return items[0].json.journeyId as string;
 }
 
-const bodies = async (route: string) => (await sandbox.requests(route)).map((r) => r.body as IDataObject);
+const bodies = async (route: string) => (await sandbox().requests(route)).map((r) => r.body as IDataObject);
 const journey = async (journeyId: string) =>
-	(await axios.get(`${sandbox.url}/__control/journeys/${journeyId}`)).data as {
+	(await axios.get(`${sandbox().url}/__control/journeys/${journeyId}`)).data as {
 		images: Array<{ imageName: string; imageSide: string; sizeBytes: number; sha256: string; storeOnly: boolean }>;
 		passThroughData: IDataObject;
 	};
@@ -63,7 +53,7 @@ async function expectValidationError(
 	expect(message).toContain(`(item ${itemIndex})`);
 	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
 	expect(result.items).toHaveLength(0);
-	const stats = await sandbox.stats();
+	const stats = await sandbox().stats();
 	expect(stats.total).toBe(0); // not even a token exchange
 }
 
@@ -436,7 +426,7 @@ describe('continue on fail', () => {
 		expect(items[2].json.error).toContain('Journey not found');
 		expect(items[2].json.description).toContain('Open a journey first');
 		expect(items[3].json).toMatchObject({ imageName: 'last.png', stored: true });
-		expect(await sandbox.count('POST /addImage')).toBe(3);
+		expect(await sandbox().count('POST /addImage')).toBe(3);
 		expect((await journey(journeyId)).images.map((i) => i.sha256)).toEqual([sha256(first), sha256(last)]);
 	});
 });

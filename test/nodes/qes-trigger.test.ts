@@ -12,7 +12,6 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { clearTokenCache } from '../../nodes/shared/token-cache';
 import { fetchVerification } from '../../nodes/QesTrigger/enrich';
 import { canonicalJson, isDuplicatePing, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-dedup';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
@@ -20,7 +19,7 @@ import { withoutSecret } from '../../nodes/QesTrigger/redact';
 import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
 import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';
-import { type Sandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, startSandbox } from '../helpers/sandbox';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
 
 const NODE_KEY = 'node:QES Onboarding Trigger';
 const HEADER = 'X-Verification-Webhook-Secret';
@@ -36,23 +35,14 @@ interface StoredRegistration {
 	test: boolean;
 }
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(async () => {
-	clearTokenCache();
-	await sandbox.reset();
-});
+const sandbox = useSandbox();
 
 function common(options: IDataObject = {}, overrides: { credentials?: ICredentialDataDecryptedObject } = {}) {
 	return {
 		node: new VerificationQesTrigger(),
 		parameters: { options } as INodeParameters,
-		credentials: { verificationServicesApi: { ...sandbox.credentials, ...overrides.credentials } },
-		credentialTypes: sandbox.credentialTypes,
+		credentials: { verificationServicesApi: { ...sandbox().credentials, ...overrides.credentials } },
+		credentialTypes: sandbox().credentialTypes,
 	};
 }
 
@@ -80,7 +70,7 @@ const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as Tri
 	| undefined;
 
 async function controlWebhook() {
-	return (await axios.get(`${sandbox.url}/__control/webhook`, { validateStatus: () => true })).data as {
+	return (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data as {
 		id: string;
 		url: string;
 		metadata: { authHeader?: Record<string, string> };
@@ -109,7 +99,7 @@ describe('QES trigger: webhook lifecycle', () => {
 		expect(created.webhookUrl).toBe(PRODUCTION_URL);
 
 		// What the emulator stored is exactly what the node sent: a 32-byte random secret in hex.
-		const [sent] = await sandbox.requests('POST /onboarding/configureWebhook');
+		const [sent] = await sandbox().requests('POST /onboarding/configureWebhook');
 		const secret = (sent.body as { metadata: { authHeader: Record<string, string> } }).metadata.authHeader[HEADER];
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
 		expect(sent.body).toEqual({ webhookUrl: PRODUCTION_URL, metadata: { authHeader: { [HEADER]: secret } } });
@@ -209,7 +199,7 @@ describe('QES trigger: webhook lifecycle', () => {
 			staticData: created.staticData,
 		});
 		expect(otherHeader.result).toBe(false);
-		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(1);
+		expect(await sandbox().count('POST /onboarding/configureWebhook')).toBe(1);
 	});
 
 	it('"Listen for test event" registers the test URL, kept apart from the production registration', async () => {
@@ -231,7 +221,7 @@ describe('QES trigger: webhook lifecycle', () => {
 		expect(deleted.staticData[NODE_KEY]).toEqual({});
 		const after = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: deleted.staticData });
 		expect(after.result).toBe(false);
-		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(1);
+		expect(await sandbox().count('POST /onboarding/configureWebhook')).toBe(1);
 	});
 
 	it('a rejected API key fails activation with a clear error that holds no secret', async () => {
@@ -248,7 +238,7 @@ describe('QES trigger: webhook lifecycle', () => {
 	});
 
 	it('a URL the API refuses (400) fails activation naming the URL and what to do', async () => {
-		await sandbox.configure({
+		await sandbox().configure({
 			failures: [{ route: 'POST /onboarding/configureWebhook', status: 400, body: { message: 'webhookUrl must be publicly reachable' } }],
 		});
 		const result = await runWebhookMethod({ ...common(), method: 'create' });
@@ -286,7 +276,7 @@ describe('QES trigger: webhook lifecycle', () => {
 		const result = await runWebhookMethod({ ...common({ headerName: 'X Secret' }), method: 'create' });
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toContain('Secret Header Name must be a valid HTTP header name');
-		expect(await sandbox.count('POST /onboarding/configureWebhook')).toBe(0);
+		expect(await sandbox().count('POST /onboarding/configureWebhook')).toBe(0);
 	});
 });
 
@@ -420,7 +410,7 @@ describe('QES trigger: Only Statuses', () => {
 
 	it('a filtered ping is not fetched', async () => {
 		await send({ sessionId: 'qes-pending-002', status: 'pending' }, { onlyStatuses: 'completed', fetchVerification: true });
-		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(0);
+		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(0);
 	});
 
 	it('an empty filter lets every status through', async () => {
@@ -492,10 +482,10 @@ describe('QES trigger: Fetch Verification Result', () => {
 		await ping(staticData, withSecret(secret, body), { fetchVerification: true, dedupMinutes: 0 });
 
 	async function directVerification(sessionId: string) {
-		const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', {
+		const auth = await axios.post(`${sandbox().baseUrl}/auth`, '', {
 			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
 		});
-		const response = await axios.get(`${sandbox.baseUrl}/onboarding/getVerification/${encodeURIComponent(sessionId)}`, {
+		const response = await axios.get(`${sandbox().baseUrl}/onboarding/getVerification/${encodeURIComponent(sessionId)}`, {
 			headers: { Authorization: `Bearer ${auth.data.access_token as string}` },
 		});
 		return response.data as IDataObject;
@@ -511,7 +501,7 @@ describe('QES trigger: Fetch Verification Result', () => {
 		expect(stripTimes(verification)).toEqual(stripTimes(expected));
 		expect(json).toMatchObject(body);
 		expect(json.verificationError).toBeUndefined();
-		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
 	});
 
@@ -520,7 +510,7 @@ describe('QES trigger: Fetch Verification Result', () => {
 		expect((fromData.verification as { data: IDataObject }).data.requestId).toBe('qes-rejected-003');
 		const [fromId] = started(await send({ id: 'a/b c' }));
 		expect(fromId.verificationError).toMatchObject({ httpCode: 404 });
-		const requests = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		const requests = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(requests.at(-1)!.path).toBe('/onboarding/getVerification/a%2Fb%20c');
 	});
 
@@ -537,21 +527,21 @@ describe('QES trigger: Fetch Verification Result', () => {
 	});
 
 	it('a server error: the ping is still emitted, with the error described', async () => {
-		await sandbox.configure({ failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 503 }] });
+		await sandbox().configure({ failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 503 }] });
 		const [json] = started(await send({ sessionId: 'qes-completed-001' }));
 		expect(json.verificationError).toMatchObject({ httpCode: 503 });
 		// No retry: the answer to the provider must not wait.
-		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(1);
+		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(1);
 	});
 
 	it('a ping that names no session is emitted with an explanation and no request', async () => {
 		const [json] = started(await send({ status: 'completed' }));
 		expect(json.verificationError).toEqual({ message: 'The ping names no session (sessionId, requestId or id): nothing to fetch' });
-		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(0);
+		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(0);
 	});
 
 	it('a slow API is cut off at the time budget and the ping is emitted', async () => {
-		await sandbox.configure({ latencyMs: 1_000 });
+		await sandbox().configure({ latencyMs: 1_000 });
 		const t0 = Date.now();
 		const result = await runWebhook({
 			...common(),
@@ -621,11 +611,11 @@ describe('QES trigger: a ping delivered by the emulator', () => {
 
 	/** Points the emulator's webhook at the relay, keeping the authHeader the node registered. */
 	async function redirectToRelay(authHeader: Record<string, string>) {
-		const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', {
+		const auth = await axios.post(`${sandbox().baseUrl}/auth`, '', {
 			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
 		});
 		await axios.post(
-			`${sandbox.baseUrl}/onboarding/configureWebhook`,
+			`${sandbox().baseUrl}/onboarding/configureWebhook`,
 			{ webhookUrl: relayUrl, metadata: { authHeader } },
 			{ headers: { Authorization: `Bearer ${auth.data.access_token as string}` } },
 		);
@@ -637,7 +627,7 @@ describe('QES trigger: a ping delivered by the emulator', () => {
 		await redirectToRelay(metadata.authHeader!);
 		handle = async (request) => await ping(staticData, request, { fetchVerification: true });
 
-		const answer = await axios.post(`${sandbox.url}/__control/qes/ping`, { sessionId: 'qes-completed-001', status: 'completed' });
+		const answer = await axios.post(`${sandbox().url}/__control/qes/ping`, { sessionId: 'qes-completed-001', status: 'completed' });
 		expect(answer.data).toMatchObject({ delivered: true, status: 200, body: { message: 'Workflow was started' } });
 		const [json] = started(delivered[0]);
 		expect(json).toMatchObject({ event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' });
@@ -648,7 +638,7 @@ describe('QES trigger: a ping delivered by the emulator', () => {
 		const { staticData } = await activate();
 		await redirectToRelay({ [HEADER]: 'e'.repeat(64) });
 		handle = async (request) => await ping(staticData, request);
-		const answer = await axios.post(`${sandbox.url}/__control/qes/ping`, { sessionId: 'qes-completed-001' });
+		const answer = await axios.post(`${sandbox().url}/__control/qes/ping`, { sessionId: 'qes-completed-001' });
 		expect(answer.data).toMatchObject({ delivered: false, status: 401 });
 		expect(delivered[0].response).toEqual({ noWebhookResponse: true });
 	});

@@ -6,31 +6,21 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { clearTokenCache } from '../../nodes/shared/token-cache';
 import { runNode } from '../helpers/n8n';
-import { type Sandbox, startSandbox } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(async () => {
-	clearTokenCache();
-	await sandbox.reset();
-});
+const sandbox = useSandbox();
 
 async function run(
 	parameters: INodeParameters,
 	input?: INodeExecutionData[],
-	{ continueOnFail = false, baseUrl = sandbox.baseUrl } = {},
+	{ continueOnFail = false, baseUrl = sandbox().baseUrl } = {},
 ) {
 	return await runNode({
 		node: new VerificationQes(),
 		parameters,
-		credentials: { verificationServicesApi: { ...sandbox.credentials, sandboxBaseUrl: baseUrl } },
-		credentialTypes: sandbox.credentialTypes,
+		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
+		credentialTypes: sandbox().credentialTypes,
 		input,
 		continueOnFail,
 	});
@@ -44,9 +34,9 @@ const getVerification = (options: INodeParameters = {}): INodeParameters => ({
 });
 const signedFile = async (sessionId: string) =>
 	Buffer.from(
-		(await axios.get(`${sandbox.url}/files/signed/${sessionId}.pdf`, { responseType: 'arraybuffer' })).data as ArrayBuffer,
+		(await axios.get(`${sandbox().url}/files/signed/${sessionId}.pdf`, { responseType: 'arraybuffer' })).data as ArrayBuffer,
 	);
-const webhookState = async () => (await axios.get(`${sandbox.url}/__control/webhook`, { validateStatus: () => true })).data;
+const webhookState = async () => (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data;
 
 /** Asserts the run failed validation for `itemIndex` and nothing at all reached the emulator. */
 async function expectValidationError(
@@ -60,7 +50,7 @@ async function expectValidationError(
 	expect(message).toContain(`(item ${itemIndex})`);
 	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
 	expect(result.items).toHaveLength(0);
-	expect((await sandbox.stats()).total).toBe(0); // not even a token exchange
+	expect((await sandbox().stats()).total).toBe(0); // not even a token exchange
 }
 
 /**
@@ -70,7 +60,7 @@ async function expectValidationError(
  */
 async function startFileHost(options: { expired?: boolean; fileStatus?: number } = {}) {
 	const downloads: http.IncomingHttpHeaders[] = [];
-	const target = new URL(sandbox.url);
+	const target = new URL(sandbox().url);
 	const server = http.createServer((req, res) => {
 		const isFile = req.url!.startsWith('/files/');
 		if (isFile) {
@@ -135,7 +125,7 @@ describe('getVerification', () => {
 	it('gets the result by session id and outputs the whole response', async () => {
 		const { items, error } = await run(getVerification(), sessions('qes-completed-001'));
 		expect(error).toBeUndefined();
-		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
 		expect(request.body).toBeNull();
 		expect(items).toHaveLength(1);
@@ -154,10 +144,10 @@ describe('getVerification', () => {
 
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
-		await axios.post(`${sandbox.url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
+		await axios.post(`${sandbox().url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
 		const { items, error } = await run(getVerification(), sessions(sessionId));
 		expect(error).toBeUndefined();
-		const [request] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(request.path).toBe(`/onboarding/getVerification/${encodeURIComponent(sessionId)}`);
 		expect((items[0].json.data as IDataObject).requestId).toBe(sessionId);
 	});
@@ -192,12 +182,12 @@ describe('getVerification', () => {
 				},
 			]);
 			// The response itself is untouched beside the convenience list.
-			expect(json.data.signature.content[0].signedResource.resourceUrl).toBe(`${sandbox.url}/files/signed/qes-completed-001.pdf`);
+			expect(json.data.signature.content[0].signedResource.resourceUrl).toBe(`${sandbox().url}/files/signed/qes-completed-001.pdf`);
 			expect(items[0].pairedItem).toEqual({ item: 0 });
 		});
 
 		it('uses the configured binary field prefix, one download per item', async () => {
-			await axios.post(`${sandbox.url}/__control/qes/sessions/qes-late-004/state`, { status: 'completed' });
+			await axios.post(`${sandbox().url}/__control/qes/sessions/qes-late-004/state`, { status: 'completed' });
 			const { items, error } = await run(
 				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'contract_' }),
 				sessions('qes-completed-001', 'qes-late-004'),
@@ -229,7 +219,7 @@ describe('getVerification', () => {
 				expect(host.downloads[0].authorization).toBeUndefined();
 				expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
 				// ...while the API call itself carried it.
-				const [apiCall] = await sandbox.requests('GET /onboarding/getVerification/:sessionId');
+				const [apiCall] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 				expect(apiCall.headers.authorization).toBe('[redacted]');
 				expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
 			} finally {
@@ -308,7 +298,7 @@ describe('configureWebhook', () => {
 			configure({ authHeader: headers(['X-Webhook-Token', 's3cr3t-value'], ['X-Tenant', 'acme']) }),
 		);
 		expect(error).toBeUndefined();
-		const [request] = await sandbox.requests('POST /onboarding/configureWebhook');
+		const [request] = await sandbox().requests('POST /onboarding/configureWebhook');
 		expect(request.body).toEqual({
 			webhookUrl: 'https://example.com/webhook/qes',
 			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
@@ -331,7 +321,7 @@ describe('configureWebhook', () => {
 	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
 		expect((await run(configure())).error).toBeUndefined();
 		expect((await run(configure({ webhookUrl: 'http://localhost:5678/webhook/other' }))).error).toBeUndefined();
-		expect((await sandbox.requests('POST /onboarding/configureWebhook')).map((r) => r.body)).toEqual([
+		expect((await sandbox().requests('POST /onboarding/configureWebhook')).map((r) => r.body)).toEqual([
 			{ webhookUrl: 'https://example.com/webhook/qes' },
 			{ webhookUrl: 'http://localhost:5678/webhook/other' },
 		]);
@@ -339,7 +329,7 @@ describe('configureWebhook', () => {
 	});
 
 	it('never shows a header value, even when the API echoes it in an error', async () => {
-		await sandbox.configure({
+		await sandbox().configure({
 			failures: [
 				{
 					route: 'POST /onboarding/configureWebhook',
@@ -419,6 +409,6 @@ describe('continue on fail', () => {
 		expect(items[1].json.error).toBe('sessionId is required (item 1)');
 		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
 		expect((items[3].json.data as IDataObject).status).toBe('pending');
-		expect(await sandbox.count('GET /onboarding/getVerification/:sessionId')).toBe(3);
+		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(3);
 	});
 });
