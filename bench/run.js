@@ -31,6 +31,8 @@ const SETTINGS = {
 	// After its first run, a configuration gets no further run once it has used this much time.
 	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
 	groups: (env.BENCH_ONLY || 'latency,rate,memory').split(',').map((s) => s.trim()).filter(Boolean),
+	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
+	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
 	plainConcurrency: 5,
 };
@@ -53,8 +55,10 @@ function configurations(s) {
 		list.push(
 			{ key: 'L-plain-http', group: g, kind: 'plain', label: `plain client node:http, concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'http', reference: true },
 			...(hasUndici() ? [{ key: 'L-plain-undici', group: g, kind: 'plain', label: `plain client undici, concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'undici', reference: true }] : []),
+			{ key: 'L-n8n-helper', group: g, kind: 'plain', label: `n8n's HTTP client alone (outside n8n), concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'n8n-helper' },
 			{ key: 'L-plain-unbounded', group: g, kind: 'plain', label: `plain client node:http, concurrency ${s.items} (all at once)`, scenario: latency, count: s.items, concurrency: s.items, client: 'http' },
 			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml', minRuns: 2 },
+			{ key: 'L-aml-c10', group: g, kind: 'n8n', label: 'AML node, Max Concurrent Requests 10', scenario: latency, count: s.items, workflow: 'aml', options: { maxConcurrentRequests: 10 } },
 			{ key: 'L-http-nobatch', group: g, kind: 'n8n', label: 'HTTP Request, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'http', batching: null },
 			{ key: 'L-http-batch5', group: g, kind: 'n8n', label: `HTTP Request, batch ${c} / ${s.latencyMs} ms, Retry On Fail`, scenario: latency, count: s.items, workflow: 'http', batching: { batchSize: c, batchInterval: s.latencyMs } },
 		);
@@ -78,7 +82,7 @@ function configurations(s) {
 			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
 		);
 	}
-	return list;
+	return s.keys.length ? list.filter((c) => s.keys.includes(c.key)) : list;
 }
 
 function hasUndici() {
@@ -137,7 +141,10 @@ async function runPlain(ctx, cfg) {
 		customerId: SANDBOX_CUSTOMER_ID,
 		client: cfg.client,
 	};
-	const res = await runChild(process.execPath, [path.join(__dirname, 'lib', 'plain-client.js'), JSON.stringify(options)], {
+	// n8n's HTTP client runs under n8n's own Node, loaded from the installed n8n.
+	const nodeBin = cfg.client === 'n8n-helper' ? ctx.runtime.nodeBin : process.execPath;
+	if (cfg.client === 'n8n-helper') options.n8nModules = path.join(ctx.runtime.dir, 'node_modules');
+	const res = await runChild(nodeBin, [path.join(__dirname, 'lib', 'plain-client.js'), JSON.stringify(options)], {
 		onSpawn: (p) => {
 			pid = p;
 		},
@@ -272,10 +279,11 @@ async function main() {
 	const results = [];
 	let meta = {};
 	try {
-		const needsN8n = configs.some((c) => c.kind === 'n8n');
+		const needsN8n = configs.some((c) => c.kind === 'n8n' || c.client === 'n8n-helper');
 		if (needsN8n) {
 			const t0 = performance.now();
 			const runtime = await driver.install.ensureN8n('v2', { log: driverLog });
+			ctx.runtime = runtime;
 			ctx.instance = await driver.instanceLib.createInstance('v2', { name: 'bench', log: driverLog });
 			log(`n8n ${runtime.n8nVersion} instance ready in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${ctx.instance.userFolder}`);
 			meta.n8nVersion = runtime.n8nVersion;
@@ -294,7 +302,7 @@ async function main() {
 				};
 				credentials.push(credential);
 				cfg.workflowId = driver.instanceLib.newId('wf');
-				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching };
+				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options };
 				workflows.push(cfg.workflow === 'aml' ? amlWorkflow(spec) : cfg.workflow === 'http' ? httpWorkflow(spec) : noOpWorkflow(spec));
 			}
 			await ctx.instance.importCredentials(credentials);

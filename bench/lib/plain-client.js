@@ -10,14 +10,14 @@ const http = require('node:http');
 const { benchNames } = require('./names');
 
 const opts = JSON.parse(process.argv[2]);
-const { baseUrl, count, concurrency, ratePerSecond = 0, apiKey, customerId, client: wanted = 'auto' } = opts;
+const { baseUrl, count, concurrency, ratePerSecond = 0, apiKey, customerId, client: wanted = 'auto', n8nModules } = opts;
 
 const names = benchNames(count);
 const base = new URL(baseUrl);
 const basePath = base.pathname.replace(/\/+$/, '');
 
 let undici = null;
-if (wanted !== 'http') {
+if (wanted !== 'http' && wanted !== 'n8n-helper') {
 	try {
 		undici = require('undici');
 	} catch {
@@ -25,7 +25,37 @@ if (wanted !== 'http') {
 	}
 }
 
+/**
+ * n8n's own outbound HTTP client (what every node's helpers.httpRequest ends in), loaded from the
+ * installed n8n and run under its Node: the floor for any node inside that n8n, before the node or
+ * n8n's engine does anything. It opens a fresh connection per request (a new agent each time).
+ */
+function n8nHelperSender() {
+	const load = (name) => require(require.resolve(name, { paths: [n8nModules] }));
+	load('reflect-metadata');
+	const { Container } = load('@n8n/di');
+	const { OutboundHttp } = load('@n8n/backend-network');
+	const requests = Container.get(OutboundHttp).requests();
+	return {
+		kind: `n8n OutboundHttp (${process.version})`,
+		async send(method, path, headers, body) {
+			const res = await requests.request({
+				method,
+				url: `${base.origin}${path}`,
+				headers,
+				body: body && headers['content-type'] === 'application/json' ? JSON.parse(body) : body,
+				json: headers['content-type'] === 'application/json',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			});
+			return { status: res.statusCode, headers: res.headers, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) };
+		},
+		close: async () => {},
+	};
+}
+
 function makeSender() {
+	if (wanted === 'n8n-helper') return n8nHelperSender();
 	if (undici) {
 		const pool = new undici.Pool(base.origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
 		return {

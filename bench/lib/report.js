@@ -59,10 +59,21 @@ function evaluateTargets(results, settings) {
 	if (lAml && lAml.perRun.length) {
 		const { vsPlain } = ratios(results, lAml);
 		const { plainMs } = references(results, 'latency');
+		const helper = byKey(results, 'L-n8n-helper');
+		const parts = [];
+		if (lAml.firstRequestMs !== null) {
+			parts.push(
+				`the AML node spent ${fmtS(lAml.firstRequestMs)} before its first request (evaluating and checking every item: nothing is sent while one is invalid) and ${fmtS(lAml.nodeMs - lAml.firstRequestMs)} sending`,
+			);
+		}
+		if (helper && helper.nodeMs !== null && plainMs) {
+			parts.push(`n8n's own HTTP client alone, outside n8n, sends the same requests in ${fmtS(helper.nodeMs)} (${fmtX(helper.nodeMs / plainMs)} plain): a new connection per request`);
+		}
 		add(
 			'Latency-bound: AML node time <= 1.2x plain client at the same concurrency',
 			vsPlain !== null && vsPlain <= 1.2,
 			`${fmtS(lAml.nodeMs)} = ${fmtX(vsPlain)} of ${fmtS(plainMs)}`,
+			parts.length ? parts.join('; ') : undefined,
 		);
 		const same = byKey(results, 'L-http-batch5');
 		if (same && same.nodeMs !== null) {
@@ -80,6 +91,14 @@ function evaluateTargets(results, settings) {
 				`${fmtS(lAml.nodeMs)} vs ${fmtS(open.nodeMs)} (${fmtX(lAml.nodeMs / open.nodeMs)})`,
 				`the HTTP Request node without batching sends all ${settings.items} requests at once (peak concurrency ${open.maxConcurrent}); the AML node sends 5 at a time by default (option Max Concurrent Requests)`,
 			);
+			const wide = byKey(results, 'L-aml-c10');
+			if (wide && wide.nodeMs !== null) {
+				add(
+					'Latency-bound: AML node with Max Concurrent Requests 10 not slower than the HTTP Request node without batching',
+					wide.nodeMs <= open.nodeMs,
+					`${fmtS(wide.nodeMs)} vs ${fmtS(open.nodeMs)} (${fmtX(wide.nodeMs / open.nodeMs)}; peak concurrency ${wide.maxConcurrent} vs ${open.maxConcurrent})`,
+				);
+			}
 		}
 	}
 	for (const key of ['L-aml', 'R-aml']) {

@@ -44,13 +44,13 @@ function head(count) {
 
 const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } });
 
-/** (a) this package's AML node, checkIndividual, default options. */
-function amlWorkflow({ id, name, count, credential }) {
+/** (a) this package's AML node, checkIndividual, default options unless `options` says otherwise. */
+function amlWorkflow({ id, name, count, credential, options = {} }) {
 	const aml = node(
 		NODE_UNDER_TEST,
 		AML_TYPE,
 		1,
-		{ operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
+		{ operation: 'checkIndividual', name: '={{ $json.name }}', options },
 		{ credentials: credentialRef(credential) },
 	);
 	return chain(id, name, [...head(count), aml]);
