@@ -2,11 +2,12 @@ import { createHash, randomBytes } from 'crypto';
 
 import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
-import { binaryData, runNode } from '../helpers/n8n';
+import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
@@ -41,21 +42,8 @@ const imageItem = (bytes: Buffer, fileName?: string, property = 'data', json: ID
 	binary: { [property]: binaryData(bytes, { mimeType: 'image/png', ...(fileName ? { fileName } : {}) }) },
 });
 
-/** Asserts the run failed validation for `itemIndex` and nothing at all reached the emulator. */
-async function expectValidationError(
-	result: Awaited<ReturnType<typeof run>>,
-	itemIndex: number,
-	...parts: string[]
-): Promise<void> {
-	expect(result.error).toBeInstanceOf(NodeOperationError);
-	const message = result.error!.message;
-	for (const part of parts) expect(message).toContain(part);
-	expect(message).toContain(`(item ${itemIndex})`);
-	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
-	expect(result.items).toHaveLength(0);
-	const stats = await sandbox().stats();
-	expect(stats.total).toBe(0); // not even a token exchange
-}
+const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
+	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 describe('node description', () => {
 	it('has the contract names, the upcoming note and the operation values', () => {

@@ -6,8 +6,9 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { runNode } from '../helpers/n8n';
+import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
@@ -38,20 +39,8 @@ const signedFile = async (sessionId: string) =>
 	);
 const webhookState = async () => (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data;
 
-/** Asserts the run failed validation for `itemIndex` and nothing at all reached the emulator. */
-async function expectValidationError(
-	result: Awaited<ReturnType<typeof run>>,
-	itemIndex: number,
-	...parts: string[]
-): Promise<void> {
-	expect(result.error).toBeInstanceOf(NodeOperationError);
-	const message = result.error!.message;
-	for (const part of parts) expect(message).toContain(part);
-	expect(message).toContain(`(item ${itemIndex})`);
-	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
-	expect(result.items).toHaveLength(0);
-	expect((await sandbox().stats()).total).toBe(0); // not even a token exchange
-}
+const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
+	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 /**
  * A separate "file host" in front of the emulator: API calls pass through unchanged except that
