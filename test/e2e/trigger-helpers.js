@@ -9,12 +9,11 @@
 //    after deactivateWorkflow() the production webhook may still start executions.
 //  - reading a node's static data through GET /rest/workflows/:id.
 // The node keeps only the SHA-256 (hex) of the registered secret in static data (registration.secretSha256),
-// never the secret: compare it with sha256Hex() of the header value the emulator stored.
+// never the secret: compare it with util.sha256() of the header value the emulator stored.
 
 const assert = require('node:assert/strict');
-const crypto = require('node:crypto');
 const axios = require('axios');
-const { sleep } = require('./lib/util');
+const { sha256, sleep } = require('./lib/util');
 
 // ---------------------------------------------------------------------------------------------
 // Emulator controls (sandbox/README.md, "Controls")
@@ -79,10 +78,6 @@ async function probeWebhook(url) {
 	return res.status;
 }
 
-/** SHA-256 of a string (UTF-8) in lower-case hex, as the node stores the secret (registration.secretSha256). */
-function sha256Hex(value) {
-	return crypto.createHash('sha256').update(value, 'utf8').digest('hex');
-}
 
 // ---------------------------------------------------------------------------------------------
 // Waiting
@@ -128,7 +123,7 @@ async function waitForActivation({ sandbox, server, workflowId, nodeName, url, c
 			const registration = (await nodeStaticData(server, workflowId, nodeName))?.registration;
 			if (!webhook || !registration) return false;
 			const secret = webhook.metadata?.authHeader?.[secretHeader];
-			if (typeof secret !== 'string' || registration.secretSha256 !== sha256Hex(secret)) return false;
+			if (typeof secret !== 'string' || registration.secretSha256 !== sha256(secret)) return false;
 			state = { webhook, registration };
 			return true;
 		},
@@ -188,7 +183,6 @@ module.exports = {
 	probeWebhook,
 	waitUntil,
 	nodeStaticData,
-	sha256Hex,
 	waitForActivation,
 	waitForDeactivation,
 	executions,

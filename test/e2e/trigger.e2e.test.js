@@ -25,7 +25,6 @@ const {
 	probeWebhook,
 	waitUntil,
 	nodeStaticData,
-	sha256Hex,
 	waitForActivation,
 	waitForDeactivation,
 	executions,
@@ -215,7 +214,7 @@ function defineSuite(version) {
 			assert.equal(registration.webhookUrl, productionUrl);
 			assert.equal(registration.webhookId, webhook.id);
 			assert.equal(registration.secretHeader, SECRET_HEADER);
-			assert.equal(registration.secretSha256, sha256Hex(secret), 'static data holds the SHA-256 of the registered secret');
+			assert.equal(registration.secretSha256, util.sha256(secret), 'static data holds the SHA-256 of the registered secret');
 			assert.equal(registration.secret, undefined, 'static data holds no plaintext secret field');
 			assert.equal(registration.test, false);
 			const workflowJson = JSON.stringify(await server.getWorkflow(workflowId));
@@ -314,7 +313,7 @@ function defineSuite(version) {
 				assert.equal(registration.webhookId, webhook.id, `cycle ${cycle}: n8n holds the emulator's current webhook`);
 				const secret = webhook.metadata.authHeader[SECRET_HEADER];
 				assert.notEqual(secret, previous.metadata.authHeader[SECRET_HEADER], `cycle ${cycle}: a new activation registers a new secret`);
-				assert.equal(registration.secretSha256, sha256Hex(secret), `cycle ${cycle}: static data holds the new secret's hash`);
+				assert.equal(registration.secretSha256, util.sha256(secret), `cycle ${cycle}: static data holds the new secret's hash`);
 				assert.ok(!JSON.stringify(await server.getWorkflow(workflowId)).includes(secret), `cycle ${cycle}: the secret is not in the workflow`);
 			}
 

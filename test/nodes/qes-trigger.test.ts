@@ -26,15 +26,6 @@ const HEADER = 'X-Verification-Webhook-Secret';
 const PRODUCTION_URL = 'http://localhost:5678/webhook/harness-webhook-id/webhook';
 const TEST_URL = 'http://localhost:5678/webhook-test/harness-webhook-id/webhook';
 
-interface StoredRegistration {
-	webhookUrl: string;
-	webhookId?: string;
-	secretHeader: string;
-	secretSha256: string;
-	registeredAt: string;
-	test: boolean;
-}
-
 const sandbox = useSandbox();
 
 function common(options: IDataObject = {}, overrides: { credentials?: ICredentialDataDecryptedObject } = {}) {
@@ -65,9 +56,7 @@ async function activate(options: IDataObject = {}, extra: { isTest?: boolean; st
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
-const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration as
-	| StoredRegistration
-	| undefined;
+const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration;
 
 async function controlWebhook() {
 	return (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data as {
