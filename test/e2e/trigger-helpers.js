@@ -13,7 +13,7 @@
 
 const assert = require('node:assert/strict');
 const axios = require('axios');
-const { sha256, sleep } = require('./lib/util');
+const { jsonOrText, sha256, sleep } = require('./lib/util');
 
 // ---------------------------------------------------------------------------------------------
 // Emulator controls (sandbox/README.md, "Controls")
@@ -25,14 +25,7 @@ async function control(sandbox, method, route, body) {
 		body: body === undefined ? undefined : JSON.stringify(body),
 		signal: AbortSignal.timeout(30000),
 	});
-	const text = await res.text();
-	let parsed = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		/* keep the text */
-	}
-	return { status: res.status, body: parsed };
+	return { status: res.status, body: jsonOrText(await res.text()) };
 }
 
 /** GET /__control/webhook: the stored webhook {id, url, metadata, createdAt}, or null when none. */

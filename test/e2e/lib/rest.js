@@ -15,6 +15,7 @@
 
 const path = require('node:path');
 const crypto = require('node:crypto');
+const { jsonOrText } = require('./util');
 
 const OWNER = {
 	email: 'owner@e2e.test',
@@ -67,14 +68,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		const res = await fetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
 		storeCookies(res);
 		const text = await res.text();
-		let parsed = text;
-		if ((res.headers.get('content-type') ?? '').includes('json')) {
-			try {
-				parsed = JSON.parse(text);
-			} catch {
-				/* keep text */
-			}
-		}
+		const parsed = (res.headers.get('content-type') ?? '').includes('json') ? jsonOrText(text) : text;
 		const allowed = okStatuses ? okStatuses.includes(res.status) : res.status < 400;
 		if (!allowed) throw new RestError(method, url.pathname + url.search, res.status, parsed);
 		const data = !raw && parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
@@ -239,14 +233,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 				body: body !== undefined ? JSON.stringify(body) : undefined,
 				signal: AbortSignal.timeout(30000),
 			});
-			const text = await res.text();
-			let parsed = text;
-			try {
-				parsed = JSON.parse(text);
-			} catch {
-				/* not JSON */
-			}
-			return { status: res.status, body: parsed, headers: res.headers };
+			return { status: res.status, body: jsonOrText(await res.text()), headers: res.headers };
 		},
 	};
 	return client;

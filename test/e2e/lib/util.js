@@ -140,6 +140,15 @@ function freePort() {
 	});
 }
 
+/** A response text as JSON when it parses, else the text itself. */
+function jsonOrText(text) {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
 function sha256(...parts) {
 	const h = crypto.createHash('sha256');
 	for (const p of parts) h.update(p);
@@ -205,6 +214,7 @@ function defaultLog(msg) {
 }
 
 module.exports = {
+	jsonOrText,
 	E2E_DIR,
 	REPO_ROOT,
 	spawnTracked,
