@@ -7,6 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
 import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -48,14 +49,13 @@ const expectValidationError = async (result: RunNodeResult, itemIndex: number, .
 describe('node description', () => {
 	it('has the contract names, the upcoming note and the operation values', () => {
 		const { description } = new VerificationDocument();
-		expect(description.name).toBe('verificationDocument');
-		expect(description.displayName).toBe('Document Verification');
+		expectNodeContract(description, {
+			name: 'verificationDocument',
+			displayName: 'Document Verification',
+			icon: 'document',
+			operations: ['openJourney', 'addImage', 'verifyAge'],
+		});
 		expect(description.description).toMatch(/upcoming/i);
-		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		expect(description.icon).toEqual({ light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' });
-		const operation = description.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['openJourney', 'addImage', 'verifyAge']);
 	});
 
 	it('offers ageFrom and ageTo only behind the one Age Condition choice', () => {

@@ -6,6 +6,7 @@ import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ItemContext } from '../../nodes/shared/operation-types';
 import type { ApiResponse } from '../../nodes/shared/transport';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { expectNodeContract } from '../helpers/node-contract';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();
@@ -449,13 +450,12 @@ describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 describe('KYB node description', () => {
 	it('has the contract names, the icon and the operations', () => {
 		const d = node.description;
-		expect(d.name).toBe('verificationKyb');
-		expect(d.displayName).toBe('KYB Company Data');
-		expect(d.usableAsTool).toBe(true);
-		expect(d.icon).toEqual({ light: 'file:../../icons/kyb.svg', dark: 'file:../../icons/kyb.dark.svg' });
-		expect(d.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		const operation = d.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['search', 'getDetails', 'listCompanyProfiles', 'listCountries']);
+		expectNodeContract(d, {
+			name: 'verificationKyb',
+			displayName: 'KYB Company Data',
+			icon: 'kyb',
+			operations: ['search', 'getDetails', 'listCompanyProfiles', 'listCountries'],
+		});
 		const country = d.properties.find((p) => p.name === 'country')!;
 		expect(country.type).toBe('options');
 		expect(country.typeOptions).toEqual({ loadOptionsMethod: 'getCountries' });

@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { expectNodeContract } from '../helpers/node-contract';
 
 const emulator = useEmulator();
 const node = new VerificationPayments();
@@ -198,13 +199,7 @@ describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
 describe('Payments node description', () => {
 	it('has the contract names, the icon and the operation', () => {
 		const d = node.description;
-		expect(d.name).toBe('verificationPayments');
-		expect(d.displayName).toBe('Payment Account Check');
-		expect(d.usableAsTool).toBe(true);
-		expect(d.icon).toEqual({ light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' });
-		expect(d.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		const operation = d.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['challengeDeposit']);
+		expectNodeContract(d, { name: 'verificationPayments', displayName: 'Payment Account Check', icon: 'payments', operations: ['challengeDeposit'] });
 		for (const name of ['amount', 'currency', 'description', 'firstName', 'lastName', 'piiToggle', 'nameMatchLogic']) {
 			expect(d.properties.find((p) => p.name === name)?.required).toBe(true);
 		}

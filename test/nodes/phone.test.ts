@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { expectNodeContract } from '../helpers/node-contract';
 
 const emulator = useEmulator();
 const node = new VerificationPhone();
@@ -220,13 +221,7 @@ describe('Phone: Send OTP', () => {
 describe('Phone node description', () => {
 	it('has the contract names, the icon, and shows phoneNumber / email by method', () => {
 		const d = node.description;
-		expect(d.name).toBe('verificationPhone');
-		expect(d.displayName).toBe('Phone Verification');
-		expect(d.usableAsTool).toBe(true);
-		expect(d.icon).toEqual({ light: 'file:../../icons/phone.svg', dark: 'file:../../icons/phone.dark.svg' });
-		expect(d.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		const operation = d.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['sendOtp']);
+		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: ['sendOtp'] });
 		expect(d.properties.find((p) => p.name === 'phoneNumber')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['sms'] } });
 		expect(d.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
 	});

@@ -8,6 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -96,14 +97,14 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number }
 describe('node description', () => {
 	it('has the contract names and operation values, and warns that configuring replaces the webhook', () => {
 		const { description } = new VerificationQes();
-		expect(description.name).toBe('verificationQes');
-		expect(description.displayName).toBe('QES Onboarding');
-		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		expect(description.icon).toEqual({ light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' });
+		expectNodeContract(description, {
+			name: 'verificationQes',
+			displayName: 'QES Onboarding',
+			icon: 'qes',
+			operations: ['getVerification', 'configureWebhook'],
+		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
-		expect(options.map((o) => o.value)).toEqual(['getVerification', 'configureWebhook']);
 		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
 		const notice = description.properties.find((p) => p.type === 'notice')!;
 		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node configures its own URL automatically/);
