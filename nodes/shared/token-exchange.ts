@@ -91,12 +91,15 @@ function parseBody(body: unknown): IDataObject {
 	return (body ?? {}) as IDataObject;
 }
 
-/** A fresh token for these credentials, exchanging at most once at a time per credential. */
+/**
+ * A fresh token for these credentials, exchanging at most once at a time per credential. A caller
+ * that sends many requests passes the cache key it computed once.
+ */
 export async function freshToken(
 	httpRequest: HttpRequest,
 	credentials: ApiCredentials,
 	rejected?: string,
+	key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId),
 ): Promise<string> {
-	const key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
 	return await obtainToken(key, async () => await exchangeToken(httpRequest, credentials), rejected);
 }

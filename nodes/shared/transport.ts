@@ -147,7 +147,7 @@ export class ApiClient {
 	private async currentToken(rejected?: string): Promise<string> {
 		let failure: TokenExchangeError | undefined;
 		try {
-			return await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected);
+			return await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected, this.cacheKey);
 		} catch (error) {
 			failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String(error), 'failed');
 		}
