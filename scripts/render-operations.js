@@ -5,7 +5,8 @@
 const NOT_FIELDS = new Set(['operation', 'options', 'additionalFields']);
 
 function fieldsOf(properties, operation) {
-	const shownFor = (p) => p.displayOptions?.show?.operation?.includes(operation);
+	// Parameters only the Tool variant shows (@tool: description, tool output) are not API fields.
+	const shownFor = (p) => p.displayOptions?.show?.operation?.includes(operation) && !p.displayOptions?.show?.['@tool'];
 	const top = properties.filter((p) => shownFor(p) && !NOT_FIELDS.has(p.name) && p.type !== 'notice');
 	const additional = properties.find((p) => p.name === 'additionalFields' && shownFor(p))?.options ?? [];
 	const options = properties.find((p) => p.name === 'options' && shownFor(p))?.options ?? [];

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationDefinition } from './operation-types';
 import { requestSettingsOptions } from './request-settings';
+import { toolProperties } from './tool-output';
 
 /**
  * The node's parameters, derived from its operation table: the operation picker, each operation's
@@ -22,7 +23,7 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 		})),
 		default: operations[0].value,
 	};
-	return [picker, ...operations.flatMap(propertiesOf)];
+	return [picker, ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
 }
 
 function propertiesOf(op: OperationDefinition): INodeProperties[] {

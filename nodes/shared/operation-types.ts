@@ -71,4 +71,14 @@ export interface OperationDefinition {
 	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
 	/** Replaces the single request for operations that page, upload or download. */
 	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
+	/**
+	 * What an AI agent's model reads about this operation when the node is attached as a tool: what it
+	 * does, which values it needs, and its cost or side effects. Default: `description`.
+	 */
+	toolDescription?: string;
+	/**
+	 * The part of one output item a model needs (counts, names, ids for a follow-up call), used when the
+	 * node runs as an AI tool with Tool Output "Summary". Default: the item's json as is.
+	 */
+	toolSummary?: (json: IDataObject) => IDataObject;
 }

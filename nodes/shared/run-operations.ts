@@ -9,6 +9,7 @@ import {
 import { FieldError } from './field-error';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
 import { readRequestSettings } from './request-settings';
+import { toolErrorsGoToModel, toolOutput } from './tool-output';
 import { ApiClient } from './transport';
 
 /**
@@ -25,7 +26,7 @@ export async function runOperations(
 	const op = operations.find((o) => o.value === operationValue);
 	if (!op) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operationValue}"`);
 
-	const continueOnFail = ctx.continueOnFail();
+	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const ready: Array<{ itemIndex: number; values: FieldValues }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -52,7 +53,7 @@ export async function runOperations(
 			}
 		});
 	}
-	return [results.flat()];
+	return [toolOutput(ctx, op, results.flat())];
 }
 
 async function runItem(

@@ -38,14 +38,16 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
 const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name };
 
-/** The example workflows that start with a Manual Trigger (the QES trigger example needs a ping). */
+/** The example workflows that start with a Manual Trigger (the QES trigger example needs a ping), without AI agents. */
 function loadExamples() {
 	return fs
 		.readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json') && !f.startsWith('credentials'))
 		.sort()
 		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }))
-		.filter(({ workflow }) => workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'));
+		.filter(({ workflow }) => workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'))
+		// Agent examples need the scripted test model: agent.e2e.test.js runs them.
+		.filter(({ workflow }) => !workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.')));
 }
 
 /** A 16-character workflow id with digits (execute-batch only accepts ids that contain one). */

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { date, text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { responseJson } from '../../shared/run-operations';
+import { firstOf, pick } from '../../shared/tool-output';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
 
@@ -18,6 +19,20 @@ export function screeningSummary(response: IDataObject): IDataObject {
 	return { isHit: totalHits > 0 || records.length > 0, totalHits, hitsBySourceType };
 }
 
+/** What an AI agent's model reads of one check: the verdict, the hits per list and each record's id for a follow-up. */
+export function screeningForModel(json: IDataObject): IDataObject {
+	if (!Array.isArray(json.foundRecords)) return json; // one item per record (option): already one record
+	const records = firstOf(json.foundRecords, 10, (record) =>
+		pick(record, ['id', 'name', 'sourceType', 'pepType', 'sourceId', 'entityType', 'dateOfBirth', 'citizenship']),
+	);
+	return {
+		...screeningSummary(json),
+		records: records.shown,
+		...(records.more ? { moreRecords: records.more } : {}),
+		...pick(json, ['timestamp']),
+	};
+}
+
 export const checkIndividual: OperationDefinition = {
 	value: 'checkIndividual',
 	name: 'Check Individual',
@@ -26,6 +41,8 @@ export const checkIndividual: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/checkIndividual',
 	repeatable: true,
+	toolDescription:
+		"Screen one person against sanction, PEP (politically exposed person) and criminal lists. Supply name (the person's full name) and, when known, dob (date of birth as yyyy/mm/dd, for example 1970/01/15; leave it empty when unknown, never guess it). Returns isHit, totalHits, the hits per list and each matching record's id, name, list and date of birth. Read-only; the provider may bill each check.",
 	fields: [
 		text('name', {
 			displayName: 'Name',
@@ -49,6 +66,7 @@ export const checkIndividual: OperationDefinition = {
 				'Whether to output one item per found record (with the search and its summary beside it) instead of one item per person. A person without hits still yields one item.',
 		},
 	],
+	toolSummary: screeningForModel,
 	toItems: (response, { ctx, itemIndex, values }): INodeExecutionData[] => {
 		const json = responseJson(response.body);
 		const summary = screeningSummary(json);

@@ -9,6 +9,8 @@ export const registerIndividual: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/registerIndividual',
 	repeatable: true,
+	toolDescription:
+		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's name or names); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

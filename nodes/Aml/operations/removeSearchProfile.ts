@@ -9,6 +9,8 @@ export const removeSearchProfile: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/removeSearchProfile',
 	repeatable: true,
+	toolDescription:
+		"Stop ongoing AML monitoring of the profile registered earlier under profileId. Supply profileId. Changes the account's monitoring: call it only when the user asks to stop monitoring that person.",
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

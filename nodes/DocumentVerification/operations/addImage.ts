@@ -27,6 +27,8 @@ export const addImage: OperationDefinition = {
 	path: '/addImage',
 	// Sending twice would add the image twice.
 	repeatable: false,
+	toolDescription:
+		'Upload one image (front or back of an ID document, or a selfie) to the journey journeyId. Supply journeyId and imageSide (front, back or selfie); the image itself comes from the workflow, never from you. Each call stores another image at the provider.',
 	fields: [
 		journeyIdField,
 		choice('imageSide', {

@@ -10,6 +10,8 @@ export const openJourney: OperationDefinition = {
 	path: '/openJourney',
 	// Each call opens a new journey: never resent after a network error.
 	repeatable: false,
+	toolDescription:
+		'Start a document verification journey and return its journeyId, which Add Image and Verify Age need. Needs no input. Creates a journey at the provider: start one per person, not per question.',
 	fields: [
 		jsonObject('passThroughData', {
 			displayName: 'Pass Through Data',

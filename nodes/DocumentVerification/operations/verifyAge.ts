@@ -10,6 +10,8 @@ export const verifyAge: OperationDefinition = {
 	method: 'POST',
 	path: '/verify/age',
 	repeatable: true,
+	toolDescription:
+		'Check the person of journey journeyId against an age limit (ageFrom: at least this old, or ageTo: at most this old, never both) and optionally a minimum disability percentage. Supply journeyId and the limit. Returns yes or no; the provider may bill each check.',
 	fields: [
 		journeyIdField,
 		// The API refuses ageFrom and ageTo together: one UI choice decides which of them exists.

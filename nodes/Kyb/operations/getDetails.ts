@@ -1,6 +1,36 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { integer, parameter, text } from '../../shared/fields';
 import { flagSet } from '../../shared/fields-extra';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { firstOf, pick } from '../../shared/tool-output';
+
+const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */
+export function companyForModel(json: IDataObject): IDataObject {
+	const data = isObject(json.data) ? json.data : json;
+	const company = isObject(data.company) ? data.company : {};
+	const list = (key: string, keys: string[]) => {
+		const { shown, more } = firstOf(data[key], 10, (entry) => pick(entry, keys));
+		return shown.length ? { [key]: shown, ...(more ? { [`${key}More`]: more } : {}) } : {};
+	};
+	const address = isObject(company.registeredAddress) ? company.registeredAddress.singleLine : undefined;
+	const financials = Array.isArray(data.financials) ? data.financials : [];
+	return {
+		company: {
+			...pick(company, ['legalName', 'tradingNames', 'status', 'country', 'incorporationDate', 'identifiers', 'website']),
+			...(address ? { registeredAddress: address } : {}),
+		},
+		...list('officers', ['name', 'role', 'dob', 'nationality']),
+		...list('ownerships', ['name', 'type', 'share', 'country']),
+		...list('transparency', ['type', 'name', 'ownershipPercentage', 'country', 'linkToken']),
+		...list('documents', ['documentId', 'name', 'type', 'date', 'linkToken']),
+		...(Array.isArray(data.addresses) ? { addressCount: data.addresses.length } : {}),
+		...(financials.length ? { latestFinancials: financials[financials.length - 1] as IDataObject } : {}),
+		...(isObject(json.metadata) ? pick(json.metadata, ['transactionId', 'includedPackages', 'confidence', 'source']) : {}),
+	};
+}
 
 export const getDetails: OperationDefinition = {
 	value: 'getDetails',
@@ -10,6 +40,9 @@ export const getDetails: OperationDefinition = {
 	method: 'POST',
 	path: '/kyb/company/details',
 	repeatable: true,
+	toolDescription:
+		'Get the registry record of one company found by Search Companies: legal name, status, registration, and the data packages this node is set to include (officers, owners, beneficial owners, addresses, documents, financials). Supply transactionId and companyId from the same search result. Each data package is priced separately by the provider: call it once per company you need, not for every search result.',
+	toolSummary: companyForModel,
 	fields: [
 		text('transactionId', {
 			displayName: 'Transaction ID',

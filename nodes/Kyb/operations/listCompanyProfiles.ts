@@ -19,6 +19,8 @@ export const listCompanyProfiles: OperationDefinition = {
 	method: 'GET',
 	path: '/KYB/companyProfile',
 	repeatable: true,
+	toolDescription:
+		'List the company profiles (earlier KYB requests) of this account. Needs no input. Read-only.',
 	fields: [
 		boolean('returnAll', {
 			displayName: 'Return All',

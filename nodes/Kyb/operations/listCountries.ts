@@ -12,6 +12,8 @@ export const listCountries: OperationDefinition = {
 	method: 'GET',
 	path: '/KYB/countries',
 	repeatable: true,
+	toolDescription:
+		'List the countries whose business registries KYB can search, with their two-letter codes for Search Companies. Needs no input. Read-only.',
 	fields: [],
 	toItems: (response): INodeExecutionData[] => {
 		const body = responseJson(response.body);

@@ -24,6 +24,8 @@ export const search: OperationDefinition = {
 	method: 'POST',
 	path: '/kyb/search',
 	repeatable: true,
+	toolDescription:
+		'Search business registries for companies by name. Supply name (the company name or part of it) and optionally country (two-letter ISO code such as DE). Returns one result per company with its companyId and transactionId, both needed by Get Company Details. Read-only.',
 	fields: [
 		text('name', {
 			displayName: 'Company Name',

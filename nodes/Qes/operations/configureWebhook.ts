@@ -89,6 +89,8 @@ export const configureWebhook: OperationDefinition = {
 	path: '/onboarding/configureWebhook',
 	// Saving the same URL again leaves the same state.
 	repeatable: true,
+	toolDescription:
+		"CHANGES ACCOUNT SETTINGS: replaces the account's one QES status webhook with webhookUrl, so status pings stop reaching whatever listened before. Supply webhookUrl. Call it only when the user asks for exactly this change.",
 	fields: [
 		parameter(
 			'replacesNotice',

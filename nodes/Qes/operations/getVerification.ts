@@ -10,6 +10,7 @@ import { FieldError, quote } from '../../shared/field-error';
 import { text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { responseJson } from '../../shared/run-operations';
+import { pick } from '../../shared/tool-output';
 
 export const DEFAULT_BINARY_PREFIX = 'signedDocument';
 const PREFIX_RULE = /^[A-Za-z0-9_-]+$/;
@@ -153,6 +154,31 @@ async function downloadSignedDocuments(
 	return { binary, downloads };
 }
 
+/**
+ * What an AI agent's model reads of a session: the verdict, the person and each signature's state.
+ * Never the resource URLs: a pre-signed URL's query is its key.
+ */
+export function verificationForModel(json: IDataObject): IDataObject {
+	const data = isObject(json.data) ? json.data : json;
+	const identification = isObject(data.identification) ? data.identification : {};
+	const signatures = signatureItems(json).map((entry) => {
+		const signed = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
+		return { ...pick(entry, ['id', 'method', 'status', 'signedAt']), ...(signed ? { signedFile: pick(signed, ['filename', 'status', 'sizeBytes']) } : {}) };
+	});
+	const downloads = Array.isArray(json.signedDocumentDownloads) ? (json.signedDocumentDownloads as IDataObject[]) : [];
+	return {
+		...pick(data, ['isVerified', 'status', 'message', 'requestId']),
+		identification: {
+			...pick(identification, ['status', 'source', 'finalizedAt']),
+			person: pick(identification.personData, ['firstName', 'lastName', 'birthDate', 'nationality']),
+		},
+		signatures,
+		...(downloads.length
+			? { signedDocumentDownloads: downloads.map((d) => pick(d, ['fileName', 'downloaded', 'binaryPropertyName', 'sizeBytes', 'warning'])) }
+			: {}),
+	};
+}
+
 export const getVerification: OperationDefinition = {
 	value: 'getVerification',
 	name: 'Get Verification Result',
@@ -161,6 +187,9 @@ export const getVerification: OperationDefinition = {
 	method: 'GET',
 	path: '/onboarding/getVerification/{sessionId}',
 	repeatable: true,
+	toolDescription:
+		'Read the result of a QES (qualified electronic signature) onboarding session: whether the person is verified, the session status, the identified person and the state of each signature. Supply sessionId. Read-only.',
+	toolSummary: verificationForModel,
 	fields: [
 		text('sessionId', {
 			displayName: 'Session ID',

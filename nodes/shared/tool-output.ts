@@ -1,0 +1,154 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { OperationDefinition } from './operation-types';
+
+/**
+ * What a node attached to an n8n AI Agent gives the agent's model. n8n hands the model the json of
+ * the tool node's output items (n8n-nodes-langchain buildSteps: JSON.stringify of every item's json),
+ * so long responses cost context and attention, and files must never reach it. When the node runs
+ * as a tool, its output is what the model reads; the normal node output stays complete.
+ */
+
+/** The most items a tool answer holds in Summary mode; the rest is counted in a closing note. */
+const MAX_TOOL_ITEMS = 20;
+/** Strings at least this long that look like base64 (file content) are replaced by a placeholder. */
+const MIN_BASE64_LENGTH = 200;
+const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
+const DATA_URL = /^data:[^,]{0,100};base64,/i;
+
+/**
+ * n8n gives a node attached to an agent the type `<package>.<name>Tool` (1.x and 2.x alike).
+ * `isToolExecution()` is no help here: n8n 2.x runs a tool for the agent's engine requests in an
+ * ExecuteContext whose isToolExecution() always answers false, and n8n 1.x lacks the method.
+ */
+export function runsAsTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+/**
+ * As a tool, a failing item becomes an error item the model reads and can correct (n8n 2.x does
+ * the same with the message alone; 1.x would stop the whole run), unless the node's On Error setting
+ * says Stop Workflow.
+ */
+export function toolErrorsGoToModel(ctx: IExecuteFunctions): boolean {
+	return runsAsTool(ctx) && ctx.getNode().onError !== 'stopWorkflow';
+}
+
+/**
+ * The parameters only the Tool variant shows ('@tool'): the description the model reads, one per
+ * operation, pre-filled from the operation table (n8n uses a node's own `toolDescription` parameter
+ * as the tool's description, in 1.x and 2.x), and the choice between summary and full response.
+ */
+export function toolProperties(operations: OperationDefinition[]): INodeProperties[] {
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- default: the operation's tool description
+	const descriptions: INodeProperties[] = operations.map((op) => ({
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: op.toolDescription ?? op.description,
+		required: true,
+		typeOptions: { rows: 4 },
+		displayOptions: { show: { '@tool': [true], operation: [op.value] } },
+		description:
+			'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
+	}));
+	return [
+		...descriptions,
+		{
+			displayName: 'Tool Output',
+			name: 'toolOutput',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { '@tool': [true] } },
+			options: [
+				{
+					name: 'Summary',
+					value: 'summary',
+					description: 'What the model needs (counts, names, IDs for a follow-up call); saves context',
+				},
+				{
+					name: 'Full Response',
+					value: 'full',
+					description: 'The whole API response, as the node outputs it outside an agent',
+				},
+			],
+			default: 'summary',
+			description: 'What the AI model receives. Files are never passed to the model, only their names and sizes.',
+		},
+	];
+}
+
+/** The node's output as the model should read it: unchanged unless the node runs as a tool. */
+export function toolOutput(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
+	if (!runsAsTool(ctx)) return items;
+	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';
+	const shown = full ? items : items.slice(0, MAX_TOOL_ITEMS);
+	const answer = shown.map((item) => forModel(item, full ? undefined : op.toolSummary));
+	if (shown.length < items.length) {
+		answer.push({
+			json: { note: `${items.length - shown.length} more results not shown (${items.length} in all). Narrow the request to see them.` },
+			pairedItem: shown[shown.length - 1]?.pairedItem,
+		});
+	}
+	return answer;
+}
+
+function forModel(item: INodeExecutionData, summarise?: (json: IDataObject) => IDataObject): INodeExecutionData {
+	const isErrorItem = typeof item.json.error === 'string';
+	const json = summarise && !isErrorItem ? summarise(item.json) : item.json;
+	const files = describeBinary(item.binary);
+	const cleaned = withoutFileContent(json) as IDataObject;
+	return {
+		json: files.length ? { ...cleaned, files } : cleaned,
+		...(item.pairedItem !== undefined ? { pairedItem: item.pairedItem } : {}),
+	};
+}
+
+/** Names and sizes of the item's files, never their content. */
+function describeBinary(binary: IBinaryKeyData | undefined): IDataObject[] {
+	return Object.entries(binary ?? {}).map(([property, data]) => ({
+		binaryProperty: property,
+		fileName: data.fileName ?? null,
+		mimeType: data.mimeType,
+		fileSize: data.fileSize ?? null,
+		note: 'File kept in the workflow; its content is not given to the model.',
+	}));
+}
+
+/** Replaces base64 file content and data: URLs anywhere in the json with a short placeholder. */
+function withoutFileContent(value: unknown): unknown {
+	if (typeof value === 'string') {
+		const compact = value.length >= MIN_BASE64_LENGTH && (DATA_URL.test(value) || BASE64.test(value));
+		return compact ? `[file content omitted: ${value.length} characters]` : value;
+	}
+	if (Array.isArray(value)) return value.map(withoutFileContent);
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutFileContent(inner)]));
+	}
+	return value;
+}
+
+/** The named members of `source` that hold something (no undefined, null, '' or []), in that order. */
+export function pick(source: unknown, keys: string[]): IDataObject {
+	if (source === null || typeof source !== 'object') return {};
+	const record = source as IDataObject;
+	const picked: IDataObject = {};
+	for (const key of keys) {
+		const value = record[key];
+		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+		picked[key] = value;
+	}
+	return picked;
+}
+
+/** At most `limit` entries of a list, each reduced by `map`, and how many were left out. */
+export function firstOf(list: unknown, limit: number, map: (entry: unknown) => IDataObject): { shown: IDataObject[]; more: number } {
+	const entries = Array.isArray(list) ? list : [];
+	return { shown: entries.slice(0, limit).map(map), more: Math.max(0, entries.length - limit) };
+}

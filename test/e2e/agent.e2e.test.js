@@ -1,0 +1,205 @@
+'use strict';
+// The package's nodes as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
+// OpenAI Chat Model talks to a scripted OpenAI-compatible model (lib/model-server.js), the tools talk
+// to the sandbox emulator. Runs examples/compliance-agent.json as shipped.
+//
+//   npm run build && N8N_E2E_WORK_DIR=/tmp/e2e node --test test/e2e/agent.e2e.test.js
+//
+// How n8n hands a tool's result to the model (read in both versions' sources): the Tools Agent (V3)
+// does not call the tool itself. It returns an "engine request" (@n8n/n8n-nodes-langchain
+// utils/agent-execution/createEngineRequests); n8n-core's WorkflowExecute (requests-response.js
+// handleRequest) queues the tool node with `rewireOutputLogTo = ai_tool` and the agent behind it;
+// the tool node's output is stored as its ai_tool run data; the resumed agent collects it
+// (collectSubNodeResults) and buildSteps.buildObservation gives the model JSON.stringify of the
+// items' json, or `""` when the tool's run data holds no ai_tool output. That `""` is what a
+// workflow without `settings.executionOrder: "v1"` produces in `n8n execute` and in the server alike:
+// with the legacy order the agent is queued to resume before the tool node has run.
+
+const { describe, it, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { createInstance, nodeOutput } = require('./lib/instance');
+const { startModelServer } = require('./lib/model-server');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'compliance-agent.json'), 'utf8'));
+const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
+
+/** n8n's nodeNameToToolName: the name the model calls a tool by. */
+const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
+const AGENT = 'Compliance Agent';
+const AML = 'Screen Person';
+const KYB = 'Search Companies';
+const OTP = 'Send OTP';
+
+const log = (message) => {
+	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e agent] ${message}\n`);
+};
+
+const parse = (content) => {
+	try {
+		return JSON.parse(content);
+	} catch {
+		return undefined;
+	}
+};
+
+/**
+ * The scripted model. It acts on what it was shown, like a model would: screen with a wrong date of
+ * birth, correct it after reading the error, search the company at the same time, send the OTP, then
+ * answer by quoting the screening result it received.
+ */
+function complianceModel(_body, { toolMessages, userMessage }) {
+	const results = (tool) => toolMessages.filter((m) => m.name === toolName(tool));
+	const screenings = results(AML);
+	if (/full response/i.test(userMessage ?? '')) {
+		if (screenings.length === 0) return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '1970/01/15' } }] };
+		return { content: `Full result received: ${screenings[0].content.length} characters.` };
+	}
+	if (screenings.length === 0) {
+		return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '15.01.1970' } }] };
+	}
+	if (screenings.length === 1) {
+		if (!/dob/.test(screenings[0].content)) return { content: `I could not read the screening tool's answer: ${screenings[0].content}` };
+		return {
+			toolCalls: [
+				{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '1970/01/15' } },
+				{ name: toolName(KYB), arguments: { companyName: 'Acme' } },
+			],
+		};
+	}
+	if (results(OTP).length === 0) return { toolCalls: [{ name: toolName(OTP), arguments: { phoneNumber: '+43 650 1234567' } }] };
+	const screening = parse(screenings[1].content)?.[0] ?? {};
+	const companies = (parse(results(KYB)[0]?.content) ?? []).map((c) => c.legalName ?? c.name);
+	const otp = parse(results(OTP)[0].content)?.[0]?.data?.referenceId;
+	const records = (screening.records ?? []).map((r) => `${r.id} (${r.sourceType}, ${r.sourceId})`);
+	return {
+		content:
+			`Do not proceed. Screening of Viktor Sanctioned: isHit ${screening.isHit}, totalHits ${screening.totalHits}, ` +
+			`records ${records.join(', ')}. Companies found: ${companies.join(', ')}. OTP sent, reference ${otp}.`,
+	};
+}
+
+for (const version of VERSIONS) {
+	describe(`AI Agent with the package's tools, n8n ${version}`, { timeout: 20 * 60 * 1000 }, () => {
+		let sandbox;
+		let model;
+		let n8n;
+		let run; // the compliance example's execution
+		let emulatorRequests;
+		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
+
+		const sandboxRequests = async (route) => {
+			const res = await fetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
+			return await res.json();
+		};
+
+		before(async () => {
+			sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+			model = await startModelServer({ script: complianceModel, log });
+			n8n = await createInstance(version, { name: 'agent' });
+			await n8n.importCredentials([
+				{
+					id: SANDBOX_CREDENTIAL.id,
+					name: SANDBOX_CREDENTIAL.name,
+					type: SANDBOX_CREDENTIAL.type,
+					data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+				},
+				{ id: openAi.id, name: openAi.name, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
+			]);
+			const [id] = await n8n.importWorkflows([EXAMPLE]);
+			const t0 = Date.now();
+			run = await n8n.execute(id);
+			log(`${version}: the compliance example ran in ${Date.now() - t0} ms (${model.requests.length} model requests)`);
+			emulatorRequests = {
+				aml: await sandboxRequests('POST /aml/checkIndividual'),
+				kyb: await sandboxRequests('POST /kyb/search'),
+				otp: await sandboxRequests('POST /phone-service/verification'),
+			};
+		});
+
+		after(async () => {
+			await n8n?.destroy();
+			await model?.close();
+			await sandbox?.close();
+		});
+
+		it('runs the compliance example to the end', () => {
+			assert.ok(run.ok, `execution ok: ${run.errorMessage}\n${run.stderr.slice(-2000)}`);
+			assert.equal(run.lastNodeExecuted, AGENT);
+			assert.equal(EXAMPLE.settings.executionOrder, 'v1', 'the example keeps execution order v1');
+		});
+
+		it('offers the three tools with the descriptions of the operation tables', () => {
+			const first = model.requests[0].body;
+			const tools = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
+			assert.deepEqual(Object.keys(tools).sort(), [toolName(OTP), toolName(AML), toolName(KYB)].sort());
+			const { checkIndividual } = require(path.join(REPO_ROOT, 'dist/nodes/Aml/operations/checkIndividual.js'));
+			const { sendOtp } = require(path.join(REPO_ROOT, 'dist/nodes/Phone/operations/sendOtp.js'));
+			assert.equal(tools[toolName(AML)].description, checkIndividual.toolDescription);
+			assert.equal(tools[toolName(OTP)].description, sendOtp.toolDescription);
+			assert.match(tools[toolName(OTP)].description, /SENDS A MESSAGE/);
+			assert.deepEqual(Object.keys(tools[toolName(AML)].parameters.properties).sort(), ['dob', 'name']);
+			assert.deepEqual(Object.keys(tools[toolName(KYB)].parameters.properties), ['companyName']);
+		});
+
+		it("a wrong dob reaches the model as a readable error, and nothing is sent for it", () => {
+			const [error] = model.toolResults().filter((t) => t.name === toolName(AML));
+			const { name, dob } = parse(error.arguments);
+			assert.deepEqual({ name, dob }, { name: 'Viktor Sanctioned', dob: '15.01.1970' });
+			const [item] = parse(error.content);
+			assert.match(item.error, /^dob must be .*yyyy\/mm\/dd.*got "15\.01\.1970"/);
+			assert.match(item.description, /Nothing was sent/);
+			assert.ok(!emulatorRequests.aml.some((r) => r.body.dob === '15.01.1970'), 'the invalid dob never reached the API');
+		});
+
+		it('the emulator received the arguments the model chose', () => {
+			assert.deepEqual(emulatorRequests.aml.map((r) => r.body), [{ name: 'Viktor Sanctioned', dob: '1970/01/15' }]);
+			assert.deepEqual(emulatorRequests.kyb.map((r) => r.body), [{ name: 'Acme' }]);
+			assert.deepEqual(emulatorRequests.otp.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501234567' }]);
+		});
+
+		it('the model received the screening summary, and the final answer quotes it', () => {
+			const screening = model.toolResults().filter((t) => t.name === toolName(AML))[1];
+			const [summary] = parse(screening.content);
+			assert.equal(summary.isHit, true);
+			assert.equal(summary.totalHits, 2);
+			assert.deepEqual(summary.hitsBySourceType, { SANCTION: 2, PEP: 0, CRIMINAL: 0 });
+			assert.deepEqual(summary.records.map((r) => r.id), ['AML-SAN-0001', 'AML-SAN-0002']);
+			assert.equal(summary.foundRecords, undefined, 'the summary, not the whole response');
+			log(`${version}: model-visible AML result (${screening.content.length} characters): ${screening.content}`);
+
+			const companies = parse(model.toolResults().find((t) => t.name === toolName(KYB)).content);
+			assert.deepEqual(companies.map((c) => c.companyId), ['DE-HRB-123456', 'GB-CH-01234567']);
+
+			const [output] = nodeOutput(run, AGENT);
+			assert.match(output.output, /^Do not proceed\. Screening of Viktor Sanctioned: isHit true, totalHits 2, records AML-SAN-0001 \(SANCTION, OFAC-SDN\), AML-SAN-0002 \(SANCTION, EU-CFSP\)\./);
+			assert.match(output.output, /Companies found: Acme Holdings GmbH, ACME TRADING LIMITED\./);
+			assert.match(output.output, /OTP sent, reference [0-9a-f]{32}\./);
+		});
+
+		it('Tool Output "Full Response" gives the model the whole response', async () => {
+			const full = structuredClone(EXAMPLE);
+			full.id = 'agentFullOutput1';
+			full.name = 'e2e: AML tool with the full response';
+			full.nodes.find((n) => n.name === 'Request').parameters.assignments.assignments[0].value = 'Screen Viktor Sanctioned and read the full response.';
+			full.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
+			const before = model.toolResults().length;
+			const [id] = await n8n.importWorkflows([full]);
+			const res = await n8n.execute(id);
+			assert.ok(res.ok, `execution ok: ${res.errorMessage}`);
+			const screening = model.toolResults().slice(before).find((t) => t.name === toolName(AML));
+			const [item] = parse(screening.content);
+			assert.equal(item.foundRecords.length, 2);
+			assert.deepEqual(item.foundRecords[0].aliasNames, ['Viktor S.', 'V. Sanktioniert']);
+			assert.equal(item.screeningSummary.totalHits, 2);
+			const summary = model.toolResults().filter((t) => t.name === toolName(AML))[1];
+			log(`${version}: AML tool result ${screening.content.length} characters in full, ${summary.content.length} summarised`);
+			assert.ok(summary.content.length < screening.content.length / 2, 'the summary is less than half the full response');
+		});
+	});
+}
