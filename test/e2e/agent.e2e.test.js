@@ -48,6 +48,14 @@ const parse = (content) => {
 	}
 };
 
+/** The requests of the conversations whose question starts with `prefix`, and the tool results in them. */
+function conversation(model, prefix) {
+	const question = (r) => [...r.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+	const requests = model.requests.filter((r) => question(r).startsWith(prefix));
+	const ids = new Set(requests.flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)));
+	return { requests, toolResults: model.toolResults().filter((t) => ids.has(t.toolCallId)) };
+}
+
 /**
  * The scripted model. It acts on what it was shown, like a model would: screen with a wrong date of
  * birth, correct it after reading the error, search the company at the same time, send the OTP, then
@@ -56,9 +64,11 @@ const parse = (content) => {
 function complianceModel(_body, { toolMessages, userMessage }) {
 	const results = (tool) => toolMessages.filter((m) => m.name === toolName(tool));
 	const screenings = results(AML);
-	if (/full response/i.test(userMessage ?? '')) {
+	if (/^(Screen Viktor Sanctioned and read|Stream|Legacy order)/.test(userMessage ?? '')) {
+		// One screening, then an answer that quotes what the tool gave back.
 		if (screenings.length === 0) return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '1970/01/15' } }] };
-		return { content: `Full result received: ${screenings[0].content.length} characters.` };
+		const [result] = parse(screenings[0].content) ?? [];
+		return { content: `Screening result as received (${screenings[0].content.length} characters): totalHits ${result?.totalHits}.` };
 	}
 	if (screenings.length === 0) {
 		return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '15.01.1970' } }] };
@@ -82,6 +92,29 @@ function complianceModel(_body, { toolMessages, userMessage }) {
 			`Do not proceed. Screening of Viktor Sanctioned: isHit ${screening.isHit}, totalHits ${screening.totalHits}, ` +
 			`records ${records.join(', ')}. Companies found: ${companies.join(', ')}. OTP sent, reference ${otp}.`,
 	};
+}
+
+/** A copy of the example with another question (and the changes `edit` makes). */
+function variant(id, question, edit = () => {}) {
+	const workflow = structuredClone(EXAMPLE);
+	Object.assign(workflow, { id, name: `e2e: ${question}` });
+	workflow.nodes.find((n) => n.name === 'Request').parameters.assignments.assignments[0].value = question;
+	edit(workflow);
+	return workflow;
+}
+
+/** The example started by a Webhook that streams the agent's answer (Respond: Streaming). */
+function streamingVariant(id, webhookPath) {
+	return variant(id, 'Stream the answer: screen Viktor Sanctioned.', (workflow) => {
+		const start = workflow.nodes.find((n) => n.name === 'Start');
+		Object.assign(start, {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2.1,
+			webhookId: '0b6c7c1e-57a5-4d8e-9d33-3f0f3c1d2e4a',
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'streaming', options: {} },
+		});
+		workflow.nodes.find((n) => n.name === AGENT).parameters.options.enableStreaming = true;
+	});
 }
 
 for (const version of VERSIONS) {
@@ -183,11 +216,9 @@ for (const version of VERSIONS) {
 		});
 
 		it('Tool Output "Full Response" gives the model the whole response', async () => {
-			const full = structuredClone(EXAMPLE);
-			full.id = 'agentFullOutput1';
-			full.name = 'e2e: AML tool with the full response';
-			full.nodes.find((n) => n.name === 'Request').parameters.assignments.assignments[0].value = 'Screen Viktor Sanctioned and read the full response.';
-			full.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
+			const full = variant('agentFullOutput1', 'Screen Viktor Sanctioned and read the full response.', (workflow) => {
+				workflow.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
+			});
 			const before = model.toolResults().length;
 			const [id] = await n8n.importWorkflows([full]);
 			const res = await n8n.execute(id);
@@ -200,6 +231,42 @@ for (const version of VERSIONS) {
 			const summary = model.toolResults().filter((t) => t.name === toolName(AML))[1];
 			log(`${version}: AML tool result ${screening.content.length} characters in full, ${summary.content.length} summarised`);
 			assert.ok(summary.content.length < screening.content.length / 2, 'the summary is less than half the full response');
+		});
+
+		it('server: a webhook run streams the answer; the model, asked to stream, reads the summary', async (t) => {
+			const hookPath = `agent-stream-${version}`;
+			const [streamId, legacyId] = await n8n.importWorkflows([
+				streamingVariant('agentStreaming01', hookPath),
+				variant('agentLegacyOrdr1', 'Legacy order: screen Viktor Sanctioned.', (workflow) => {
+					workflow.settings = {}; // no executionOrder: n8n's legacy "v0" order
+				}),
+			]);
+			const server = await n8n.startServer();
+			await server.setupOwner();
+			await server.activateWorkflow(streamId);
+			const amlBefore = (await sandboxRequests('POST /aml/checkIndividual')).length;
+
+			const reply = await fetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			const chunks = (await reply.text()).split('\n').map(parse).filter(Boolean);
+			const streamed = chunks.filter((c) => c.type === 'item').map((c) => c.content).join('');
+			const stream = conversation(model, 'Stream');
+			assert.equal(reply.status, 200);
+			assert.ok(stream.requests.length >= 2 && stream.requests.every((r) => r.body.stream === true), 'n8n asked the model to stream');
+			assert.equal(parse(stream.toolResults[0].content)[0].totalHits, 2);
+			assert.match(streamed, /^Screening result as received \(\d+ characters\): totalHits 2\.$/);
+			assert.equal((await sandboxRequests('POST /aml/checkIndividual')).length, amlBefore + 1);
+
+			// The control behind the finding above: with the legacy execution order the agent resumes
+			// before the tool node has run, and the model is shown "" although the API was called.
+			const workflowData = await server.getWorkflow(legacyId);
+			await server.post(`/rest/workflows/${legacyId}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+			const [exec] = await server.waitForExecutions(legacyId, { count: 1, timeoutMs: 120000 });
+			const legacy = conversation(model, 'Legacy order');
+			assert.equal(legacy.toolResults.length, 1);
+			assert.equal(legacy.toolResults[0].content, '""', 'the legacy order shows the model an empty tool result');
+			assert.equal((await sandboxRequests('POST /aml/checkIndividual')).length, amlBefore + 2, 'the tool node still ran');
+			t.diagnostic(`legacy order run (${exec.mode}): ${exec.status}; the model was shown ${legacy.toolResults[0].content}`);
+			await server.stop();
 		});
 	});
 }

@@ -1,0 +1,167 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodeProperties, INodeType, OnError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
+import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
+import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
+import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
+import { toolOutput } from '../../nodes/shared/tool-output';
+import { runNode } from '../helpers/n8n';
+import { useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+/**
+ * The node as n8n attaches it to an AI agent: n8n registers `<name>Tool` with the same execute()
+ * (n8n's convertNodeToAiTool renames the type and adds the tool parameters). The harness keeps the
+ * main output so the test can read what the agent's model would be given.
+ */
+function asTool(node: INodeType): INodeType {
+	const tool = Object.create(node) as INodeType;
+	tool.description = { ...node.description, name: `${node.description.name}Tool`, displayName: `${node.description.displayName} Tool` };
+	return tool;
+}
+
+async function run(node: INodeType, parameters: INodeParameters, onError?: OnError) {
+	return await runNode({
+		node,
+		parameters,
+		credentials: { verificationServicesApi: sandbox().credentials },
+		credentialTypes: sandbox().credentialTypes,
+		onError,
+	});
+}
+
+const screenViktor = { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '1970/01/15' };
+
+describe('AML Check Individual as an AI tool', () => {
+	it('gives the model a summary: verdict, hits per list and the records ids', async () => {
+		const { items, error } = await run(asTool(new VerificationAml()), screenViktor);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const json = items[0].json;
+		expect(json).toMatchObject({ isHit: true, totalHits: 2, hitsBySourceType: { SANCTION: 2, PEP: 0, CRIMINAL: 0 } });
+		expect((json.records as IDataObject[]).map((r) => [r.id, r.sourceId])).toEqual([
+			['AML-SAN-0001', 'OFAC-SDN'],
+			['AML-SAN-0002', 'EU-CFSP'],
+		]);
+		expect(json.foundRecords).toBeUndefined();
+		expect(JSON.stringify(json)).not.toContain('aliasNames');
+	});
+
+	it('gives the whole response with Tool Output "Full Response", and outside an agent as before', async () => {
+		const full = await run(asTool(new VerificationAml()), { ...screenViktor, toolOutput: 'full' });
+		const plain = await run(new VerificationAml(), screenViktor);
+		for (const { items } of [full, plain]) {
+			expect((items[0].json.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0001', 'AML-SAN-0002']);
+			expect(items[0].json.screeningSummary).toMatchObject({ isHit: true, totalHits: 2 });
+		}
+		expect(JSON.stringify(full.items[0].json).length).toBeGreaterThan(2 * JSON.stringify(checkIndividual.toolSummary!(full.items[0].json)).length);
+	});
+
+	it('returns a validation failure to the model as an error item, and sends nothing', async () => {
+		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.error).toMatch(/^dob must be .*yyyy\/mm\/dd.*got "15\.01\.1970" \(item 0\)$/);
+		expect(items[0].json.description).toContain('Nothing was sent for item 0');
+		expect((await sandbox().stats()).total).toBe(0);
+	});
+
+	it('still stops the run when the node is set to On Error: Stop Workflow', async () => {
+		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' }, 'stopWorkflow');
+		expect(items).toHaveLength(0);
+		expect(error).toBeInstanceOf(NodeOperationError);
+	});
+
+	it('outside an agent a validation failure still fails the node', async () => {
+		const { error } = await run(new VerificationAml(), { ...screenViktor, dob: '15.01.1970' });
+		expect(error).toBeInstanceOf(NodeOperationError);
+	});
+});
+
+describe('KYB and QES as AI tools', () => {
+	it('summarises a company record: who it is, who runs and owns it, the document tokens', async () => {
+		const kyb = asTool(new VerificationKyb());
+		const found = await run(new VerificationKyb(), { operation: 'search', name: 'Acme', country: 'DE' });
+		const { transactionId, companyId } = found.items[0].json as { transactionId: string; companyId: string };
+		const include = ['officers', 'addresses', 'ownerships', 'transparency', 'documents', 'financials'];
+		const { items, error } = await run(kyb, { operation: 'getDetails', transactionId, companyId, include });
+		expect(error).toBeUndefined();
+		const json = items[0].json;
+		expect(json.company).toMatchObject({ legalName: 'Acme Holdings GmbH', status: 'active', country: 'DE' });
+		expect(json.officers).toEqual([
+			{ name: 'Erika Musterfrau', role: 'Managing Director', dob: '1976-02-11', nationality: 'DE' },
+			{ name: 'Hans Beispiel', role: 'Authorised Signatory', dob: '1983-09-30', nationality: 'AT' },
+		]);
+		expect((json.documents as IDataObject[]).map((d) => d.linkToken)).toEqual(['lt-DE-HRB-123456-register-extract', 'lt-DE-HRB-123456-articles']);
+		expect(json).toMatchObject({ addressCount: 2, transactionId, latestFinancials: { year: 2023 } });
+		expect(json.addresses).toBeUndefined();
+	});
+
+	it('never gives the model a signed document or its pre-signed URL, only the file names', async () => {
+		const { items, error } = await run(asTool(new VerificationQes()), {
+			operation: 'getVerification',
+			sessionId: 'qes-completed-001',
+			options: { downloadSignedDocuments: true },
+		});
+		expect(error).toBeUndefined();
+		const [item] = items;
+		expect(item.binary).toBeUndefined();
+		expect(item.json).toMatchObject({
+			isVerified: true,
+			status: 'completed',
+			identification: { status: 'completed', person: { firstName: 'Erika', lastName: 'Mustermann' } },
+			signatures: [{ id: 'sig-qes-completed-001', status: 'COMPLETED', signedFile: { filename: 'qes-completed-001-signed.pdf' } }],
+		});
+		expect(item.json.files).toEqual([
+			expect.objectContaining({ binaryProperty: 'signedDocument0', fileName: 'qes-completed-001-signed.pdf', mimeType: 'application/pdf' }),
+		]);
+		expect(JSON.stringify(item.json)).not.toMatch(/resourceUrl|\/files\/signed\//);
+	});
+});
+
+describe('tool output, generic rules', () => {
+	const ctxFor = (type: string, parameters: IDataObject = {}) =>
+		({
+			getNode: () => ({ type }) as INode,
+			getNodeParameter: (name: string, _index: number, fallback: unknown) => parameters[name] ?? fallback,
+		}) as unknown as IExecuteFunctions;
+	const base64 = Buffer.alloc(3000, 7).toString('base64');
+
+	it('replaces file content inside json with its size, as a tool only', () => {
+		const items = [{ json: { image: base64, dataUrl: `data:image/png;base64,${base64}`, note: 'short text' }, pairedItem: { item: 0 } }];
+		const [asTool] = toolOutput(ctxFor('pkg.verificationDocumentTool'), sendOtp, items);
+		expect(asTool.json).toEqual({
+			image: `[file content omitted: ${base64.length} characters]`,
+			dataUrl: `[file content omitted: ${base64.length + 22} characters]`,
+			note: 'short text',
+		});
+		expect(toolOutput(ctxFor('pkg.verificationDocument'), sendOtp, items)).toBe(items);
+	});
+
+	it('caps a long list at 20 items with a closing note in Summary mode', () => {
+		const items = Array.from({ length: 25 }, (_, i) => ({ json: { i }, pairedItem: { item: 0 } }));
+		const summary = toolOutput(ctxFor('pkg.verificationKybTool'), sendOtp, items);
+		expect(summary).toHaveLength(21);
+		expect(summary[20].json.note).toBe('5 more results not shown (25 in all). Narrow the request to see them.');
+		expect(toolOutput(ctxFor('pkg.verificationKybTool', { toolOutput: 'full' }), sendOtp, items)).toHaveLength(25);
+	});
+});
+
+describe('tool parameters', () => {
+	const toolParameters = (node: INodeType) =>
+		node.description.properties.filter((p: INodeProperties) => p.displayOptions?.show?.['@tool']);
+
+	it('each operation has a tool description from its table, shown only in the Tool variant', () => {
+		const descriptions = toolParameters(new VerificationPhone()).filter((p) => p.name === 'toolDescription');
+		expect(descriptions).toHaveLength(1);
+		expect(descriptions[0]).toMatchObject({ default: sendOtp.toolDescription, displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
+		expect(sendOtp.toolDescription).toMatch(/^SENDS A MESSAGE/);
+		const aml = toolParameters(new VerificationAml());
+		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput']);
+		expect(aml[0].default).toBe(checkIndividual.toolDescription);
+	});
+});
