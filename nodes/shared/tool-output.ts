@@ -87,6 +87,8 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 /** The node's output as the model should read it: unchanged unless the node runs as a tool. */
 export function toolOutput(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
 	if (!runsAsTool(ctx)) return items;
+	// No item would reach the model as "": say that the call worked and found nothing.
+	if (items.length === 0) return [{ json: { resultCount: 0, note: 'The request succeeded and returned no results.' }, pairedItem: { item: 0 } }];
 	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';
 	const shown = full ? items : items.slice(0, MAX_TOOL_ITEMS);
 	const answer = shown.map((item) => forModel(item, full ? undefined : op.toolSummary));

@@ -101,6 +101,14 @@ describe('KYB and QES as AI tools', () => {
 		expect(json.addresses).toBeUndefined();
 	});
 
+	it('tells the model that a search found nothing, instead of an empty answer', async () => {
+		const { items, error } = await run(asTool(new VerificationKyb()), { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ resultCount: 0, note: 'The request succeeded and returned no results.' }]);
+		const plain = await run(new VerificationKyb(), { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
+		expect(plain.items).toEqual([]);
+	});
+
 	it('never gives the model a signed document or its pre-signed URL, only the file names', async () => {
 		const { items, error } = await run(asTool(new VerificationQes()), {
 			operation: 'getVerification',

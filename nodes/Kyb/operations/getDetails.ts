@@ -4,8 +4,7 @@ import { integer, parameter, text } from '../../shared/fields';
 import { flagSet } from '../../shared/fields-extra';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { firstOf, pick } from '../../shared/tool-output';
-
-const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../list-helpers';
 
 /** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */
 export function companyForModel(json: IDataObject): IDataObject {
