@@ -188,12 +188,14 @@ for (const version of VERSIONS) {
 			assert.match(item.error, /^dob must be .*yyyy\/mm\/dd.*got "15\.01\.1970"/);
 			assert.match(item.description, /Nothing was sent/);
 			assert.ok(!emulatorRequests.aml.some((r) => r.body.dob === '15.01.1970'), 'the invalid dob never reached the API');
+			log(`${version}: model-visible validation failure: ${error.content}`);
 		});
 
 		it('the emulator received the arguments the model chose', () => {
 			assert.deepEqual(emulatorRequests.aml.map((r) => r.body), [{ name: 'Viktor Sanctioned', dob: '1970/01/15' }]);
 			assert.deepEqual(emulatorRequests.kyb.map((r) => r.body), [{ name: 'Acme' }]);
 			assert.deepEqual(emulatorRequests.otp.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501234567' }]);
+			log(`${version}: the emulator received ${JSON.stringify(Object.values(emulatorRequests).flat().map((r) => `${r.route} ${JSON.stringify(r.body)}`))}`);
 		});
 
 		it('the model received the screening summary, and the final answer quotes it', () => {
