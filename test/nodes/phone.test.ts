@@ -1,11 +1,9 @@
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { runNode } from '../helpers/n8n';
+import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
 
@@ -263,35 +261,8 @@ const legacyAnswer = (body: IDataObject) => {
 };
 
 /** A proxy in front of the emulator that rewrites the 200 answers of code checks with `rewrite`. */
-async function startProxy(rewrite: (body: IDataObject) => unknown): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-	const target = new URL(emulator().baseUrl);
-	const server = http.createServer((req, res) => {
-		const upstream = http.request(
-			{ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-			(answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (c: Buffer) => chunks.push(c));
-				answer.on('end', () => {
-					let body = Buffer.concat(chunks);
-					if (req.method === 'PATCH' && answer.statusCode === 200) {
-						body = Buffer.from(JSON.stringify(rewrite(JSON.parse(body.toString('utf8')))));
-					}
-					res.writeHead(answer.statusCode!, { ...answer.headers, 'content-length': String(body.length) }).end(body);
-				});
-			},
-		);
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const port = (server.address() as AddressInfo).port;
-	return {
-		baseUrl: `http://127.0.0.1:${port}/api/services`,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
+const startProxy = async (rewrite: (body: IDataObject) => unknown) =>
+	await startRewritingProxy(emulator().baseUrl.replace(/\/api\/services$/, ''), (method) => method === 'PATCH', rewrite as never);
 
 describe('Phone: Check OTP', () => {
 	it('the right code: otpVerified true; referenceId read from the Send OTP item by default; only the code is sent', async () => {
