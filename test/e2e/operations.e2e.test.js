@@ -366,6 +366,7 @@ for (const version of VERSIONS) {
 			assert.deepEqual(Object.keys(verdict.json.croppedImageFiles).sort(), ['back', 'front', 'portrait', 'selfie']);
 			const [identity] = run.items('Verified Identity');
 			assert.deepEqual(identity.json, {
+				journeyId,
 				fullName: 'Erika Mustermann',
 				dateOfBirth: '1990/08/12',
 				documentNumber: 'L01X00T47',
@@ -375,6 +376,7 @@ for (const version of VERSIONS) {
 			});
 			const front = examples.find((e) => e.file === 'document-journey.json').workflow.nodes.find((n) => n.name === 'Sample Images')
 				.parameters.assignments.assignments.find((a) => a.name === 'front').value;
+			// The Set node keeps the item's binaries (it includes selected fields, not "no other fields").
 			for (const item of [verdict, identity]) {
 				const portrait = item.binary && item.binary.portrait;
 				assert.ok(portrait, 'the cropped portrait is a binary property');
