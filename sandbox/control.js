@@ -87,8 +87,15 @@ const CONTROL_ROUTES = [
 		({ state, params }) => {
 			const journey = state.journeys.get(params.journeyId);
 			if (!journey) throw new ApiError(404, 'Journey not found');
-			return ok(journey);
+			const { imageData: _bytes, ...described } = journey; // the images' bytes come back from /verify
+			return ok(described);
 		},
+	],
+	[
+		'GET',
+		'/phone/messages',
+		({ state, query }) =>
+			ok(query.referenceId ? state.phoneMessages.filter((m) => m.referenceId === query.referenceId) : state.phoneMessages),
 	],
 	[
 		'GET',

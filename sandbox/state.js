@@ -18,6 +18,7 @@ function createState(startConfig = {}) {
 		searches: new Map(), // transactionId -> {transactionId, companyIds:Set, name, country, createdAt}
 		profiles: new Map(), // profileId -> registered AML monitoring profile
 		phone: new Map(), // referenceId -> phone verification request
+		phoneMessages: [], // {referenceId, method, to, text, code, sentAt}: the OTP messages "delivered"
 		qesSessions: new Map(), // sessionId -> {status, isVerified, updatedAt} (overrides and new sessions)
 		webhook: null, // {id, url, metadata, createdAt}
 		reset() {
@@ -28,6 +29,7 @@ function createState(startConfig = {}) {
 			state.searches.clear();
 			state.profiles.clear();
 			state.phone.clear();
+			state.phoneMessages = [];
 			state.qesSessions.clear();
 			state.webhook = null;
 		},

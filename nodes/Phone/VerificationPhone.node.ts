@@ -18,7 +18,7 @@ export class VerificationPhone implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(phoneOperations),
-		description: 'Send one-time passwords by SMS or e-mail to verify a phone number or an e-mail address',
+		description: 'Send one-time passwords by SMS or e-mail and check the code the person typed, to verify a phone number or an e-mail address',
 		defaults: { name: 'Phone Verification' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -19,7 +19,7 @@ export class VerificationQes implements INodeType {
 		version: 1,
 		subtitle: operationSubtitle(qesOperations),
 		description:
-			'Read the result of qualified electronic signature (QES) onboarding sessions, download the signed documents and configure the status webhook',
+			'Start qualified electronic signature (QES) onboarding sessions, read their result, download the signed documents and configure the status webhook',
 		defaults: { name: 'QES Onboarding' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

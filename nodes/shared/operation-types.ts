@@ -63,6 +63,11 @@ export interface OperationDefinition {
 	 * only then are network errors before a response retried. Money and messages are never resent.
 	 */
 	repeatable: boolean;
+	/**
+	 * A non-2xx response that is an answer rather than a failure (for example "wrong code" from
+	 * Check OTP): it is returned like a 2xx instead of becoming an error.
+	 */
+	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
 	/** Checks that span fields (for example "phoneNumber is required when method is sms"). */
 	validate?: (values: FieldValues, item: { ctx: IExecuteFunctions; itemIndex: number }) => void;
 	/** Adds to the request what fields alone cannot express (for example a nested object). */

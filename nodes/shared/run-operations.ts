@@ -67,7 +67,8 @@ async function runItem(
 		ctx,
 		itemIndex,
 		values,
-		send: async (request) => await client.send(request, { itemIndex, operation: op.name, repeatable: op.repeatable }),
+		send: async (request) =>
+			await client.send(request, { itemIndex, operation: op.name, repeatable: op.repeatable, acceptsAnswer: op.acceptsAnswer }),
 	};
 	const request = buildRequest(op, values);
 	if (op.run) return await op.run(item, request);

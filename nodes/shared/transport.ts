@@ -35,6 +35,8 @@ export interface SendOptions {
 	operation: string;
 	/** Safe to send again after a network error (see OperationDefinition.repeatable). */
 	repeatable: boolean;
+	/** A non-2xx response the operation takes as an answer (see OperationDefinition.acceptsAnswer). */
+	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
 	/** Extra request options, e.g. a timeout for the trigger's bounded enrichment call. */
 	request?: Partial<IHttpRequestOptions>;
 }
@@ -115,6 +117,10 @@ export class ApiClient {
 				if (statusCode === 429) this.throttle.rateLimited(waitMs);
 				await sleep(waitMs);
 				continue;
+			}
+			if (options.acceptsAnswer?.(statusCode, response.body)) {
+				this.throttle.recordSuccess();
+				return response;
 			}
 			throw apiError(this.ctx.getNode(), {
 				statusCode,

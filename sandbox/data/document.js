@@ -12,6 +12,10 @@ const DOCUMENT_SUBJECT = Object.freeze({
 	documentType: 'ID_CARD',
 	documentNumber: 'L01X00T47',
 	expiryDate: '2031-08-11',
+	gender: 'F',
+	addressSingleLine: 'Heidestrasse 17, 51147 Koeln, DEU',
+	issuingCountry: 'DEU',
+	expeditor: 'Stadt Koeln',
 });
 
 module.exports = { DOCUMENT_SUBJECT };

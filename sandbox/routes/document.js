@@ -17,7 +17,7 @@ function journeyOf(state, journeyId) {
 function openJourney({ body, state }) {
 	const passThroughData = v.optionalObject(body, 'passThroughData');
 	const journeyId = crypto.randomUUID();
-	const journey = { journeyId, passThroughData: passThroughData || {}, images: [], createdAt: new Date().toISOString() };
+	const journey = { journeyId, passThroughData: passThroughData || {}, images: [], imageData: {}, createdAt: new Date().toISOString() };
 	boundedSet(state.journeys, journeyId, journey, STORE_LIMIT);
 	return ok({ journeyId, passThroughData: journey.passThroughData });
 }
@@ -41,6 +41,8 @@ function addImage({ body, state }) {
 		addedAt: new Date().toISOString(),
 	};
 	journey.images.push(image);
+	// The latest image of each side is kept whole: /verify returns its crops byte for byte.
+	journey.imageData[imageSide] = bytes.toString('base64');
 	if (body.passThroughData) journey.passThroughData = { ...journey.passThroughData, ...body.passThroughData };
 	return ok({ journeyId, imageSide, imageName, stored: true, sizeBytes: image.sizeBytes });
 }
@@ -65,20 +67,62 @@ function verifyAge({ body, state }) {
 	});
 }
 
+const slashDate = (iso) => iso.replace(/-/g, '/');
+
+/**
+ * The crops a real service cuts from the images: the portrait comes from the document's front, the
+ * other members are the latest image of their side. Each is that image's bytes unchanged, so a test
+ * can compare them byte for byte with what it added.
+ */
+function croppedImages(journey) {
+	const { front, back, selfie } = journey.imageData;
+	return {
+		...(front ? { portrait: front, front } : {}),
+		...(back ? { back } : {}),
+		...(selfie ? { selfie } : {}),
+	};
+}
+
 function verify({ body, state }) {
 	const journeyId = v.requireString(body, 'journeyId');
 	const journey = journeyOf(state, journeyId);
 	if (journey.images.length === 0) throw v.bad('journey has no images; add an image first');
 	const s = DOCUMENT_SUBJECT;
+	const started = journey.images[0].addedAt;
+	const now = new Date().toISOString();
 	return ok({
 		journeyId,
 		status: 'verificationComplete',
-		identitySubject: { firstName: s.firstName, lastName: s.lastName, dateOfBirth: s.dateOfBirth, nationality: s.nationality },
-		authoritativeData: { documentType: s.documentType, documentNumber: s.documentNumber, expiryDate: s.expiryDate },
-		proofOfWork: { images: journey.images.map(({ imageName, imageSide, sha256 }) => ({ imageName, imageSide, sha256 })) },
-		auditTrail: { workStatus: 'PASS', completedAt: new Date().toISOString() },
-		fraudAlerts: [],
-		croppedImages: [],
+		identitySubject: {
+			type: 'PERSON',
+			fullName: `${s.firstName} ${s.lastName}`,
+			nameStructure: { firstName: s.firstName, lastName: s.lastName, nativeFullName: `${s.firstName} ${s.lastName}` },
+			gender: s.gender,
+			nationality: s.nationality,
+			dob: slashDate(s.dateOfBirth),
+			addressSingleLine: s.addressSingleLine,
+			email: null,
+			mobileNumber: null,
+		},
+		authoritativeData: {
+			identityDocument: {
+				type: s.documentType,
+				idNumber: s.documentNumber,
+				issuingCountry: s.issuingCountry,
+				expeditor: s.expeditor,
+				expirationDate: slashDate(s.expiryDate),
+				verificationChannel: 'DOCUMENT_SCAN',
+			},
+		},
+		proofOfWork: {
+			type: 'DOCUMENT_VERIFICATION',
+			titleOfProof: 'Identity document verification',
+			timestampOfProof: now,
+			images: journey.images.map(({ imageName, imageSide, sha256 }) => ({ imageName, imageSide, sha256 })),
+		},
+		auditTrail: { workId: `work-${journeyId}`, workStatus: 'PASS', workStartTst: started, workEndTst: now, workResult: 'VERIFIED' },
+		fraudAlerts: { fraudAlertDetail: [], aggregateFraudAlertScore: 0 },
+		croppedImages: croppedImages(journey),
 		passThroughData: journey.passThroughData,
 	});
 }

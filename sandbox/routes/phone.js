@@ -41,6 +41,16 @@ function createVerification({ body, state }) {
 		createdAt: new Date().toISOString(),
 	};
 	boundedSet(state.phone, referenceId, request, STORE_LIMIT);
+	// What a real provider would deliver: tests read the code here, as the person reads their phone.
+	state.phoneMessages.push({
+		referenceId,
+		method,
+		to: method === 'sms' ? recipient.phoneNumber : recipient.email,
+		text: `Your verification code is ${otp}`,
+		code: otp,
+		sentAt: request.createdAt,
+	});
+	if (state.phoneMessages.length > STORE_LIMIT) state.phoneMessages.shift();
 	return ok({
 		status: true,
 		data: {

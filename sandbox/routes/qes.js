@@ -36,9 +36,18 @@ function createSessionLink({ body, state, origin }) {
 	const redirectUrl = v.requireString(body, 'redirectUrl');
 	if (!v.isHttpUrl(redirectUrl)) throw v.bad('redirectUrl must be an absolute http or https URL');
 	const docUrl = v.requireString(body, 'docUrl');
-	if (!v.isHttpUrl(docUrl)) throw v.bad('docUrl must be an absolute http or https URL');
-	for (const field of ['signForms', 'fillForm']) {
-		if (body[field] !== undefined && !Array.isArray(body[field])) throw v.bad(`${field} must be an array`);
+	if (!v.isHttpUrl(docUrl) || !docUrl.startsWith('https:')) throw v.bad('docUrl must be an absolute https URL of a public PDF');
+	const members = { signForms: ['fieldId', 'actorId'], fillForm: ['fieldId', 'value'] };
+	for (const [field, keys] of Object.entries(members)) {
+		if (body[field] === undefined) continue;
+		if (!Array.isArray(body[field])) throw v.bad(`${field} must be an array`);
+		body[field].forEach((entry, i) => {
+			if (!v.isPlainObject(entry)) throw v.bad(`${field}[${i}] must be an object`);
+			for (const key of keys) {
+				if (typeof entry[key] !== 'string') throw v.bad(`${field}[${i}].${key} must be a string`);
+			}
+			if (entry.fieldId.trim() === '') throw v.bad(`${field}[${i}].fieldId must not be blank`);
+		});
 	}
 	const requestId = `qes-${crypto.randomBytes(8).toString('hex')}`;
 	setSession(state, requestId, 'pending', false);

@@ -38,7 +38,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
 const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name };
 
-/** The example workflows that start with a Manual Trigger (the QES trigger example needs a ping), without AI agents. */
+/** The example workflows that start with a Manual Trigger, without AI agents (phone-otp and qes-onboarding start from webhooks: onboarding.e2e.test.js; the agent example: agent.e2e.test.js). */
 function loadExamples() {
 	return fs
 		.readdirSync(EXAMPLES_DIR)
@@ -338,18 +338,7 @@ for (const version of VERSIONS) {
 			});
 		});
 
-		it('examples/phone-otp.json: the formatted number is cleaned and the referenceId kept', async () => {
-			const run = reader(succeeded('exPhoneOtp000001'));
-			const [kept] = run.out('Keep Reference');
-			assert.match(kept.referenceId, /^[0-9a-f]{32}$/);
-			assert.equal(kept.sentTo, '436501234567');
-			assert.equal(kept.state, 'CREATED');
-			const stored = await run.sandbox.get(`phone/${kept.referenceId}`);
-			assert.deepEqual(stored.recipient, { phoneNumber: '436501234567' });
-			assert.equal(stored.externalId, 'signup-4711');
-		});
-
-		it('examples/document-journey.json: three images from binary, then ageResult "yes"', async () => {
+		it('examples/document-journey.json: three images from binary, ageResult "yes", then the verdict with the cropped portrait', async () => {
 			const run = reader(succeeded('exDocJourney0001'));
 			const [{ journeyId }] = run.out('Open Journey');
 			const results = run.out('Verify Age and Disability');
@@ -372,6 +361,33 @@ for (const version of VERSIONS) {
 			assert.deepEqual(journey.passThroughData, { customerId: 'customer-4711' });
 			const [request] = (await run.sandbox.requests('POST /verify/age')).filter((r) => r.body.journeyId === journeyId);
 			assert.deepEqual(request.body, { journeyId, ageFrom: 18, minDisabilityPercentage: 50 });
+
+			const [verdict] = run.items('Verify Document');
+			assert.equal(verdict.json.status, 'verificationComplete');
+			assert.equal(verdict.json.croppedImages, undefined, 'no base64 left in the JSON');
+			assert.deepEqual(Object.keys(verdict.json.croppedImageFiles).sort(), ['back', 'front', 'portrait', 'selfie']);
+			const [identity] = run.items('Verified Identity');
+			assert.deepEqual(identity.json, {
+				journeyId,
+				fullName: 'Erika Mustermann',
+				dateOfBirth: '1990/08/12',
+				documentNumber: 'L01X00T47',
+				workStatus: 'PASS',
+				ageResult: 'yes',
+				portraitFile: 'portrait.png',
+			});
+			const front = examples.find((e) => e.file === 'document-journey.json').workflow.nodes.find((n) => n.name === 'Sample Images')
+				.parameters.assignments.assignments.find((a) => a.name === 'front').value;
+			// The Set node keeps the item's binaries (it includes selected fields, not "no other fields").
+			for (const item of [verdict, identity]) {
+				const portrait = item.binary && item.binary.portrait;
+				assert.ok(portrait, 'the cropped portrait is a binary property');
+				assert.equal(portrait.mimeType, 'image/png');
+				assert.equal(portrait.fileName, 'portrait.png');
+				// n8n 1.x keeps small binaries inline (base64); 2.x stores them on disk (an id instead of data).
+				if (portrait.data && !portrait.id && portrait.data !== 'filesystem-v2') assert.equal(portrait.data, front, 'byte for byte the front image');
+				else assert.equal(Number(String(portrait.fileSize).replace(/[^0-9]/g, '')), 73, 'the portrait has the front image size');
+			}
 		});
 
 		// ---- one workflow per remaining operation ---------------------------------------------
@@ -389,8 +405,8 @@ for (const version of VERSIONS) {
 					.flatMap((w) => operationsOf(w).map(([node, operation]) => `${node}.${operation}`)),
 			);
 			const declared = declaredOperations();
-			// CONVENTIONS.md: AML 3, KYB 4, Payments 1, Document 3, Phone 1, QES 2.
-			assert.equal(declared.length, 14, `the conventions list 14 operations, the built nodes declare: ${declared.join(', ')}`);
+			// CONVENTIONS.md: AML 3, KYB 4, Payments 1, Document 4, Phone 2, QES 3.
+			assert.equal(declared.length, 17, `the conventions list 17 operations, the built nodes declare: ${declared.join(', ')}`);
 			assert.deepEqual(declared.filter((op) => !ran.has(op)), [], 'operations never run successfully');
 		});
 

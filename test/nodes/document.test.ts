@@ -6,22 +6,26 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
 import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
+import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
 	return await runNode({
 		node: new VerificationDocument(),
 		parameters,
-		credentials: { verificationServicesApi: { ...sandbox().credentials } },
+		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
 		credentialTypes: sandbox().credentialTypes,
 		input,
 		continueOnFail,
 	});
 }
+
+const startProxy = async (path: string, rewrite: (body: IDataObject) => unknown) =>
+	await startRewritingProxy(sandbox().url, (_method, url) => url === `/api/services${path}`, rewrite as never);
 
 /** Opens a journey through the node itself; returns its id. */
 async function openJourney(): Promise<string> {
@@ -53,7 +57,7 @@ describe('node description', () => {
 			name: 'verificationDocument',
 			displayName: 'Document Verification',
 			icon: 'document',
-			operations: ['openJourney', 'addImage', 'verifyAge'],
+			operations: ['openJourney', 'addImage', 'verifyAge', 'verifyDocument'],
 		});
 		expect(description.description).toMatch(/upcoming/i);
 	});
@@ -375,10 +379,142 @@ describe('verifyAge', () => {
 	});
 });
 
+describe('verifyDocument', () => {
+	const jpeg = (size: number) => Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(size)]);
+
+	/** A journey with the given images added through the node. */
+	async function journeyWith(images: Array<[string, Buffer, string]>): Promise<string> {
+		const journeyId = await openJourney();
+		for (const [imageSide, bytes, fileName] of images) {
+			const { error } = await run({ operation: 'addImage', journeyId, imageSide }, [imageItem(bytes, fileName)]);
+			expect(error).toBeUndefined();
+		}
+		return journeyId;
+	}
+
+	const binaryBytes = (item: INodeExecutionData, name: string) => Buffer.from(item.binary![name].data, 'base64');
+
+	it('turns every cropped image into a binary property, byte for byte, and keeps the rest of the result as JSON', async () => {
+		const front = jpeg(5000);
+		const back = png(700);
+		const selfie = png(900);
+		const journeyId = await journeyWith([
+			['front', front, 'id-front.jpg'],
+			['back', back, 'id-back.png'],
+			['selfie', selfie, 'me.png'],
+		]);
+		const { items, error } = await run({ operation: 'verifyDocument', journeyId: '={{ $json.journeyId }}' }, [{ json: { journeyId } }]);
+		expect(error).toBeUndefined();
+		expect(await bodies('POST /verify')).toEqual([{ journeyId }]);
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(Object.keys(item.binary!).sort()).toEqual(['back', 'front', 'portrait', 'selfie']);
+		expect(binaryBytes(item, 'portrait').equals(front)).toBe(true);
+		expect(binaryBytes(item, 'front').equals(front)).toBe(true);
+		expect(binaryBytes(item, 'back').equals(back)).toBe(true);
+		expect(binaryBytes(item, 'selfie').equals(selfie)).toBe(true);
+		expect(item.binary!.portrait).toMatchObject({ mimeType: 'image/jpeg', fileName: 'portrait.jpg', fileExtension: 'jpg' });
+		expect(item.binary!.back).toMatchObject({ mimeType: 'image/png', fileName: 'back.png' });
+		expect(item.json.croppedImages).toBeUndefined();
+		expect(item.json.croppedImageFiles).toEqual({
+			portrait: { binaryPropertyName: 'portrait', fileName: 'portrait.jpg', mimeType: 'image/jpeg', sizeBytes: front.length },
+			front: { binaryPropertyName: 'front', fileName: 'front.jpg', mimeType: 'image/jpeg', sizeBytes: front.length },
+			back: { binaryPropertyName: 'back', fileName: 'back.png', mimeType: 'image/png', sizeBytes: back.length },
+			selfie: { binaryPropertyName: 'selfie', fileName: 'selfie.png', mimeType: 'image/png', sizeBytes: selfie.length },
+		});
+		expect(item.json).toMatchObject({
+			journeyId,
+			status: 'verificationComplete',
+			identitySubject: { fullName: 'Erika Mustermann', dob: '1990/08/12', nameStructure: { firstName: 'Erika', lastName: 'Mustermann' } },
+			authoritativeData: { identityDocument: { type: 'ID_CARD', idNumber: 'L01X00T47' } },
+			auditTrail: { workStatus: 'PASS' },
+			fraudAlerts: { fraudAlertDetail: [], aggregateFraudAlertScore: 0 },
+		});
+		expect(JSON.stringify(item.json)).not.toContain(front.toString('base64').slice(0, 40));
+	});
+
+	it('returns only the crops of the images added (a selfie only: no portrait)', async () => {
+		const selfie = png(100);
+		const journeyId = await journeyWith([['selfie', selfie, 'me.png']]);
+		const { items, error } = await run({ operation: 'verifyDocument', journeyId });
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary!)).toEqual(['selfie']);
+		expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['selfie']);
+	});
+
+	it('with "Keep Images as Base64 in JSON" the response stays as the API sent it, without binaries', async () => {
+		const front = jpeg(300);
+		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
+		const { items, error } = await run({ operation: 'verifyDocument', journeyId, options: { keepImagesInJson: true } });
+		expect(error).toBeUndefined();
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].json.croppedImageFiles).toBeUndefined();
+		expect(items[0].json.croppedImages).toEqual({ portrait: front.toString('base64'), front: front.toString('base64') });
+	});
+
+	it('an image of an unknown format becomes application/octet-stream (.bin)', async () => {
+		const journeyId = await journeyWith([['back', Buffer.from('plain bytes, no image header'), 'b.dat']]);
+		const { items, error } = await run({ operation: 'verifyDocument', journeyId });
+		expect(error).toBeUndefined();
+		expect(items[0].binary!.back).toMatchObject({ mimeType: 'application/octet-stream', fileName: 'back.bin' });
+	});
+
+	it('a member that is not base64 (null, a URL) stays in croppedImages untouched; a data: URL is decoded', async () => {
+		const front = jpeg(64);
+		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
+		const proxy = await startProxy('/verify', (verdict) => ({
+			...verdict,
+			croppedImages: {
+				portrait: `data:image/jpeg;base64,${front.toString('base64')}`,
+				signature: null,
+				selfie: 'https://cdn.example/selfie.jpg',
+			},
+		}));
+		try {
+			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
+			expect(error).toBeUndefined();
+			expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
+			expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
+			expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });
+			expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['portrait']);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('a 2xx that is no verification result is an error, not an empty verdict', async () => {
+		const journeyId = await journeyWith([['front', jpeg(10), 'f.jpg']]);
+		const proxy = await startProxy('/verify', () => ({ ok: true }));
+		try {
+			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
+			expect(items).toEqual([]);
+			expect(error!.message).toBe(
+				'Verify Document got HTTP 200 without a verification result (expected journeyId, status, identitySubject ...)',
+			);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('says to open a journey first for an unknown journey, naming the journeyId field', async () => {
+		const result = await run({ operation: 'verifyDocument', journeyId: 'no-such-journey' });
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error!.message).toBe('Verify Document failed with HTTP 404: Journey not found');
+		expect((result.error as NodeApiError).description).toContain('pass its journeyId');
+	});
+
+	it('refuses a blank journeyId before sending', async () => {
+		const result = await run({ operation: 'verifyDocument', journeyId: '={{ $json.id }}' }, [{ json: { id: '   ' } }]);
+		await expectValidationError(result, 0, 'journeyId is required and must not be blank');
+	});
+});
+
 describe('journey not found', () => {
 	it.each([
 		['addImage', { imageSide: 'front' }, [imageItem(png(10), 'a.png')]],
 		['verifyAge', { ageCondition: 'atLeast', ageFrom: 18 }, undefined],
+		['verifyDocument', {}, undefined],
 	])('%s says to open a journey first', async (operation, extra, input) => {
 		const result = await run({ operation, journeyId: 'no-such-journey', ...extra }, input as INodeExecutionData[] | undefined);
 		expect(result.error).toBeInstanceOf(NodeApiError);

@@ -1,6 +1,9 @@
-import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
+import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { runNode } from '../helpers/n8n';
+import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
 
@@ -218,10 +221,261 @@ describe('Phone: Send OTP', () => {
 	});
 });
 
+const CHECK = 'PATCH /phone-service/verification/:referenceId';
+
+/** Sends an OTP through the node; returns Send OTP's output item and the code the emulator "delivered". */
+async function sentOtp(phoneNumber = '436501234567'): Promise<{ item: INodeExecutionData; referenceId: string; code: string }> {
+	const { items: out, error } = await send({ method: 'sms', phoneNumber });
+	expect(error).toBeUndefined();
+	const referenceId = (out[0].json.data as IDataObject).referenceId as string;
+	const messages = (await (
+		await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages?referenceId=${referenceId}`)
+	).json()) as Array<{ code: string; to: string }>;
+	expect(messages).toHaveLength(1);
+	expect(messages[0].to).toBe(phoneNumber);
+	return { item: { json: out[0].json }, referenceId, code: messages[0].code };
+}
+
+async function check(parameters: IDataObject, input: INodeExecutionData[], options: { continueOnFail?: boolean } = {}) {
+	return await emulator().run(node, { operation: 'checkOtp', ...parameters } as never, { input, ...options });
+}
+
+/** Another code than `code`, with the same length. */
+const wrongCode = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? String((Number(d) + 1) % 10) : d));
+
+/** Runs the node with the credential's base URL pointing at `baseUrl` (a proxy in front of the emulator). */
+async function runNodeAt(baseUrl: string, parameters: IDataObject, input: INodeExecutionData[]) {
+	return await runNode({
+		node,
+		parameters: parameters as never,
+		credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: baseUrl } as never },
+		credentialTypes: [new VerificationServicesApi()],
+		input,
+	});
+}
+
+/** The older API generation: the status object at the top level, without the `data` wrapper. */
+const legacyAnswer = (body: IDataObject) => {
+	const data = body.data as IDataObject;
+	return { referenceId: data.referenceId, status: data.status };
+};
+
+/** A proxy in front of the emulator that rewrites the 200 answers of code checks with `rewrite`. */
+const startProxy = async (rewrite: (body: IDataObject) => unknown) =>
+	await startRewritingProxy(emulator().baseUrl.replace(/\/api\/services$/, ''), (method) => method === 'PATCH', rewrite as never);
+
+describe('Phone: Check OTP', () => {
+	it('the right code: otpVerified true; referenceId read from the Send OTP item by default; only the code is sent', async () => {
+		const { item, referenceId, code } = await sentOtp();
+		const { items: out, error } = await check({ securityFactor: code }, [item]);
+		expect(error).toBeUndefined();
+		const [request] = await emulator().requests(CHECK);
+		expect(request.path).toBe(`/phone-service/verification/${referenceId}`);
+		expect(request.body).toEqual({ securityFactor: code });
+		expect(out).toEqual([
+			{
+				json: {
+					status: true,
+					data: { referenceId, state: 'VERIFIED', status: { code: 3900, description: 'Verified', updatedOn: expect.any(String) } },
+					otpVerified: true,
+					otpStatusCode: 3900,
+					otpStatusDescription: 'Verified',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('a wrong code (200 with 3905) is an answer: otpVerified false, no error, the code is in no output', async () => {
+		const { item, referenceId, code } = await sentOtp();
+		const wrong = wrongCode(code);
+		const { items: out, error } = await check({ securityFactor: wrong }, [item]);
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({
+			data: { referenceId, state: 'ONGOING', status: { code: 3905 } },
+			otpVerified: false,
+			otpStatusCode: 3905,
+			otpStatusDescription: 'Invalid security factor',
+		});
+		expect(JSON.stringify(out)).not.toContain(wrong);
+		expect(JSON.stringify(out)).not.toContain(code);
+	});
+
+	it('a code is accepted only for the referenceId it was sent with', async () => {
+		const first = await sentOtp('436501111111');
+		const second = await sentOtp('436502222222');
+		const { items: out, error } = await check({ referenceId: '={{ $json.ref }}', securityFactor: '={{ $json.code }}' }, [
+			{ json: { ref: first.referenceId, code: second.code } },
+			{ json: { ref: second.referenceId, code: second.code } },
+		]);
+		expect(error).toBeUndefined();
+		// The two codes may coincide by chance (1 in a million): then both are verified.
+		expect(out.map((i) => i.json.otpVerified)).toEqual([first.code === second.code, true]);
+	});
+
+	it('a wrong code answered as 4xx whose body carries 3905 is an answer too (with and without the data wrapper)', async () => {
+		const { item } = await sentOtp();
+		const wrapped = { status: false, message: 'Invalid security factor', data: { status: { code: 3905, description: 'Invalid security factor' } } };
+		const bare = { message: 'Invalid OTP', status: { code: '3905', description: 'Invalid OTP' } };
+		await emulator().configure({
+			failures: [
+				{ route: CHECK, status: 400, body: wrapped },
+				{ route: CHECK, status: 422, body: bare },
+			],
+		});
+		const first = await check({ securityFactor: '123456' }, [item]);
+		expect(first.error).toBeUndefined();
+		expect(first.items[0].json).toEqual({ ...wrapped, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid security factor' });
+		const second = await check({ securityFactor: '123456' }, [item]);
+		expect(second.error).toBeUndefined();
+		expect(second.items[0].json).toEqual({ ...bare, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid OTP' });
+		expect(await emulator().count(CHECK)).toBe(2);
+	});
+
+	it('reads the status without the data wrapper (older API generation)', async () => {
+		const { item, referenceId, code } = await sentOtp();
+		const proxy = await startProxy(legacyAnswer);
+		try {
+			const { items: out, error } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
+			expect(error).toBeUndefined();
+			expect(out[0].json).toEqual({
+				referenceId,
+				status: { code: 3900, description: 'Verified', updatedOn: expect.any(String) },
+				otpVerified: true,
+				otpStatusCode: 3900,
+				otpStatusDescription: 'Verified',
+			});
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('an unknown referenceId is an error naming it', async () => {
+		const { error } = await check({ referenceId: '0123456789abcdef0123456789abcdef', securityFactor: '123456' }, [{ json: {} }]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe(
+			'Check OTP failed with HTTP 404: no OTP request with referenceId "0123456789abcdef0123456789abcdef" (Verification not found)',
+		);
+		expect((error as NodeApiError).httpCode).toBe('404');
+		expect((error as NodeApiError).description).toContain('data.referenceId that Send OTP returned');
+		expect(JSON.stringify(error)).not.toContain('123456"');
+	});
+
+	it('other API errors never show the code, even when the API echoes it', async () => {
+		const { item } = await sentOtp();
+		await emulator().configure({
+			failures: [{ route: CHECK, status: 400, body: { message: 'securityFactor 987654 rejected: request locked', securityFactor: '987654' } }],
+		});
+		// The code comes from an expression, as in a real workflow (a literal would be stored in the node's parameters).
+		const { error } = await check({ securityFactor: '={{ $json.code }}' }, [{ json: { ...item.json, code: '987654' } }]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('Check OTP failed with HTTP 400: securityFactor [redacted] rejected: request locked');
+		expect(JSON.stringify({ ...error, message: error!.message, description: (error as NodeApiError).description })).not.toContain('987654');
+	});
+
+	it('a 2xx without a status code is an error, never "not verified"', async () => {
+		const { item, code } = await sentOtp();
+		const proxy = await startProxy(() => ({ status: true, data: { state: 'ONGOING' } }));
+		try {
+			const { error, items: out } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
+			expect(out).toEqual([]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe('Check OTP got HTTP 200 without a status code (expected data.status.code, e.g. 3900 or 3905)');
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('is never resent: a dropped connection fails the item after one request', async () => {
+		const { item, code } = await sentOtp();
+		await emulator().configure({ failures: [{ route: CHECK, status: 0, count: 1 }] });
+		const { error } = await check({ securityFactor: code }, [item]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toContain('Check OTP could not reach the API');
+		expect(await emulator().count(CHECK)).toBe(1);
+		expect(JSON.stringify(error)).not.toContain(code);
+	});
+
+	describe('refuses invalid values before sending anything, without showing the code', () => {
+		it.each([
+			['12', 'two digits'],
+			['12345678901', 'eleven digits'],
+			['12a4', 'a letter'],
+			['12 34', 'an inner space'],
+		])('securityFactor %p (%s)', async (securityFactor) => {
+			const { error, items: out } = await check({ referenceId: 'abc', securityFactor: '={{ $json.code }}' }, [
+				{ json: { code: '1234' } },
+				{ json: { code: securityFactor } },
+			]);
+			expect(out).toEqual([]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe('securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 1)');
+			expect(errorItemIndex(error)).toBe(1);
+			expect((await emulator().stats()).total).toBe(0);
+		});
+
+		it('securityFactor blank from an expression', async () => {
+			const { error } = await check({ referenceId: 'abc', securityFactor: '={{ $json.code }}' }, [{ json: { code: '  ' } }]);
+			expect(error!.message).toBe('securityFactor is required and must not be blank (item 0)');
+			expect((await emulator().stats()).total).toBe(0);
+		});
+
+		it('referenceId missing: the default expression finds no Send OTP item', async () => {
+			const { error } = await check({ securityFactor: '123456' }, [{ json: { unrelated: true } }]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe('referenceId is required (item 0)');
+			expect((await emulator().stats()).total).toBe(0);
+		});
+
+		it('a number from an expression is accepted as digits', async () => {
+			const { item, code } = await sentOtp();
+			await emulator().reset();
+			const { error } = await check({ referenceId: (item.json.data as IDataObject).referenceId as string, securityFactor: '={{ Number($json.code) }}' }, [
+				{ json: { code: `9${code}` } },
+			]);
+			// Reset forgot the request: the API answers "not found", but the number was sent as text.
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect((await emulator().requests(CHECK))[0].body).toEqual({ securityFactor: `9${code}` });
+		});
+	});
+
+	it('continue on fail: right, invalid, unknown, wrong keep order and pairing', async () => {
+		const a = await sentOtp();
+		const b = await sentOtp();
+		const { items: out, error } = await check(
+			{ referenceId: '={{ $json.ref }}', securityFactor: '={{ $json.code }}' },
+			[
+				{ json: { ref: a.referenceId, code: a.code } },
+				{ json: { ref: a.referenceId, code: '1' } },
+				{ json: { ref: 'ffffffffffffffffffffffffffffffff', code: '123456' } },
+				{ json: { ref: b.referenceId, code: wrongCode(b.code) } },
+			],
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(out[0].json.otpVerified).toBe(true);
+		expect(out[1].json.error).toBe('securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 1)');
+		expect(out[2].json.error).toContain('no OTP request with referenceId "ffffffffffffffffffffffffffffffff"');
+		expect(out[3].json.otpVerified).toBe(false);
+		expect(await emulator().count(CHECK)).toBe(3);
+	});
+});
+
 describe('Phone node description', () => {
+	it('masks the code field and defaults referenceId to the Send OTP item', () => {
+		const props = node.description.properties;
+		const code = props.find((p) => p.name === 'securityFactor' && p.displayOptions?.show?.operation?.[0] === 'checkOtp')!;
+		expect(code.typeOptions).toEqual({ password: true });
+		expect(code.required).toBe(true);
+		const ref = props.find((p) => p.name === 'referenceId')!;
+		expect(ref.default).toBe('={{ $json.data.referenceId }}');
+		expect(ref.displayOptions).toEqual({ show: { operation: ['checkOtp'] } });
+	});
+
 	it('has the contract names, the icon, and shows phoneNumber / email by method', () => {
 		const d = node.description;
-		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: ['sendOtp'] });
+		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: ['sendOtp', 'checkOtp'] });
 		expect(d.properties.find((p) => p.name === 'phoneNumber')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['sms'] } });
 		expect(d.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
 	});

@@ -101,7 +101,7 @@ describe('node description', () => {
 			name: 'verificationQes',
 			displayName: 'QES Onboarding',
 			icon: 'qes',
-			operations: ['getVerification', 'configureWebhook'],
+			operations: ['getVerification', 'configureWebhook', 'createSessionLink'],
 		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
@@ -400,5 +400,153 @@ describe('continue on fail', () => {
 		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
 		expect((items[3].json.data as IDataObject).status).toBe('pending');
 		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(3);
+	});
+});
+
+describe('createSessionLink', () => {
+	const ROUTE = 'POST /onboarding/createSessionLink';
+	const required = {
+		operation: 'createSessionLink',
+		email: 'erika.mustermann@example.com',
+		phoneNumber: '+4915112345678',
+		redirectUrl: 'https://example.com/onboarding/done',
+		docUrl: 'https://example.com/contracts/contract.pdf',
+	};
+	const PLACEHOLDERS = [
+		'${identification.firstName}',
+		'${identification.lastName}',
+		'${identification.email}',
+		'${identification.phoneNumber}',
+		'${identification.birthDate}',
+		'${identification.gender}',
+		'${identification.personalNumber}',
+		'${identification.documentDetails.number}',
+	];
+
+	it('sends the four required fields only and outputs the response with url, requestId and expiresAfter on top', async () => {
+		const { items, error } = await run(required);
+		expect(error).toBeUndefined();
+		const [request] = await sandbox().requests(ROUTE);
+		expect(request.body).toEqual({
+			email: 'erika.mustermann@example.com',
+			phoneNumber: '+4915112345678',
+			redirectUrl: 'https://example.com/onboarding/done',
+			docUrl: 'https://example.com/contracts/contract.pdf',
+		});
+		expect(items).toHaveLength(1);
+		const json = items[0].json as IDataObject & { data: IDataObject };
+		expect(json.data).toEqual({ requestId: expect.stringMatching(/^qes-[0-9a-f]{16}$/), url: expect.any(String), expiresAfter: expect.any(String) });
+		expect(json).toEqual({ status: true, data: json.data, url: json.data.url, requestId: json.data.requestId, expiresAfter: json.data.expiresAfter });
+		expect(json.url).toBe(`${sandbox().url}/sign/${json.requestId}`);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		// The session exists: its result can be read with the requestId as sessionId.
+		const result = await run(getVerification(), sessions(json.requestId as string));
+		expect(result.items[0].json.data).toMatchObject({ status: 'pending', isVerified: false, requestId: json.requestId });
+	});
+
+	it('sends signForms and fillForm as arrays of objects, placeholders exactly as typed, actor defaulting to userToIdentify', async () => {
+		const { error } = await run({
+			...required,
+			phoneNumber: '+49 (151) 1234-5678',
+			signForms: { form: [{ fieldId: 'signature1' }, { fieldId: 'witness', actorId: 'witness-1' }] },
+			fillForm: {
+				field: [
+					...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
+					{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
+				],
+			},
+		});
+		expect(error).toBeUndefined();
+		const [request] = await sandbox().requests(ROUTE);
+		expect(request.body).toEqual({
+			email: 'erika.mustermann@example.com',
+			phoneNumber: '+4915112345678',
+			redirectUrl: 'https://example.com/onboarding/done',
+			docUrl: 'https://example.com/contracts/contract.pdf',
+			signForms: [
+				{ fieldId: 'signature1', actorId: 'userToIdentify' },
+				{ fieldId: 'witness', actorId: 'witness-1' },
+			],
+			fillForm: [
+				...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
+				{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
+			],
+		});
+	});
+
+	it('an n8n expression beside a placeholder is resolved, the placeholder kept', async () => {
+		const { error } = await run(
+			{ ...required, fillForm: { field: [{ fieldId: 'greeting', value: '={{ $json.salutation }} ${identification.lastName}' }] } },
+			[{ json: { salutation: 'Dear Ms' } }],
+		);
+		expect(error).toBeUndefined();
+		const [request] = await sandbox().requests(ROUTE);
+		expect((request.body as IDataObject).fillForm).toEqual([{ fieldId: 'greeting', value: 'Dear Ms ${identification.lastName}' }]);
+	});
+
+	it('hints the rules and the placeholders in the UI', () => {
+		const { properties } = new VerificationQes().description;
+		const show = (name: string) =>
+			properties.find((p) => p.name === name && p.displayOptions?.show?.operation?.[0] === 'createSessionLink')!;
+		expect(show('docUrl').description).toMatch(/public .* signature field.*Must be an https:\/\/ URL\./);
+		expect(show('phoneNumber').description).toContain('Must be in E.164 format');
+		const fillForm = show('fillForm') as { options: Array<{ values: Array<{ name: string; description: string }> }> };
+		const valueHint = fillForm.options[0].values.find((v) => v.name === 'value')!.description;
+		for (const placeholder of PLACEHOLDERS) expect(valueHint).toContain(placeholder);
+		const signForms = show('signForms') as { options: Array<{ values: Array<{ name: string; default: string }> }> };
+		expect(signForms.options[0].values.find((v) => v.name === 'actorId')!.default).toBe('userToIdentify');
+	});
+
+	it('is never resent: a dropped connection fails the item after one request', async () => {
+		await sandbox().configure({ failures: [{ route: ROUTE, status: 0, count: 1 }] });
+		const { error } = await run(required);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toContain('Create Session Link could not reach the API');
+		expect(await sandbox().count(ROUTE)).toBe(1);
+	});
+
+	describe('validation: nothing is sent', () => {
+		it.each([
+			['docUrl', 'http://example.com/contract.pdf', 'docUrl must be an https:// URL, got "http://example.com/contract.pdf"'],
+			['docUrl', 'contract.pdf', 'docUrl must be an https:// URL, got "contract.pdf"'],
+			['phoneNumber', '4915112345678', 'phoneNumber must be in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678, got "4915112345678"'],
+			['phoneNumber', '+49151', 'phoneNumber must be in E.164 format'],
+			['phoneNumber', '+4915112345678901', 'phoneNumber must be in E.164 format'],
+			['email', 'erika@', 'email must be a valid e-mail address, got "erika@"'],
+			['redirectUrl', 'example.com/done', 'redirectUrl must be an http:// or https:// URL, got "example.com/done"'],
+		])('refuses %s %p', async (field, value, message) => {
+			const result = await run({ ...required, [field]: '={{ $json.value }}' }, [{ json: { value: (required as IDataObject)[field] } }, { json: { value } }]);
+			await expectValidationError(result, 1, message);
+		});
+
+		it('requires every one of the four fields', async () => {
+			for (const field of ['email', 'phoneNumber', 'redirectUrl', 'docUrl']) {
+				const result = await run({ ...required, [field]: '={{ $json.none }}' });
+				await expectValidationError(result, 0, `${field} is required`);
+			}
+		});
+
+		it('refuses a sign form without a field id and a fill form entry without a field id', async () => {
+			const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
+			await expectValidationError(noField, 0, 'signForms entry 2: fieldId must not be blank');
+			const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
+			await expectValidationError(noFill, 0, 'fillForm entry 1: fieldId must not be blank');
+		});
+	});
+
+	it('continue on fail: the invalid item becomes an error item, the others get their own session', async () => {
+		const { items, error } = await run(
+			{ ...required, docUrl: '={{ $json.doc }}' },
+			[{ json: { doc: 'https://a.example/1.pdf' } }, { json: { doc: 'http://a.example/2.pdf' } }, { json: { doc: 'https://a.example/3.pdf' } }],
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[1].json.error).toBe('docUrl must be an https:// URL, got "http://a.example/2.pdf" (item 1)');
+		expect(items[0].json.requestId).not.toBe(items[2].json.requestId);
+		expect((await sandbox().requests(ROUTE)).map((r) => (r.body as IDataObject).docUrl)).toEqual([
+			'https://a.example/1.pdf',
+			'https://a.example/3.pdf',
+		]);
 	});
 });

@@ -351,6 +351,45 @@ describe('Document verification', () => {
 	});
 });
 
+describe('Document verification: /verify', () => {
+	it('answers the vendor shape with the latest image of each side as crops, byte for byte (portrait from the front)', async () => {
+		const { journeyId } = (await post('/openJourney', {})).data;
+		const first = Buffer.from([0xff, 0xd8, 0xff, 1, 2, 3]);
+		const front = Buffer.from([0xff, 0xd8, 0xff, 4, 5, 6, 7]);
+		const selfie = Buffer.from([0x89, 0x50, 0x4e, 0x47, 9]);
+		for (const [imageSide, bytes] of [['front', first], ['front', front], ['selfie', selfie]] as const) {
+			expect((await post('/addImage', { journeyId, imageName: `${imageSide}.img`, imageSide, imageData: bytes.toString('base64') })).status).toBe(200);
+		}
+		const res = await post('/verify', { journeyId });
+		expect(res.status).toBe(200);
+		expect(res.data).toMatchObject({
+			journeyId,
+			status: 'verificationComplete',
+			identitySubject: { type: 'PERSON', fullName: 'Erika Mustermann', dob: '1990/08/12', nameStructure: { firstName: 'Erika', lastName: 'Mustermann' } },
+			authoritativeData: { identityDocument: { type: 'ID_CARD', idNumber: 'L01X00T47', expirationDate: '2031/08/11' } },
+			proofOfWork: { type: 'DOCUMENT_VERIFICATION' },
+			auditTrail: { workStatus: 'PASS' },
+			fraudAlerts: { fraudAlertDetail: [], aggregateFraudAlertScore: 0 },
+		});
+		expect(res.data.croppedImages).toEqual({
+			portrait: front.toString('base64'),
+			front: front.toString('base64'),
+			selfie: selfie.toString('base64'),
+		});
+		// The control view of the journey does not carry the bytes.
+		expect((await control.get(`/journeys/${journeyId}`)).data.imageData).toBeUndefined();
+	});
+
+	it('refuses a journey without images and an unknown journey', async () => {
+		const { journeyId } = (await post('/openJourney', {})).data;
+		expect((await post('/verify', { journeyId })).status).toBe(400);
+		const unknown = await post('/verify', { journeyId: 'missing' });
+		expect(unknown.status).toBe(404);
+		expect(unknown.data).toEqual({ message: 'Journey not found' });
+		expect((await post('/verify', {})).data.message).toContain('journeyId');
+	});
+});
+
 describe('Phone verification', () => {
 	it('sends an OTP by SMS or e-mail and checks the code', async () => {
 		const sms = await post('/phone-service/verification', { method: 'sms', phoneNumber: '4915112345678', securityFactor: '4321' });
@@ -371,6 +410,27 @@ describe('Phone verification', () => {
 		expect(email.data.data.recipient).toEqual({ email: 'erika@example.com' });
 		const generated = await control.get(`/phone/${email.data.data.referenceId}`);
 		expect(generated.data.otp).toMatch(/^[0-9]{6}$/);
+	});
+
+	it('lists the messages it "sent"; a code is accepted only for the referenceId it was sent with', async () => {
+		const a = (await post('/phone-service/verification', { method: 'sms', phoneNumber: '4915111111111' })).data.data.referenceId;
+		const b = (await post('/phone-service/verification', { method: 'email', email: 'b@example.com', securityFactor: '777' })).data.data.referenceId;
+		const all = (await control.get('/phone/messages')).data;
+		expect(all).toEqual([
+			{ referenceId: a, method: 'sms', to: '4915111111111', text: expect.stringMatching(/^Your verification code is \d{6}$/), code: expect.stringMatching(/^\d{6}$/), sentAt: expect.any(String) },
+			{ referenceId: b, method: 'email', to: 'b@example.com', text: 'Your verification code is 777', code: '777', sentAt: expect.any(String) },
+		]);
+		expect((await control.get('/phone/messages', { params: { referenceId: b } })).data).toEqual([all[1]]);
+		const crossed = await api.patch(`/phone-service/verification/${a}`, { securityFactor: '777' }, bearer());
+		expect(crossed.data.data.status.code).toBe(all[0].code === '777' ? 3900 : 3905);
+		const own = await api.patch(`/phone-service/verification/${a}`, { securityFactor: all[0].code }, bearer());
+		expect(own.data.data).toMatchObject({ referenceId: a, state: 'VERIFIED', status: { code: 3900 } });
+		expect((await control.get(`/phone/${a}`)).data.attempts).toBe(2);
+		const unknown = await api.patch('/phone-service/verification/ffff', { securityFactor: '777' }, bearer());
+		expect(unknown.status).toBe(404);
+		expect(unknown.data).toEqual({ message: 'Verification not found' });
+		await control.post('/reset');
+		expect((await control.get('/phone/messages')).data).toEqual([]);
 	});
 
 	it('validates the request variants', async () => {
@@ -408,6 +468,40 @@ describe('QES onboarding and webhook pings', () => {
 	afterAll(async () => {
 		receiver.closeAllConnections();
 		await new Promise((resolve) => receiver.close(resolve));
+	});
+
+	it('creates a pending session link and validates its fields (https docUrl, E.164 phone, form arrays)', async () => {
+		const link = {
+			email: 'erika@example.com',
+			phoneNumber: '+4915112345678',
+			redirectUrl: 'https://example.com/done',
+			docUrl: 'https://example.com/contract.pdf',
+			signForms: [{ fieldId: 'sig1', actorId: 'userToIdentify' }],
+			fillForm: [{ fieldId: 'name', value: '${identification.firstName}' }],
+		};
+		const res = await post('/onboarding/createSessionLink', link);
+		expect(res.status).toBe(200);
+		const { requestId, url, expiresAfter } = res.data.data;
+		expect(requestId).toMatch(/^qes-[0-9a-f]{16}$/);
+		expect(url).toBe(`${sandbox.url}/sign/${requestId}`);
+		expect(Date.parse(expiresAfter)).toBeGreaterThan(Date.now());
+		expect((await get(`/onboarding/getVerification/${requestId}`)).data.data).toMatchObject({ status: 'pending', isVerified: false });
+		expect((await axios.get(url, { validateStatus: () => true })).status).toBe(200);
+
+		const cases: Array<[string, unknown, string]> = [
+			['docUrl', 'http://example.com/contract.pdf', 'docUrl'],
+			['phoneNumber', '4915112345678', 'phoneNumber'],
+			['phoneNumber', '+0123456789', 'phoneNumber'],
+			['redirectUrl', 'done', 'redirectUrl'],
+			['signForms', { fieldId: 'x' }, 'signForms'],
+			['signForms', [{ fieldId: 'x' }], 'signForms[0].actorId'],
+			['fillForm', [{ fieldId: ' ', value: 'v' }], 'fillForm[0].fieldId'],
+		];
+		for (const [field, value, named] of cases) {
+			const bad = await post('/onboarding/createSessionLink', { ...link, [field]: value });
+			expect(bad.status).toBe(400);
+			expect(bad.data.message).toContain(named);
+		}
 	});
 
 	it('returns sessions in their states and serves the signed document', async () => {

@@ -2,5 +2,6 @@ import type { OperationDefinition } from '../../shared/operation-types';
 import { addImage } from './addImage';
 import { openJourney } from './openJourney';
 import { verifyAge } from './verifyAge';
+import { verifyDocument } from './verifyDocument';
 
-export const documentOperations: OperationDefinition[] = [openJourney, addImage, verifyAge];
+export const documentOperations: OperationDefinition[] = [openJourney, addImage, verifyAge, verifyDocument];

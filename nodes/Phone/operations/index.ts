@@ -1,4 +1,5 @@
 import type { OperationDefinition } from '../../shared/operation-types';
+import { checkOtp } from './checkOtp';
 import { sendOtp } from './sendOtp';
 
-export const phoneOperations: OperationDefinition[] = [sendOtp];
+export const phoneOperations: OperationDefinition[] = [sendOtp, checkOtp];

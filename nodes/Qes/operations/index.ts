@@ -1,5 +1,6 @@
 import type { OperationDefinition } from '../../shared/operation-types';
 import { configureWebhook } from './configureWebhook';
+import { createSessionLink } from './createSessionLink';
 import { getVerification } from './getVerification';
 
-export const qesOperations: OperationDefinition[] = [getVerification, configureWebhook];
+export const qesOperations: OperationDefinition[] = [getVerification, configureWebhook, createSessionLink];

@@ -4,7 +4,8 @@
 // suite (test/e2e/operations.e2e.test.js), and its `check` asserts on the output.
 //
 // A case: { key, title, steps: [{ name, node, operation, parameters, settings? }], check(ctx) }
-//   node:      the node's internal name without the package prefix ('verificationAml', ...)
+//   node:      the node's internal name without the package prefix ('verificationAml', ...); a step
+//              with `type` and `typeVersion` instead is a core n8n node (e.g. a Code node feeding items)
 //   settings:  node-level settings beside `parameters` (executeOnce, ...)
 //   check:     async ({ out, items, sandbox }) => void, throws (node:assert) on a wrong result
 //     out(stepName)    the step's output items' json (main output 0 of its first run)
@@ -158,6 +159,101 @@ const CASES = [
 		},
 	},
 	{
+		key: 'phoneCheck',
+		title: 'Phone: check OTP codes, the right one and a wrong one (an answer, not a failure)',
+		steps: [
+			{
+				name: 'Send OTP',
+				node: 'verificationPhone',
+				operation: 'sendOtp',
+				parameters: { method: 'sms', phoneNumber: '+49 151 1234 5678', additionalFields: { securityFactor: '271828' } },
+			},
+			{
+				name: 'Two Attempts',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				parameters: {
+					mode: 'manual',
+					assignments: { assignments: [{ id: 'codes', name: 'codes', value: "={{ ['314159', '271828'] }}", type: 'array' }] },
+					includeOtherFields: false,
+					options: {},
+				},
+			},
+			{
+				name: 'One Item per Code',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'codes', include: 'noOtherFields', options: {} },
+			},
+			{
+				name: 'Check OTP',
+				node: 'verificationPhone',
+				operation: 'checkOtp',
+				parameters: { referenceId: "={{ $('Send OTP').first().json.data.referenceId }}", securityFactor: '={{ $json.codes }}' },
+			},
+		],
+		async check({ out, sandbox }) {
+			const [{ data }] = out('Send OTP');
+			const checks = out('Check OTP');
+			assert.deepEqual(
+				checks.map((c) => [c.otpVerified, c.otpStatusCode, c.otpStatusDescription, c.data.referenceId]),
+				[
+					[false, 3905, 'Invalid security factor', data.referenceId],
+					[true, 3900, 'Verified', data.referenceId],
+				],
+			);
+			const requests = (await sandbox.requests('PATCH /phone-service/verification/:referenceId')).filter(
+				(r) => r.params.referenceId === data.referenceId,
+			);
+			assert.deepEqual(requests.map((r) => r.body), [{ securityFactor: '314159' }, { securityFactor: '271828' }]);
+			assert.equal(JSON.stringify(checks).includes('271828'), false, 'the code is in no output item');
+		},
+	},
+	{
+		key: 'qesSessionLink',
+		title: 'QES: create a session link with sign and fill forms (placeholders sent as typed)',
+		steps: [
+			{
+				name: 'Create Session Link',
+				node: 'verificationQes',
+				operation: 'createSessionLink',
+				parameters: {
+					email: 'erika.mustermann@example.com',
+					phoneNumber: '+49 151 1234-5678',
+					redirectUrl: 'https://example.com/onboarding/done',
+					docUrl: 'https://example.com/contracts/contract.pdf',
+					signForms: { form: [{ fieldId: 'signature1' }] },
+					fillForm: {
+						field: [
+							{ fieldId: 'fullName', value: '${identification.firstName} ${identification.lastName}' },
+							{ fieldId: 'doc', value: '=No. ${identification.documentDetails.number} ({{ 1 + 1 }})' },
+						],
+					},
+				},
+			},
+		],
+		async check({ out, sandbox }) {
+			const [link] = out('Create Session Link');
+			assert.match(link.requestId, /^qes-[0-9a-f]{16}$/);
+			assert.equal(link.url, link.data.url);
+			assert.equal(link.expiresAfter, link.data.expiresAfter);
+			const [request] = (await sandbox.requests('POST /onboarding/createSessionLink')).filter((r) => r.body.email === 'erika.mustermann@example.com');
+			assert.deepEqual(request.body, {
+				email: 'erika.mustermann@example.com',
+				phoneNumber: '+4915112345678',
+				redirectUrl: 'https://example.com/onboarding/done',
+				docUrl: 'https://example.com/contracts/contract.pdf',
+				signForms: [{ fieldId: 'signature1', actorId: 'userToIdentify' }],
+				fillForm: [
+					{ fieldId: 'fullName', value: '${identification.firstName} ${identification.lastName}' },
+					{ fieldId: 'doc', value: 'No. ${identification.documentDetails.number} (2)' },
+				],
+			});
+			const session = await sandbox.get(`qes/sessions/${link.requestId}`);
+			assert.equal(session.status, 'pending');
+		},
+	},
+	{
 		key: 'documentBase64',
 		title: 'Document: open a journey, add a base64 selfie (store only), verify a maximum age',
 		steps: [
@@ -272,16 +368,21 @@ const nodeType = (node) => `${PACKAGE}.${node}`;
 function caseWorkflow(testCase, { id, credential }) {
 	const nodes = [
 		{ id: `${id}-n0`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		...testCase.steps.map((step, i) => ({
-			id: `${id}-n${i + 1}`,
-			name: step.name,
-			type: nodeType(step.node),
-			typeVersion: 1,
-			position: [(i + 1) * 220, 0],
-			parameters: { operation: step.operation, ...step.parameters },
-			credentials: { verificationServicesApi: credential },
-			...(step.settings ?? {}),
-		})),
+		...testCase.steps.map((step, i) =>
+			step.type
+				? // a core n8n node between the package's steps
+					{ id: `${id}-n${i + 1}`, name: step.name, type: step.type, typeVersion: step.typeVersion, position: [(i + 1) * 220, 0], parameters: step.parameters }
+				: {
+						id: `${id}-n${i + 1}`,
+						name: step.name,
+						type: nodeType(step.node),
+						typeVersion: 1,
+						position: [(i + 1) * 220, 0],
+						parameters: { operation: step.operation, ...step.parameters },
+						credentials: { verificationServicesApi: credential },
+						...(step.settings ?? {}),
+					},
+		),
 	];
 	const connections = {};
 	for (let i = 0; i < nodes.length - 1; i++) {

@@ -1,0 +1,281 @@
+'use strict';
+// The onboarding pipelines in a running n8n server (`n8n start`, 2.40 and 1.123) against the sandbox
+// emulator, the way their users run them:
+//   examples/phone-otp.json       sign-up webhook -> Send OTP -> hand out the resume URL -> Wait for the
+//                                 code -> Check OTP -> branch on otpVerified
+//   examples/qes-onboarding.json  webhook -> Create Session Link -> "e-mail"; the person signs (emulator
+//                                 control) -> the provider's ping -> QES trigger -> signed document
+//   bad input from a webhook body: refused before sending, with the field named (nothing reaches the emulator)
+// (examples/document-journey.json starts with a Manual Trigger and runs in operations.e2e.test.js.)
+//
+//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/onboarding.e2e.test.js
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox } = require('../../sandbox/server');
+const { createInstance, nodeOutput, nodeError, packageManifest } = require('./lib/instance');
+const { node, webhookTrigger, chain } = require('./lib/workflows');
+const util = require('./lib/util');
+const { control, postJson, waitUntil, executions } = require('./trigger-helpers');
+
+const PACKAGE = 'n8n-nodes-verification-services';
+const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
+const example = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+const sandboxCredential = example('credentials.sandbox.json')[0];
+const CREDENTIAL = { verificationServicesApi: { id: sandboxCredential.id, name: sandboxCredential.name } };
+
+const PHONE_ID = 'exPhoneOtp000001';
+const QES_ID = 'exQesOnboarding1';
+const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
+const LINK_ROUTE = 'POST /onboarding/createSessionLink';
+const VERIFY_ROUTE = 'POST /verify';
+
+const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const log = (msg) => util.defaultLog(`[onboarding] ${msg}`);
+
+/** Small workflows whose node takes its values from the webhook body: the bad-input checks. */
+function badInputWorkflows() {
+	const withNode = (id, webhookPath, name, nodeName, parameters) =>
+		chain(
+			name,
+			[
+				webhookTrigger('Input', webhookPath, { responseMode: 'onReceived' }),
+				node({ name: nodeName, type: `${PACKAGE}.${parameters.type}`, parameters: parameters.values, credentials: CREDENTIAL }),
+			],
+			{ id },
+		);
+	return [
+		withNode('e2eBadCheckOtp01', 'e2e-bad/check-otp', 'e2e: Check OTP from a webhook body', 'Check OTP', {
+			type: 'verificationPhone',
+			values: { operation: 'checkOtp', referenceId: '={{ $json.body.referenceId }}', securityFactor: '={{ $json.body.code }}' },
+		}),
+		withNode('e2eBadSessLink01', 'e2e-bad/session-link', 'e2e: Create Session Link from a webhook body', 'Create Session Link', {
+			type: 'verificationQes',
+			values: {
+				operation: 'createSessionLink',
+				email: 'erika@example.com',
+				phoneNumber: '={{ $json.body.phoneNumber }}',
+				redirectUrl: 'https://example.com/done',
+				docUrl: '={{ $json.body.docUrl }}',
+			},
+		}),
+		withNode('e2eBadVerifyDoc1', 'e2e-bad/verify-document', 'e2e: Verify Document from a webhook body', 'Verify Document', {
+			type: 'verificationDocument',
+			values: { operation: 'verifyDocument', journeyId: '={{ $json.body.journeyId }}' },
+		}),
+	];
+}
+
+for (const version of ['v2', 'v1']) {
+	const skip = versions.includes(version) ? false : `N8N_E2E_VERSIONS=${versions.join(',')} leaves out ${version}`;
+
+	describe(`onboarding pipelines in a running n8n ${version}`, { skip }, () => {
+		let sandbox;
+		let instance;
+		let server;
+		let base;
+		const started = Date.now();
+
+		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
+		/** The execution with this id once it is no longer running or waiting. */
+		const finished = async (id) =>
+			await waitUntil(`execution ${id} to finish`, async () => {
+				const execution = await server.getExecution(id);
+				return ['new', 'running', 'waiting'].includes(execution.status) ? null : execution;
+			});
+		/** The newest finished execution of a workflow that `before` (a list of executions) did not have. */
+		const nextExecution = async (workflowId, before) => {
+			const seen = new Set(before.map((e) => String(e.id)));
+			const fresh = await waitUntil(`a new execution of ${workflowId}`, async () =>
+				(await executions(server, workflowId)).find((e) => !seen.has(String(e.id)) && !['new', 'running', 'waiting'].includes(e.status)),
+			);
+			return await server.getExecution(fresh.id);
+		};
+
+		before(
+			async () => {
+				const manifest = packageManifest();
+				if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
+				sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
+				instance = await createInstance(version, { name: 'onboarding', log });
+				await instance.importCredentials([{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
+				const bad = badInputWorkflows();
+				await instance.importWorkflows([example('phone-otp.json'), example('qes-onboarding.json'), ...bad]);
+				const port = await util.freePort();
+				base = `http://127.0.0.1:${port}`;
+				// n8n 2.x names WEBHOOK_URL deprecated in favour of N8N_WEBHOOK_URL; 1.x knows only WEBHOOK_URL.
+				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
+				await server.ensureLoggedIn();
+				for (const id of [PHONE_ID, QES_ID, ...bad.map((w) => w.id)]) await server.activateWorkflow(id);
+				// The QES trigger registers n8n's URL with the API on activation.
+				await waitUntil('the QES trigger to configure its webhook', async () => (await control(sandbox, 'GET', '/webhook')).status === 200);
+				log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
+			},
+			{ timeout: 45 * 60 * 1000 },
+		);
+
+		after(
+			async () => {
+				if (instance) await instance.destroy();
+				if (sandbox) await sandbox.close();
+				log(`${version}: suite took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+			},
+			{ timeout: 2 * 60 * 1000 },
+		);
+
+		/** Signs up through the phone example: its answer {referenceId, sentTo, submitCodeUrl} and the code "sent". */
+		async function signUp(phoneNumber) {
+			const res = await postJson(`${base}/webhook/phone-otp/start`, { phoneNumber });
+			assert.equal(res.status, 200, `sign-up answered ${res.status}: ${JSON.stringify(res.data)}`);
+			const { referenceId, sentTo, submitCodeUrl } = res.data;
+			assert.match(referenceId, /^[0-9a-f]{32}$/);
+			assert.ok(submitCodeUrl.startsWith(`${base}/webhook-waiting/`), `submitCodeUrl: ${submitCodeUrl}`);
+			const messages = (await control(sandbox, 'GET', `/phone/messages?referenceId=${referenceId}`)).body;
+			assert.equal(messages.length, 1, 'one message sent');
+			return { referenceId, sentTo, submitCodeUrl, code: messages[0].code, executionId: new URL(submitCodeUrl).pathname.split('/').pop() };
+		}
+
+		/** Posts the typed code to the waiting execution and returns the finished execution. */
+		async function submitCode(signup, code) {
+			// Respond to Webhook answers the page before the Wait node has parked the execution.
+			await waitUntil('the execution to wait for the code', async () => (await server.getExecution(signup.executionId)).status === 'waiting');
+			const res = await postJson(signup.submitCodeUrl, { code });
+			assert.ok(res.status >= 200 && res.status < 300, `code submission answered ${res.status}: ${JSON.stringify(res.data)}`);
+			return await finished(signup.executionId);
+		}
+
+		test('phone-otp.json: the right code takes the "Phone Verified" branch', async () => {
+			const signup = await signUp('+43 650 123 4567');
+			assert.equal(signup.sentTo, '436501234567', 'Send OTP cleaned the typed number');
+			const execution = await submitCode(signup, signup.code);
+			assert.equal(execution.status, 'success');
+			const [checked] = nodeOutput(execution.data, 'Check OTP');
+			assert.equal(checked.otpVerified, true);
+			assert.equal(checked.otpStatusCode, 3900);
+			assert.equal(JSON.stringify(checked).includes(signup.code), false, 'the code is not in the Check OTP output');
+			assert.deepEqual(nodeOutput(execution.data, 'Phone Verified'), [
+				{ verified: true, referenceId: signup.referenceId, phoneNumber: '436501234567' },
+			]);
+			assert.equal(nodeOutput(execution.data, 'Wrong Code'), undefined);
+			const checks = (await requests(CHECK_ROUTE)).filter((r) => r.params.referenceId === signup.referenceId);
+			assert.deepEqual(checks.map((r) => r.body), [{ securityFactor: signup.code }]);
+		});
+
+		test('phone-otp.json: a wrong code is an answer and takes the "Wrong Code" branch', async () => {
+			const signup = await signUp('+49 151 1234 5678');
+			const wrong = signup.code === '000000' ? '111111' : '000000';
+			const execution = await submitCode(signup, wrong);
+			assert.equal(execution.status, 'success', 'a wrong code does not fail the execution');
+			assert.deepEqual(nodeOutput(execution.data, 'Wrong Code'), [
+				{ verified: false, referenceId: signup.referenceId, statusCode: 3905, reason: 'Invalid security factor' },
+			]);
+			assert.equal(nodeOutput(execution.data, 'Phone Verified'), undefined);
+			const stored = (await control(sandbox, 'GET', `/phone/${signup.referenceId}`)).body;
+			assert.equal(stored.state, 'ONGOING');
+		});
+
+		test('phone-otp.json: a 2-digit code is refused before sending, naming securityFactor but not the code', async () => {
+			const signup = await signUp('+44 20 7946 0958');
+			const execution = await submitCode(signup, '12');
+			assert.equal(execution.status, 'error');
+			const error = nodeError(execution.data, 'Check OTP');
+			assert.ok(error, 'Check OTP failed');
+			assert.equal(error.message, 'securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 0)');
+			assert.match(error.description, /Nothing was sent for item 0/);
+			assert.equal((await requests(CHECK_ROUTE)).filter((r) => r.params.referenceId === signup.referenceId).length, 0, 'no code check sent');
+		});
+
+		test('qes-onboarding.json: the session link goes out, the signed session arrives through the trigger', async () => {
+			const before = await executions(server, QES_ID);
+			const res = await postJson(`${base}/webhook/qes-onboarding/start`, {
+				email: 'erika.mustermann@example.com',
+				phoneNumber: '+49 151 12345678',
+				customerNumber: 'C-4711',
+			});
+			assert.equal(res.status, 200, `start answered ${res.status}: ${JSON.stringify(res.data)}`);
+			const mail = res.data;
+			assert.match(mail.requestId, /^qes-[0-9a-f]{16}$/);
+			assert.equal(mail.url, `${sandbox.url}/sign/${mail.requestId}`);
+			assert.equal(mail.to, 'erika.mustermann@example.com');
+			assert.ok(mail.text.includes(mail.url), 'the e-mail text carries the link');
+			const [request] = (await requests(LINK_ROUTE)).filter((r) => r.body.email === 'erika.mustermann@example.com');
+			assert.deepEqual(request.body, {
+				email: 'erika.mustermann@example.com',
+				phoneNumber: '+4915112345678',
+				redirectUrl: 'https://example.com/onboarding/done',
+				docUrl: 'https://example.com/contracts/contract.pdf',
+				signForms: [{ fieldId: 'signature1', actorId: 'userToIdentify' }],
+				fillForm: [
+					{ fieldId: 'fullName', value: '${identification.firstName} ${identification.lastName}' },
+					{ fieldId: 'birthDate', value: '${identification.birthDate}' },
+					{ fieldId: 'customerNumber', value: 'C-4711' },
+				],
+			});
+			const linkRun = await nextExecution(QES_ID, before);
+			assert.equal(linkRun.status, 'success');
+			const [link] = nodeOutput(linkRun.data, 'Create Session Link');
+			assert.deepEqual([link.url, link.requestId, link.expiresAfter], [link.data.url, link.data.requestId, link.data.expiresAfter]);
+
+			// The person identifies and signs: the provider marks the session completed and pings n8n.
+			const afterLink = await executions(server, QES_ID);
+			const signed = await control(sandbox, 'POST', `/qes/sessions/${mail.requestId}/state`, { status: 'completed' });
+			assert.equal(signed.status, 200);
+			assert.equal(signed.body.delivery.delivered, true, `ping delivery: ${JSON.stringify(signed.body.delivery)}`);
+			const result = await nextExecution(QES_ID, afterLink);
+			assert.equal(result.status, 'success');
+			const [ping] = nodeOutput(result.data, 'QES Onboarding Trigger');
+			assert.equal(ping.sessionId, mail.requestId, "the ping names the session link's requestId");
+			assert.deepEqual(nodeOutput(result.data, 'Onboarding Complete'), [
+				{ sessionId: mail.requestId, verified: true, signer: 'Erika Mustermann', signedDocuments: [`${mail.requestId}-signed.pdf`] },
+			]);
+		});
+
+		/** Calls a bad-input workflow and returns its finished execution. */
+		async function runBadInput(workflowId, webhookPath, body) {
+			const before = await executions(server, workflowId);
+			const res = await postJson(`${base}/webhook/${webhookPath}`, body);
+			assert.ok(res.status >= 200 && res.status < 300, `webhook answered ${res.status}`);
+			return await nextExecution(workflowId, before);
+		}
+
+		test('Create Session Link refuses an http:// docUrl and a phone number without + before sending', async () => {
+			const sentBefore = (await requests(LINK_ROUTE)).length;
+			const http = await runBadInput('e2eBadSessLink01', 'e2e-bad/session-link', {
+				phoneNumber: '+4915112345678',
+				docUrl: 'http://example.com/contract.pdf',
+			});
+			assert.equal(http.status, 'error');
+			assert.equal(
+				nodeError(http.data, 'Create Session Link').message,
+				'docUrl must be an https:// URL, got "http://example.com/contract.pdf" (item 0)',
+			);
+			const plus = await runBadInput('e2eBadSessLink01', 'e2e-bad/session-link', {
+				phoneNumber: '4915112345678',
+				docUrl: 'https://example.com/contract.pdf',
+			});
+			assert.match(nodeError(plus.data, 'Create Session Link').message, /^phoneNumber must be in E\.164 format: \+ and 7 to 15 digits.*got "4915112345678" \(item 0\)$/);
+			assert.equal((await requests(LINK_ROUTE)).length, sentBefore, 'no createSessionLink request reached the emulator');
+		});
+
+		test('Check OTP refuses a 2-digit code before sending; Verify Document names an unknown journey', async () => {
+			const checksBefore = (await requests(CHECK_ROUTE)).length;
+			const short = await runBadInput('e2eBadCheckOtp01', 'e2e-bad/check-otp', { referenceId: '0123456789abcdef0123456789abcdef', code: '12' });
+			assert.match(nodeError(short.data, 'Check OTP').message, /^securityFactor must be 3 to 10 digits/);
+			assert.equal((await requests(CHECK_ROUTE)).length, checksBefore, 'no code check reached the emulator');
+
+			const blank = await runBadInput('e2eBadVerifyDoc1', 'e2e-bad/verify-document', { journeyId: ' ' });
+			assert.equal(nodeError(blank.data, 'Verify Document').message, 'journeyId is required and must not be blank (item 0)');
+			assert.equal((await requests(VERIFY_ROUTE)).length, 0, 'a blank journeyId is not sent');
+
+			// Whether a journey exists only the API knows: one request, then the error says what to do.
+			const unknown = await runBadInput('e2eBadVerifyDoc1', 'e2e-bad/verify-document', { journeyId: 'no-such-journey' });
+			const error = nodeError(unknown.data, 'Verify Document');
+			assert.equal(error.message, 'Verify Document failed with HTTP 404: Journey not found');
+			assert.match(error.description, /Open a journey first \(Document Verification > Open Journey\) and pass its journeyId/);
+			assert.equal((await requests(VERIFY_ROUTE)).length, 1);
+		});
+	});
+}
