@@ -5,45 +5,60 @@ import { bodyStatus, pingSessionId } from './ping-fields';
 
 export type DuplicateKey = 'body' | 'sessionStatus';
 
-/** A literal piece of output, or a value still to be written. */
-type Task = { text: string } | { value: unknown };
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** JSON text of a value that is not an object or array (undefined, as in an array, becomes null). */
+const leaf = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
 /**
  * Writes JSON with object keys sorted at every level (the same content always gives the same text)
  * to `emit`, piece by piece. An explicit stack instead of recursion: any depth JSON.parse accepts
- * (n8n's body parser) is fine, 10,000 levels or more.
+ * (n8n's body parser) is fine, 10,000 levels or more. On the stack, a string is text to write and
+ * anything else an object or array still to be opened.
  */
 export function writeCanonicalJson(value: unknown, emit: (piece: string) => void): void {
-	const stack: Task[] = [{ value }];
+	if (!isContainer(value)) {
+		emit(leaf(value));
+		return;
+	}
+	const stack: unknown[] = [value];
 	while (stack.length > 0) {
-		const task = stack.pop()!;
-		if ('text' in task) {
-			emit(task.text);
-			continue;
-		}
-		const current = task.value;
-		if (current === null || typeof current !== 'object') {
-			emit(JSON.stringify(current) ?? 'null');
+		const current = stack.pop();
+		if (typeof current === 'string') {
+			emit(current);
 			continue;
 		}
 		if (Array.isArray(current)) {
-			stack.push({ text: ']' });
+			stack.push(']');
 			for (let i = current.length - 1; i >= 0; i--) {
-				stack.push({ value: current[i] === undefined ? null : current[i] });
-				if (i > 0) stack.push({ text: ',' });
+				const separator = i > 0 ? ',' : '';
+				const child: unknown = current[i];
+				if (isContainer(child)) {
+					stack.push(child);
+					if (separator) stack.push(separator);
+				} else {
+					stack.push(separator + leaf(child));
+				}
 			}
-			stack.push({ text: '[' });
+			stack.push('[');
 			continue;
 		}
-		const keys = Object.keys(current)
-			.filter((key) => (current as IDataObject)[key] !== undefined)
+		const object = current as IDataObject;
+		const keys = Object.keys(object)
+			.filter((key) => object[key] !== undefined)
 			.sort();
-		stack.push({ text: '}' });
+		stack.push('}');
 		for (let i = keys.length - 1; i >= 0; i--) {
-			stack.push({ value: (current as IDataObject)[keys[i]] });
-			stack.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:` });
+			const prefix = `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`;
+			const child: unknown = object[keys[i]];
+			if (isContainer(child)) {
+				stack.push(child);
+				stack.push(prefix);
+			} else {
+				stack.push(prefix + leaf(child));
+			}
 		}
-		stack.push({ text: '{' });
+		stack.push('{');
 	}
 }
 
