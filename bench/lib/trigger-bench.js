@@ -28,6 +28,8 @@ function triggerSettings(env = process.env) {
 		// 0 skips the slow-API run.
 		slowApiMs: num('BENCH_TRIGGER_SLOW_API_MS', 10000),
 		slowPings: num('BENCH_TRIGGER_SLOW_PINGS', 100),
+		// Extra environment for the n8n server, as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"} to see the isolate's share).
+		n8nEnv: env.BENCH_TRIGGER_N8N_ENV ? JSON.parse(env.BENCH_TRIGGER_N8N_ENV) : {},
 	};
 }
 
@@ -79,7 +81,9 @@ const pingBody = (sessionId, extra = {}) => ({
 
 function summarizeAnswers(answers, wallMs) {
 	const times = answers.map((a) => a.ms);
+	const sorted = [...times].sort((a, b) => a - b);
 	return {
+		p90Ms: sorted[Math.floor(sorted.length * 0.9)] ?? null,
 		count: answers.length,
 		ok: answers.filter((a) => a.status >= 200 && a.status < 300).length,
 		statuses: answers.reduce((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {}),
@@ -165,7 +169,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 
 		const port = await util.freePort();
 		const base = `http://127.0.0.1:${port}/`;
-		server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
+		server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
 		await server.ensureLoggedIn();
 		const triggerUrl = `${base}webhook/${triggerWebhookId}/webhook`;
 		const fetchUrl = `${base}webhook/${fetchWebhookId}/webhook`;
@@ -217,7 +221,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 				summary.executionsStarted = (await settledCount(server, workflowId, { atLeast: before + summary.ok })) - before;
 				result.rounds.push({ round, which, ...summary });
 				log(
-					`trigger bench round ${round} ${which}: ${summary.ok}/${pings} ok, median ${summary.medianMs.toFixed(0)} ms, max ${summary.maxMs.toFixed(0)} ms, ` +
+					`trigger bench round ${round} ${which}: ${summary.ok}/${pings} ok, median ${summary.medianMs.toFixed(0)} ms, p90 ${summary.p90Ms.toFixed(0)} ms, max ${summary.maxMs.toFixed(0)} ms, ` +
 						`${summary.perSecond.toFixed(1)} pings/s, ${summary.executionsStarted} executions`,
 				);
 			}

@@ -57,7 +57,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0.5, maxValue: MAX_FETCH_SECONDS, numberPrecision: 1 },
 				default: DEFAULT_FETCH_SECONDS,
 				description:
-					'Only with Fetch Verification Result on: longest the fetch Verification Result may take (token included). The provider wants its answer within 10 seconds, so the fetch also ends 7 seconds after the ping arrived, whatever this says; a ping whose fetch ran out is output with verificationError.timedOut.',
+					'Only with Fetch Verification Result on: the longest the Get Verification call may take (token included). The provider wants its answer within 10 seconds, so the fetch also ends 7 seconds after the ping arrived, whatever this says; a ping whose fetch ran out is output with verificationError.timedOut.',
 			},
 			{
 				displayName: 'Fetch Verification Result',
