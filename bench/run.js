@@ -367,7 +367,7 @@ async function main() {
 	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}) };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
-	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g));
+	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
 	fs.writeFileSync(markdownFile, renderMarkdown(report) + (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : ''));
 	process.stdout.write(renderText(report) + (ctx.trigger ? renderTriggerText(ctx.trigger) : ''));

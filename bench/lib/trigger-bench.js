@@ -22,7 +22,7 @@ function triggerSettings(env = process.env) {
 	return {
 		pings: num('BENCH_TRIGGER_PINGS', 200),
 		concurrency: num('BENCH_TRIGGER_CONCURRENCY', 20),
-		rounds: Math.max(1, num('BENCH_TRIGGER_ROUNDS', 2)),
+		rounds: Math.max(1, num('BENCH_TRIGGER_ROUNDS', 3)),
 		duplicateGroups: num('BENCH_TRIGGER_DUPLICATE_GROUPS', 20),
 		copies: num('BENCH_TRIGGER_COPIES', 5),
 		// 0 skips the slow-API run.
@@ -99,6 +99,17 @@ async function executionCount(server, workflowId) {
 	return data.count ?? (data.results ?? data).length;
 }
 
+/** Waits until no execution of any workflow is still new or running (the next batch starts on an idle n8n). */
+async function idle(server, { timeoutMs = 180000 } = {}) {
+	const started = Date.now();
+	for (;;) {
+		const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ status: ['new', 'running'] }), limit: '1' } });
+		const busy = data.count ?? (data.results ?? data).length;
+		if (busy === 0 || Date.now() - started > timeoutMs) return;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
 /** Waits until the count stops growing for `quietMs`. */
 async function settledCount(server, workflowId, { atLeast = 0, quietMs = 3000, timeoutMs = 180000 } = {}) {
 	const started = Date.now();
@@ -128,7 +139,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 	await emulator.control.prepare({ latencyMs: 0, rateLimit: 0 });
 
 	const instance = await createInstance('v2', { name: 'bench-trigger', log });
-	const result = { settings, rounds: [] };
+	const result = { settings, n8nVersion: instance.runtime.n8nVersion, rounds: [] };
 	let server;
 	try {
 		if (instance.package?.buildError) throw new Error(instance.package.buildError);
@@ -215,6 +226,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			for (const which of round % 2 ? rotated : rotated.reverse()) {
 				const { url, workflowId, headers: sent } = targets[which];
 				const before = await settledCount(server, workflowId, { quietMs: 1000 });
+				await idle(server);
 				const t0 = performance.now();
 				const answers = await pool(pings, concurrency, (i) => post(url, pingBody(`r${round}-${tag}-${i}`), sent));
 				const summary = summarizeAnswers(answers, performance.now() - t0);
@@ -249,6 +261,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			const fetchSecret = await activateTrigger(fetchId, fetchUrl);
 			await emulator.control.config({ latencyMs: settings.slowApiMs });
 			const before = await settledCount(server, fetchId, { quietMs: 1000 });
+			await idle(server);
 			const t0 = performance.now();
 			const answers = await pool(settings.slowPings, concurrency, (i) => post(fetchUrl, pingBody(`slow-${tag}-${i}`), { [SECRET_HEADER]: fetchSecret }));
 			const summary = summarizeAnswers(answers, performance.now() - t0);
@@ -347,7 +360,7 @@ function renderTriggerText(result) {
 	const line = (r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
 	return [
 		'',
-		`Trigger: ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = QES trigger / plain Webhook node)`,
+		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = QES trigger / plain Webhook node)`,
 		line(rows[0]),
 		...rows.slice(1).map(line),
 		'',
@@ -359,7 +372,7 @@ function renderTriggerMarkdown(result) {
 	const rows = triggerRows(result);
 	return [
 		'',
-		`## Trigger: ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each`,
+		`## Trigger (n8n ${result.n8nVersion}): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each`,
 		'',
 		`| ${rows[0].join(' | ')} |`,
 		`| ${rows[0].map(() => '---').join(' | ')} |`,
