@@ -18,6 +18,7 @@ const { benchNames } = require('./lib/names');
 const { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
+const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
 
 const env = process.env;
 const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
@@ -30,7 +31,7 @@ const SETTINGS = {
 	memoryRuns: Math.max(1, num('BENCH_MEMORY_RUNS', 1)),
 	// After its first run, a configuration gets no further run once it has used this much time.
 	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
-	groups: (env.BENCH_ONLY || 'latency,rate,memory').split(',').map((s) => s.trim()).filter(Boolean),
+	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger').split(',').map((s) => s.trim()).filter(Boolean),
 	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
 	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
@@ -81,6 +82,9 @@ function configurations(s) {
 			{ key: 'M-aml-small', group: g, kind: 'n8n', label: `AML node, default settings, ${small} items`, scenario: flat, count: small, workflow: 'aml', runs: s.memoryRuns },
 			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
 		);
+	}
+	if (s.groups.includes('trigger')) {
+		list.push({ key: 'T-trigger', group: 'trigger', kind: 'trigger', label: 'QES trigger vs plain Webhook node, pings at 20 concurrent (bench/lib/trigger-bench.js)' });
 	}
 	return s.keys.length ? list.filter((c) => s.keys.includes(c.key)) : list;
 }
@@ -311,6 +315,11 @@ async function main() {
 		}
 
 		for (const cfg of configs) {
+			if (cfg.kind === 'trigger') {
+				const emulatorWithKeys = { ...emulator, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
+				ctx.trigger = await runTriggerBench({ driver, emulator: emulatorWithKeys, log: driverLog, settings: triggerSettings(env) });
+				continue;
+			}
 			if (cfg.kind === 'limit') {
 				results.push(summarize(cfg, [], settings));
 				continue;
@@ -355,13 +364,13 @@ async function main() {
 		settings,
 	};
 	const targets = evaluateTargets(results, settings);
-	const report = { meta, results, targets };
+	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}) };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
-	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g));
+	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
-	fs.writeFileSync(markdownFile, renderMarkdown(report));
-	process.stdout.write(renderText(report));
+	fs.writeFileSync(markdownFile, renderMarkdown(report) + (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : ''));
+	process.stdout.write(renderText(report) + (ctx.trigger ? renderTriggerText(ctx.trigger) : ''));
 	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);
 }
 

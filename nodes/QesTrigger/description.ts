@@ -1,9 +1,19 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import type { DuplicateKey } from './ping-dedup';
+
 export const DEFAULT_SECRET_HEADER = 'X-Verification-Webhook-Secret';
 export const DEFAULT_DEDUP_MINUTES = 10;
-/** Longest the Fetch Verification Result call may take, so the answer stays well under the provider's 10 s. */
-export const FETCH_BUDGET_MS = 5_000;
+/** Default limit of the Fetch Verification Result call (Fetch Time Limit option). */
+export const DEFAULT_FETCH_SECONDS = 3;
+/** Highest Fetch Time Limit the option accepts. */
+const MAX_FETCH_SECONDS = 6;
+/**
+ * The provider resends a ping it did not get a 2xx for within 10 s. Whatever Fetch Time Limit says,
+ * the fetch ends by this long after the ping reached the trigger, which leaves n8n's own work before
+ * and after webhook() the rest of the 10 s.
+ */
+export const ANSWER_WITHIN_MS = 7_000;
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -21,12 +31,41 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Duplicate Key',
+				name: 'dedupKey',
+				type: 'options',
+				options: [
+					{
+						name: 'Whole Body',
+						value: 'body',
+						description: 'A ping is a duplicate when its JSON body is the same as an earlier one (key order and spacing do not matter)',
+					},
+					{
+						name: 'Session ID and Status',
+						value: 'sessionStatus',
+						description:
+							'A ping is a duplicate when it names the same session and the same status as an earlier one, whatever else differs (e.g. a timestamp); pings without both fall back to the whole body',
+					},
+				],
+				default: 'body',
+				description: 'What two pings must share to count as the same ping for Ignore Duplicates Within',
+			},
+			{
+				displayName: 'Fetch Time Limit (Seconds)',
+				name: 'fetchTimeLimit',
+				type: 'number',
+				typeOptions: { minValue: 0.5, maxValue: MAX_FETCH_SECONDS, numberPrecision: 1 },
+				default: DEFAULT_FETCH_SECONDS,
+				description:
+					'Only with Fetch Verification Result on: the longest the Get Verification call may take (token included). The provider wants its answer within 10 seconds, so the fetch also ends 7 seconds after the ping arrived, whatever this says; a ping whose fetch ran out is output with verificationError.timedOut.',
+			},
+			{
 				displayName: 'Fetch Verification Result',
 				name: 'fetchVerification',
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to call Get Verification for the session the ping names (sessionId, requestId or ID, also inside data) and output the full result under "verification". The call is limited to 5 seconds so the provider gets its answer in time; if it fails, the ping is still output, with "verificationError".',
+					'Whether to call Get Verification for the session the ping names (sessionId, requestId or ID, also inside data) and output the full result under "verification". The call is limited by Fetch Time Limit so the provider gets its answer in time; if it fails or takes longer, the ping is still output, with "verificationError".',
 			},
 			{
 				displayName: 'Ignore Duplicates Within (Minutes)',
@@ -35,7 +74,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 1440 },
 				default: DEFAULT_DEDUP_MINUTES,
 				description:
-					'A ping with exactly the same body as one received this many minutes before is answered but starts nothing (the provider resends pings it thinks were not received). 0 turns this off.',
+					'A ping that repeats one received this many minutes before (see Duplicate Key) is answered but starts nothing: the provider resends pings it thinks were not received. Also holds for copies arriving at the same moment and over an n8n restart; not applied to test events. 0 turns this off.',
 			},
 			{
 				displayName: 'Include Headers',
@@ -82,7 +121,9 @@ export const triggerProperties: INodeProperties[] = [
 
 export interface TriggerOptions {
 	fetchVerification: boolean;
+	fetchTimeLimitMs: number;
 	dedupMinutes: number;
+	dedupKey: DuplicateKey;
 	includeHeaders: boolean;
 	includeReceiveTime: boolean;
 	/** Lower-cased; empty means every status. */
@@ -96,9 +137,12 @@ export function readTriggerOptions(raw: IDataObject | undefined): TriggerOptions
 	const options = raw ?? {};
 	const minutes = Number(options.dedupMinutes ?? DEFAULT_DEDUP_MINUTES);
 	const header = typeof options.headerName === 'string' ? options.headerName.trim() : '';
+	const fetchSeconds = Number(options.fetchTimeLimit ?? DEFAULT_FETCH_SECONDS);
 	return {
 		fetchVerification: options.fetchVerification === true,
+		fetchTimeLimitMs: Number.isFinite(fetchSeconds) && fetchSeconds > 0 ? Math.min(fetchSeconds, MAX_FETCH_SECONDS) * 1000 : DEFAULT_FETCH_SECONDS * 1000,
 		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : 0,
+		dedupKey: options.dedupKey === 'sessionStatus' ? 'sessionStatus' : 'body',
 		includeHeaders: options.includeHeaders === true,
 		includeReceiveTime: options.includeReceiveTime === true,
 		onlyStatuses: parseStatusList(options.onlyStatuses),

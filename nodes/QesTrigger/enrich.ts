@@ -2,7 +2,7 @@ import { type IDataObject, NodeApiError, sleep } from 'n8n-workflow';
 
 import type { RequestSettings } from '../shared/request-settings';
 import { ApiClient, type RequestContext } from '../shared/transport';
-import { FETCH_BUDGET_MS } from './description';
+import { DEFAULT_FETCH_SECONDS } from './description';
 
 const OPERATION = 'Get Verification';
 
@@ -23,10 +23,11 @@ export interface Enrichment {
  * GET /onboarding/getVerification/{sessionId} through the shared transport (token, 401 refresh,
  * error mapping), bounded by `budgetMs` overall (token exchange included). Never throws.
  */
-export async function fetchVerification(ctx: RequestContext, sessionId: string | undefined, budgetMs = FETCH_BUDGET_MS): Promise<Enrichment> {
+export async function fetchVerification(ctx: RequestContext, sessionId: string | undefined, budgetMs = DEFAULT_FETCH_SECONDS * 1000): Promise<Enrichment> {
 	if (sessionId === undefined) {
 		return { verificationError: { message: 'The ping names no session (sessionId, requestId or id): nothing to fetch' } };
 	}
+	if (!(budgetMs > 0)) return timedOut(budgetMs);
 	const work: Promise<Enrichment> = (async () => {
 		const client = await ApiClient.create(ctx, FETCH_SETTINGS);
 		const response = await client.send(
@@ -38,12 +39,7 @@ export async function fetchVerification(ctx: RequestContext, sessionId: string |
 
 	const stopTimer = new AbortController();
 	const deadline = sleep(budgetMs, stopTimer.signal).then(
-		(): Enrichment => ({
-			verificationError: {
-				message: `${OPERATION} did not finish within ${budgetMs / 1000} s, so the ping is output without the result (fetch it later with the QES node)`,
-				timedOut: true,
-			},
-		}),
+		() => timedOut(budgetMs),
 		() => undefined,
 	);
 	try {
@@ -51,6 +47,15 @@ export async function fetchVerification(ctx: RequestContext, sessionId: string |
 	} finally {
 		stopTimer.abort();
 	}
+}
+
+function timedOut(budgetMs: number): Enrichment {
+	return {
+		verificationError: {
+			message: `${OPERATION} did not finish within ${Math.round(Math.max(0, budgetMs)) / 1000} s, so the ping is output without the result (fetch it later with the QES node)`,
+			timedOut: true,
+		},
+	};
 }
 
 function describeFailure(error: unknown): IDataObject {

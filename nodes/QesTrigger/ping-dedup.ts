@@ -1,44 +1,100 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecentPings, TriggerStaticData } from './static-data';
+import { bodyStatus, pingSessionId } from './ping-fields';
 
-/** Upper bound of remembered pings, so static data stays small whatever the traffic. */
-export const MAX_REMEMBERED_PINGS = 500;
+export type DuplicateKey = 'body' | 'sessionStatus';
 
-/** JSON with object keys sorted at every level: the same content always gives the same text. */
-export function canonicalJson(value: unknown): string {
-	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-	if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-	const entries = Object.keys(value as object)
-		.filter((key) => (value as IDataObject)[key] !== undefined)
-		.sort()
-		.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
-	return `{${entries.join(',')}}`;
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** JSON text of a value that is not an object or array (undefined, as in an array, becomes null). */
+const leaf = (value: unknown): string => JSON.stringify(value) ?? 'null';
+
+/**
+ * Writes JSON with object keys sorted at every level (the same content always gives the same text)
+ * to `emit`, piece by piece. An explicit stack instead of recursion: any depth JSON.parse accepts
+ * (n8n's body parser) is fine, 10,000 levels or more. On the stack, a string is text to write and
+ * anything else an object or array still to be opened.
+ */
+export function writeCanonicalJson(value: unknown, emit: (piece: string) => void): void {
+	if (!isContainer(value)) {
+		emit(leaf(value));
+		return;
+	}
+	const stack: unknown[] = [value];
+	while (stack.length > 0) {
+		const current = stack.pop();
+		if (typeof current === 'string') {
+			emit(current);
+			continue;
+		}
+		if (Array.isArray(current)) {
+			stack.push(']');
+			for (let i = current.length - 1; i >= 0; i--) {
+				const separator = i > 0 ? ',' : '';
+				const child: unknown = current[i];
+				if (isContainer(child)) {
+					stack.push(child);
+					if (separator) stack.push(separator);
+				} else {
+					stack.push(separator + leaf(child));
+				}
+			}
+			stack.push('[');
+			continue;
+		}
+		const object = current as IDataObject;
+		const keys = Object.keys(object)
+			.filter((key) => object[key] !== undefined)
+			.sort();
+		stack.push('}');
+		for (let i = keys.length - 1; i >= 0; i--) {
+			const prefix = `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`;
+			const child: unknown = object[keys[i]];
+			if (isContainer(child)) {
+				stack.push(child);
+				stack.push(prefix);
+			} else {
+				stack.push(prefix + leaf(child));
+			}
+		}
+		stack.push('{');
+	}
 }
 
+export function canonicalJson(value: unknown): string {
+	const pieces: string[] = [];
+	writeCanonicalJson(value, (piece) => pieces.push(piece));
+	return pieces.join('');
+}
+
+/** SHA-256 (hex) of the canonical JSON, fed to the hash in chunks (a 5 MB body is never one string). */
 export function pingHash(body: unknown): string {
-	return createHash('sha256').update(canonicalJson(body)).digest('hex');
+	const hash = createHash('sha256');
+	let chunk = '';
+	writeCanonicalJson(body, (piece) => {
+		chunk += piece;
+		if (chunk.length >= 65_536) {
+			hash.update(chunk);
+			chunk = '';
+		}
+	});
+	hash.update(chunk);
+	return hash.digest('hex');
 }
 
 /**
- * Remembers this ping and says whether an identical one arrived within the window. Entries older
- * than the window are pruned and at most MAX_REMEMBERED_PINGS are kept (the newest). The receipt
- * time of a duplicate is refreshed, so a provider that keeps resending stays recognised.
- * A window of 0 turns the check off and forgets what was remembered.
+ * What two pings must share to count as the same: the whole body (canonical JSON, so key order and
+ * whitespace do not matter), or the session and its status (read as the filter reads them); a ping
+ * without both falls back to its whole body. 32 hex chars (128 bits of SHA-256): static data stays small.
  */
-export function isDuplicatePing(staticData: TriggerStaticData, hash: string, windowMs: number, now = Date.now()): boolean {
-	if (!(windowMs > 0)) {
-		if (staticData.recentPings !== undefined) delete staticData.recentPings;
-		return false;
+export function duplicateKey(body: unknown, mode: DuplicateKey): string {
+	if (mode === 'sessionStatus') {
+		const session = pingSessionId(body);
+		const status = bodyStatus(body);
+		if (session !== undefined && status !== undefined) {
+			return createHash('sha256').update(JSON.stringify(['sessionStatus', session, status.toLowerCase()])).digest('hex').slice(0, 32);
+		}
 	}
-	const previous = (staticData.recentPings && typeof staticData.recentPings === 'object' ? staticData.recentPings : {}) as RecentPings;
-	const kept = Object.entries(previous).filter(([, at]) => typeof at === 'number' && at > now - windowMs && at <= now);
-	const duplicate = kept.some(([key]) => key === hash);
-	const next = kept.filter(([key]) => key !== hash);
-	next.push([hash, now]);
-	next.sort((a, b) => a[1] - b[1]);
-	// A new object each time: n8n saves static data only when it sees a top-level assignment.
-	staticData.recentPings = Object.fromEntries(next.slice(-MAX_REMEMBERED_PINGS));
-	return duplicate;
+	return pingHash(body).slice(0, 32);
 }

@@ -1,27 +1,37 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { type IDataObject, type IWebhookFunctions, type IWebhookResponseData, NodeOperationError } from 'n8n-workflow';
 
-import { readTriggerOptions } from './description';
+import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { fetchVerification } from './enrich';
 import { headerValue, secretMatches, withoutHeaders } from './ping-check';
-import { isDuplicatePing, pingHash } from './ping-dedup';
+import { duplicateKey } from './ping-dedup';
 import { bodyStatus, isPlainObject, pingSessionId, statusAllowed } from './ping-fields';
+import { claimPing, type PingClaim } from './ping-memory';
 import { storedRegistration, type TriggerStaticData } from './static-data';
 
 /**
  * One incoming ping, in this order:
  *  1. secret header check (Verify Secret Header): the header value's SHA-256 against the stored
  *     secretSha256; missing or wrong -> 401, nothing starts;
- *  2. duplicate check (Ignore Duplicates Within): same body within the window -> 200, nothing starts;
+ *  2. duplicate check (Ignore Duplicates Within, Duplicate Key): a copy of a ping seen within the
+ *     window -> 200, nothing starts (not for test events: each one shows in the editor);
  *  3. status filter (Only Statuses) on the ping's status -> 200, nothing starts;
- *  4. Fetch Verification Result (bounded to 5 s); a ping without a status is filtered on the
- *     fetched data.status instead;
+ *  4. Fetch Verification Result, bounded by Fetch Time Limit and by what is left of ANSWER_WITHIN_MS
+ *     since the ping arrived; a ping without a status is filtered on the fetched data.status instead;
  *  5. one item: the ping's fields as they arrived, plus `verification` / `verificationError`,
  *     `headers`, `receivedAt` when enabled. An added key the ping already uses is written as
  *     trigger<Key> (e.g. triggerHeaders), so nothing the provider sent is overwritten.
- * The response is sent by n8n (responseMode onReceived) as soon as this returns.
+ *
+ * Who answers, and why it matters for the duplicate memory (static data key `recentPings`): n8n
+ * saves the static data webhook() changed when it hands the answer over (live webhooks' response
+ * callback, WorkflowStaticDataService.saveStaticData), and only if the data's change flag is still
+ * set. When n8n answers a ping that starts an execution itself, n8n 2.x does that after
+ * WorkflowRunner.run(), which builds a Workflow on the same static data object and so clears the
+ * flag: the memory was never saved. So an accepted ping with the duplicate check on is answered here
+ * (`noWebhookResponse`): n8n then saves the static data before it starts the execution, in 2.x and
+ * 1.x alike. Pings that start nothing, and pings with the check off, are answered by n8n as usual.
  */
 export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const receivedAt = new Date().toISOString();
+	const arrivedAt = Date.now();
 	const options = readTriggerOptions(this.getNodeParameter('options', {}) as IDataObject);
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	const registration = storedRegistration(staticData);
@@ -33,7 +43,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 			this.logger.debug(
 				registration
 					? 'QES trigger rejected a ping: the secret header is missing or wrong'
-					: 'QES trigger rejected a ping: no registration (or only one of an earlier layout) is stored; deactivate and activate the workflow',
+					: 'QES trigger rejected a ping: no registration is stored; deactivate and activate the workflow',
 			);
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
@@ -41,32 +51,61 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	}
 
 	const body: unknown = this.getBodyData();
-	if (isDuplicatePing(staticData, pingHash(body), options.dedupMinutes * 60_000)) {
-		return notStarted('duplicate');
+	let claim: PingClaim | undefined;
+	if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
+		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${registration?.secretSha256 ?? ''}`;
+		claim = claimPing(scope, duplicateKey(body, options.dedupKey), options.dedupMinutes * 60_000, staticData.recentPings);
+		// A new object each time: n8n marks static data as changed only on a top-level assignment.
+		staticData.recentPings = claim.snapshot();
+		if (claim.duplicate) return notStarted('duplicate');
+	} else if (options.dedupMinutes === 0 && staticData.recentPings !== undefined) {
+		delete staticData.recentPings;
 	}
 
+	try {
+		const item = await buildItem.call(this, body, headers, options, registration?.secretHeader, arrivedAt);
+		if ('notStarted' in item) return item.notStarted;
+		if (!claim) return { workflowData: [[{ json: item.json }]] };
+		this.getResponseObject().status(200).json({ received: true, started: true });
+		return { noWebhookResponse: true, workflowData: [[{ json: item.json }]] };
+	} catch (error) {
+		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
+		claim?.release();
+		if (claim) staticData.recentPings = claim.snapshot();
+		throw new NodeOperationError(this.getNode(), error as Error);
+	}
+}
+
+async function buildItem(
+	this: IWebhookFunctions,
+	body: unknown,
+	headers: IDataObject,
+	options: ReturnType<typeof readTriggerOptions>,
+	registeredHeader: string | undefined,
+	arrivedAt: number,
+): Promise<{ json: IDataObject } | { notStarted: IWebhookResponseData }> {
 	const status = bodyStatus(body);
-	if (status !== undefined && !statusAllowed(status, options.onlyStatuses)) return notStarted('status', status);
+	if (status !== undefined && !statusAllowed(status, options.onlyStatuses)) return { notStarted: notStarted('status', status) };
 
 	const json: IDataObject = isPlainObject(body) ? { ...body } : { body: body as IDataObject };
 	if (options.fetchVerification) {
-		const { verification, verificationError } = await fetchVerification(this, pingSessionId(body));
+		const left = ANSWER_WITHIN_MS - (Date.now() - arrivedAt);
+		const { verification, verificationError } = await fetchVerification(this, pingSessionId(body), Math.max(0, Math.min(options.fetchTimeLimitMs, left)));
 		if (status === undefined && options.onlyStatuses.length) {
 			const fetchedStatus = verification === undefined ? undefined : bodyStatus(verification);
-			if (!statusAllowed(fetchedStatus, options.onlyStatuses)) return notStarted('status', fetchedStatus);
+			if (!statusAllowed(fetchedStatus, options.onlyStatuses)) return { notStarted: notStarted('status', fetchedStatus) };
 		}
 		if (verification !== undefined) addBeside(json, 'verification', verification as IDataObject);
 		if (verificationError !== undefined) addBeside(json, 'verificationError', verificationError);
 	} else if (status === undefined && options.onlyStatuses.length) {
-		return notStarted('status');
+		return { notStarted: notStarted('status') };
 	}
 	if (options.includeHeaders) {
-		const secretHeaders = [options.secretHeader, ...(registration ? [registration.secretHeader] : [])];
+		const secretHeaders = [options.secretHeader, ...(registeredHeader ? [registeredHeader] : [])];
 		addBeside(json, 'headers', withoutHeaders(headers, secretHeaders));
 	}
-	if (options.includeReceiveTime) addBeside(json, 'receivedAt', receivedAt);
-
-	return { workflowData: [[{ json }]] };
+	if (options.includeReceiveTime) addBeside(json, 'receivedAt', new Date(arrivedAt).toISOString());
+	return { json };
 }
 
 /** Answered 200 with a short reason; no execution starts. */

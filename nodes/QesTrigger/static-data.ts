@@ -14,7 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
  *     registeredAt: string   // ISO time of the registration
  *     test:         boolean  // true when made for "Listen for test event" (n8n's test URL)
  *   },
- *   recentPings: { [sha256 of the canonical JSON body]: epoch ms of receipt }  // de-duplication window
+ *   recentPings: { [duplicate key, 32 hex chars]: epoch ms of the last copy }  // Ignore Duplicates Within;
+ *                at most MAX_REMEMBERED_PINGS (ping-memory.ts), none older than the window
  * }
  * ```
  *
@@ -22,12 +23,6 @@ import type { IDataObject } from 'n8n-workflow';
  * during create() to be sent to the API. Static data is not private: n8n 1.x copies it into every
  * execution's workflowData and `GET /rest/workflows/:id` returns it, so whoever can read executions or
  * workflows can read it. A ping's header value is hashed and compared with `secretSha256` instead.
- *
- * Earlier versions stored the plaintext secret as `registration.secret` (and no `secretSha256`). Such a
- * registration counts as none (storedRegistration returns undefined): checkExists answers false, so
- * n8n calls create again on the next activation or start, which registers a NEW secret (the old one
- * may already sit in execution data) and replaces the stored registration, plaintext included. Until
- * then pings are refused with 401.
  *
  * n8n only notices changes made directly on the node's static-data object, so every update assigns a
  * whole new value to `registration` or `recentPings` instead of mutating them in place.
@@ -50,10 +45,7 @@ export interface TriggerStaticData extends IDataObject {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/**
- * The stored registration, if it is complete; anything malformed counts as none, and so does a
- * registration of the earlier layout (plaintext `secret`, no `secretSha256`): it must be made again.
- */
+/** The stored registration, if it is complete; anything malformed counts as none (it must be made again). */
 export function storedRegistration(data: IDataObject): Registration | undefined {
 	const value = data.registration as Partial<Registration> | undefined;
 	if (!value || typeof value !== 'object') return undefined;

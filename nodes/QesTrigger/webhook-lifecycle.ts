@@ -22,8 +22,7 @@ const OPERATION = 'Configure Webhook';
  *
  * - checkExists: true only when static data holds a registration for the very URL n8n asks about
  *   (production and test URLs differ) with the header name currently configured. So activating
- *   twice, or n8n restarting, does not register again; a changed URL or header name does, and so
- *   does a registration of the earlier layout that kept the plaintext secret (see static-data.ts).
+ *   twice, or n8n restarting, does not register again; a changed URL or header name does.
  * - create: POST /onboarding/configureWebhook { webhookUrl, metadata: { authHeader: { <header>: <secret> } } }
  *   with a new random secret, then stores the registration with only the secret's SHA-256: the
  *   secret itself lives in memory for this call and is never stored.

@@ -4,8 +4,9 @@
 //   cd /work/main && npm run build && node --test test/e2e/trigger.e2e.test.js
 //
 // Per n8n version: one instance (credential + workflow imported with the CLI), one server start, then
-// everything through the REST API and the emulator's controls; one more server start on the same user
-// folder for the restart check. The tests of a describe build on each other (activation state,
+// everything through the REST API and the emulator's controls; two more server starts on the same user
+// folder for the restart checks (registration kept; duplicate memory kept). A second workflow with the
+// same trigger and Ignore Duplicates Within 0 is the "option off" side of the duplicate checks. The tests of a describe build on each other (activation state,
 // execution counts), so they run in order and a later one is skipped when an earlier one failed.
 // N8N_E2E_VERSIONS=v2 (or v1) limits the run to one version (as in the other e2e files).
 
@@ -54,14 +55,14 @@ function serverEnv(port) {
 	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
 }
 
-function triggerWorkflow({ credentialId, credentialName, webhookId, name }) {
+function triggerWorkflow({ credentialId, credentialName, webhookId, name, options = { fetchVerification: true } }) {
 	return chain(name, [
 		node({
 			name: TRIGGER_NAME,
 			type: TRIGGER_TYPE,
 			typeVersion: 1,
 			webhookId,
-			parameters: { options: { fetchVerification: true } },
+			parameters: { options },
 			credentials: { verificationServicesApi: { id: credentialId, name: credentialName } },
 		}),
 		noOp(NOOP_NAME),
@@ -85,6 +86,10 @@ function defineSuite(version) {
 		let workflowId;
 		const webhookId = crypto.randomUUID();
 		let productionUrl;
+		// A second workflow, the same trigger with Ignore Duplicates Within 0 (off), activated later.
+		let offWorkflowId;
+		const offWebhookId = crypto.randomUUID();
+		let offUrl;
 		let failed = false; // a failed step makes the later ones skip (they build on its state)
 		const timings = {};
 		let suiteStarted = Date.now();
@@ -132,8 +137,9 @@ function defineSuite(version) {
 							},
 						},
 					]);
-					[workflowId] = await instance.importWorkflows([
+					[workflowId, offWorkflowId] = await instance.importWorkflows([
 						triggerWorkflow({ credentialId, credentialName, webhookId, name: `QES trigger e2e (${version})` }),
+						triggerWorkflow({ credentialId, credentialName, webhookId: offWebhookId, name: `QES trigger e2e, duplicates not ignored (${version})`, options: { dedupMinutes: 0 } }),
 					]);
 					timings.importMs = Date.now() - t0;
 
@@ -142,6 +148,7 @@ function defineSuite(version) {
 					timings.firstStartMs = server.startupMs;
 					await server.ensureLoggedIn();
 					productionUrl = `http://127.0.0.1:${port}/webhook/${webhookId}/webhook`;
+					offUrl = `http://127.0.0.1:${port}/webhook/${offWebhookId}/webhook`;
 					log(`${version}: instance ${timings.instanceMs} ms, imports ${timings.importMs} ms, server start ${server.startupMs} ms`);
 				} catch (error) {
 					failed = true;
@@ -360,6 +367,146 @@ function defineSuite(version) {
 			assert.equal(item.verification?.data?.isVerified, true);
 			assert.ok(!JSON.stringify(execution).includes(webhookBefore.metadata.authHeader[SECRET_HEADER]), 'the secret is not in the execution');
 			assert.equal(await routeCount(sandbox, CONFIGURE), countBefore);
+		});
+
+		// ---------------------------------------------------------------------------------------------
+		// Ignore Duplicates Within: 5 identical pings start one execution with the option on (default,
+		// 10 minutes) and five with it off; one after another, at the same moment and over a restart.
+
+		/** The secrets the two workflows registered (each keeps its own registration's hash). */
+		const secrets = {};
+
+		/** Sends `copies` identical pings to `url`, one after another or all at once; returns the answers. */
+		async function sendCopies(url, secret, body, { copies = 5, atOnce = false } = {}) {
+			const send = async () => await postJson(url, body, { [SECRET_HEADER]: secret });
+			if (atOnce) return await Promise.all(Array.from({ length: copies }, send));
+			const answers = [];
+			for (let i = 0; i < copies; i++) answers.push(await send());
+			return answers;
+		}
+
+		/** Waits until `expected` new executions of the workflow have finished (and no more come), returns their ids. */
+		async function newExecutions(id, before, expected) {
+			const settled = await settleExecutions(server, id, before.length + expected, { quietMs: 3000 });
+			return newIds(before, settled);
+		}
+
+		const isDuplicateAnswer = (res) => res.status === 200 && res.data?.started === false && res.data?.reason === 'duplicate ping';
+
+		step('with the option off (a second workflow) and on: 5 identical pings one after another start 5 and 1 executions', async () => {
+			secrets.on = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
+			const countBefore = await routeCount(sandbox, CONFIGURE);
+			await server.activateWorkflow(offWorkflowId);
+			await waitForActivation({
+				sandbox,
+				server,
+				workflowId: offWorkflowId,
+				nodeName: TRIGGER_NAME,
+				url: offUrl,
+				configureRoute: CONFIGURE,
+				configureCount: countBefore + 1,
+				secretHeader: SECRET_HEADER,
+			});
+			secrets.off = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
+
+			const body = { event: 'qes.status', sessionId: `dup-seq-${version}`, status: 'completed', timestamp: new Date().toISOString() };
+			const beforeOn = await executions(server, workflowId);
+			const beforeOff = await executions(server, offWorkflowId);
+			const on = await sendCopies(productionUrl, secrets.on, body);
+			const off = await sendCopies(offUrl, secrets.off, body);
+
+			assert.deepEqual(on[0].status, 200);
+			assert.deepEqual(on[0].data, { received: true, started: true }, 'the first copy is answered by the trigger');
+			assert.ok(on.slice(1).every(isDuplicateAnswer), `copies 2-5 are answered as duplicates: ${JSON.stringify(on.map((r) => [r.status, r.data]))}`);
+			assert.ok(off.every((r) => r.status === 200), `option off: all answered 200: ${JSON.stringify(off.map((r) => r.status))}`);
+
+			assert.equal((await newExecutions(workflowId, beforeOn, 1)).length, 1, 'option on: one execution');
+			assert.equal((await newExecutions(offWorkflowId, beforeOff, 5)).length, 5, 'option off: five executions');
+		});
+
+		step('5 identical pings at the same moment start 1 execution with the option on, 5 with it off', async () => {
+			const body = { event: 'qes.status', sessionId: `dup-once-${version}`, status: 'completed', timestamp: new Date().toISOString() };
+			const beforeOn = await executions(server, workflowId);
+			const beforeOff = await executions(server, offWorkflowId);
+			const [on, off] = await Promise.all([
+				sendCopies(productionUrl, secrets.on, body, { atOnce: true }),
+				sendCopies(offUrl, secrets.off, body, { atOnce: true }),
+			]);
+			assert.ok([...on, ...off].every((r) => r.status === 200), `all answered 200: ${JSON.stringify([...on, ...off].map((r) => r.status))}`);
+			assert.equal(on.filter(isDuplicateAnswer).length, 4, `4 of the 5 simultaneous copies are duplicates: ${JSON.stringify(on.map((r) => r.data))}`);
+
+			const addedOn = await newExecutions(workflowId, beforeOn, 1);
+			assert.equal(addedOn.length, 1, 'option on: one execution');
+			assert.equal((await newExecutions(offWorkflowId, beforeOff, 5)).length, 5, 'option off: five executions');
+			const [item] = nodeOutput((await server.getExecution(addedOn[0])).data, TRIGGER_NAME);
+			assert.equal(item.sessionId, body.sessionId, 'the execution holds the ping');
+		});
+
+		step('across an n8n restart: 1 copy before, 4 after start 1 execution with the option on, 5 with it off', async () => {
+			const body = { event: 'qes.status', sessionId: `dup-restart-${version}`, status: 'completed', timestamp: new Date().toISOString() };
+			const beforeOn = await executions(server, workflowId);
+			const beforeOff = await executions(server, offWorkflowId);
+			const [firstOn] = await sendCopies(productionUrl, secrets.on, body, { copies: 1 });
+			const [firstOff] = await sendCopies(offUrl, secrets.off, body, { copies: 1 });
+			assert.deepEqual([firstOn.status, firstOff.status], [200, 200]);
+			assert.equal((await newExecutions(workflowId, beforeOn, 1)).length, 1);
+			assert.equal((await newExecutions(offWorkflowId, beforeOff, 1)).length, 1);
+			// What carries the memory over the restart: the node's static data as n8n saved it.
+			const remembered = (await nodeStaticData(server, workflowId, TRIGGER_NAME))?.recentPings;
+			assert.ok(remembered && Object.keys(remembered).length > 0, `static data holds the remembered pings: ${JSON.stringify(remembered)}`);
+
+			await server.stop();
+			server = null;
+			server = await instance.startServer({ port, env: serverEnv(port) });
+			await server.ensureLoggedIn();
+			await waitUntil('the restarted n8n to serve both production webhooks', async () => (await probeWebhook(productionUrl)) === 401 && (await probeWebhook(offUrl)) === 401);
+
+			const on = [...(await sendCopies(productionUrl, secrets.on, body, { copies: 2 })), ...(await sendCopies(productionUrl, secrets.on, body, { copies: 2, atOnce: true }))];
+			const off = [...(await sendCopies(offUrl, secrets.off, body, { copies: 2 })), ...(await sendCopies(offUrl, secrets.off, body, { copies: 2, atOnce: true }))];
+			assert.ok(on.every(isDuplicateAnswer), `after the restart the 4 copies are duplicates: ${JSON.stringify(on.map((r) => [r.status, r.data]))}`);
+			assert.ok(off.every((r) => r.status === 200));
+			assert.equal((await newExecutions(workflowId, beforeOn, 1)).length, 1, 'option on: one execution in all');
+			assert.equal((await newExecutions(offWorkflowId, beforeOff, 5)).length, 5, 'option off: five executions in all');
+		});
+
+		step('a 10,000-level ping and a 5 MB ping each start one execution with their body; forged copies start nothing', async () => {
+			const depth = 10_000;
+			const deep = `{"event":"qes.status","sessionId":"deep-${version}","status":"completed","payload":${'{"a":'.repeat(depth)}{"end":true}${'}'.repeat(depth)}}`;
+			const rows = Array.from({ length: 80_000 }, (_, i) => ({ id: i, name: `row ${i}`, flags: { ok: i % 2 === 0, tags: ['a', 'b'] } }));
+			const big = JSON.stringify({ event: 'qes.status', sessionId: `big-${version}`, status: 'completed', rows });
+			assert.ok(big.length > 5 * 1024 * 1024, `the big ping has ${big.length} bytes`);
+
+			for (const [label, text, url, secret] of [
+				['deep, option on', deep, productionUrl, secrets.on],
+				['big, option on', big, productionUrl, secrets.on],
+				['deep, option off', deep, offUrl, secrets.off],
+			]) {
+				const id = url === productionUrl ? workflowId : offWorkflowId;
+				const before = await executions(server, id);
+				const forged = await postJson(url, text, { [SECRET_HEADER]: crypto.randomBytes(32).toString('hex') });
+				assert.equal(forged.status, 401, `${label}: a forged copy is refused`);
+				const res = await postJson(url, text, { [SECRET_HEADER]: secret });
+				assert.equal(res.status, 200, `${label}: ${res.status} ${JSON.stringify(res.data).slice(0, 500)}`);
+				if (url === productionUrl) assert.ok(isDuplicateAnswer(await postJson(url, text, { [SECRET_HEADER]: secret })), `${label}: its copy is a duplicate`);
+				const [added] = await newExecutions(id, before, 1);
+				const execution = await server.getExecution(added);
+				assert.equal(execution.status, 'success', `${label}: the execution succeeded`);
+				const [item] = nodeOutput(execution.data, TRIGGER_NAME);
+				assert.equal(item.status, 'completed');
+				if (text === deep) {
+					assert.equal(item.sessionId, `deep-${version}`);
+					let level = item.payload;
+					let count = 0;
+					while (level && level.a !== undefined) {
+						level = level.a;
+						count++;
+					}
+					assert.equal(count, depth, `${label}: all ${depth} levels reached the execution`);
+					assert.equal(level.end, true);
+				} else {
+					assert.equal(item.rows.length, rows.length, `${label}: every row reached the execution`);
+				}
+			}
 		});
 	});
 }

@@ -13,7 +13,8 @@ import type {
 } from 'n8n-workflow';
 
 import { fetchVerification } from '../../nodes/QesTrigger/enrich';
-import { canonicalJson, isDuplicatePing, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-dedup';
+import { canonicalJson, duplicateKey, pingHash } from '../../nodes/QesTrigger/ping-dedup';
+import { claimPing, forgetPings, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-memory';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
 import { withoutSecret } from '../../nodes/QesTrigger/redact';
 import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
@@ -127,39 +128,6 @@ describe('QES trigger: webhook lifecycle', () => {
 		});
 		expect(refused.res.statusCode).toBe(401);
 		expect(JSON.stringify(refused.staticData)).not.toContain(created.secret);
-	});
-
-	it('a registration of the earlier layout (plaintext secret) is made again and its secret no longer accepted', async () => {
-		const legacySecret = 'c'.repeat(64);
-		const legacy = {
-			[NODE_KEY]: {
-				registration: {
-					webhookUrl: PRODUCTION_URL,
-					webhookId: 'old-id',
-					secretHeader: HEADER,
-					secret: legacySecret,
-					registeredAt: '2024-01-01T00:00:00.000Z',
-					test: false,
-				},
-			},
-		};
-		// checkExists false, so n8n calls create on the next activation or start ...
-		const exists = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: legacy });
-		expect(exists.error).toBeUndefined();
-		expect(exists.result).toBe(false);
-		// ... and until then a ping, even with the old secret, is refused.
-		const refused = await ping(legacy, withSecret(legacySecret, { sessionId: 's1' }));
-		expect(refused.res.statusCode).toBe(401);
-
-		// create replaces the whole registration: a new secret, only its hash, the old plaintext gone.
-		const created = await activate({}, { staticData: legacy });
-		const registration = registrationOf(created.staticData)!;
-		expect(registration.secretSha256).toBe(sha256(created.secret));
-		expect(registration).not.toHaveProperty('secret');
-		expect(JSON.stringify(created.staticData)).not.toContain(legacySecret);
-		expect(JSON.stringify(created.staticData)).not.toContain(created.secret);
-		const same = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: created.staticData });
-		expect(same.result).toBe(true);
 	});
 
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
@@ -282,7 +250,14 @@ describe('QES trigger: secret header check', () => {
 		const result = await ping(staticData, withSecret(secret, body));
 		expect(result.error).toBeUndefined();
 		expect(started(result)).toEqual([body]);
-		expect(result.res.ended).toBe(false);
+		// With Ignore Duplicates on (the default) the node answers itself, so that n8n saves its memory before the run.
+		expect(result.response?.noWebhookResponse).toBe(true);
+		expect(result.res).toMatchObject({ statusCode: 200, ended: true, body: { received: true, started: true } });
+		// With it off, n8n answers (after the execution is created, on n8n 2.x).
+		const off = await ping(staticData, withSecret(secret, { ...body, off: true }), { dedupMinutes: 0 });
+		expect(started(off)).toHaveLength(1);
+		expect(off.response?.noWebhookResponse).toBeUndefined();
+		expect(off.res.ended).toBe(false);
 	});
 
 	it.each([
@@ -414,35 +389,82 @@ describe('QES trigger: duplicate pings', () => {
 		({ staticData, secret } = await activate());
 	});
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed', timestamp: '2024-05-14T10:21:40.000Z' };
+	const recentPings = (result: RunWebhookResult) => (result.staticData[NODE_KEY] as TriggerStaticData).recentPings;
+	const isDuplicateAnswer = (result: RunWebhookResult) =>
+		result.response?.workflowData === undefined &&
+		JSON.stringify(result.response?.webhookResponse) === JSON.stringify({ received: true, started: false, reason: 'duplicate ping' });
 
 	it('ignores the same body within the window (default 10 minutes), whatever its key order', async () => {
 		const first = await ping(staticData, withSecret(secret, body));
 		expect(started(first)).toHaveLength(1);
 		const reordered = Object.fromEntries(Object.entries(body).reverse());
 		const second = await ping(first.staticData, withSecret(secret, reordered));
-		expect(second.response?.workflowData).toBeUndefined();
-		expect(second.response?.webhookResponse).toEqual({ received: true, started: false, reason: 'duplicate ping' });
+		expect(isDuplicateAnswer(second)).toBe(true);
+		expect(second.res.ended).toBe(false);
 
 		const other = await ping(second.staticData, withSecret(secret, { ...body, status: 'rejected' }));
 		expect(started(other)).toHaveLength(1);
-		expect(Object.keys((other.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toHaveLength(2);
+		expect(Object.keys(recentPings(other)!)).toHaveLength(2);
+	});
+
+	it('5 copies at the same moment, each with its own copy of the stored static data (as n8n hands them out): one starts', async () => {
+		const results = await Promise.all(Array.from({ length: 5 }, async () => await ping(staticData, withSecret(secret, body))));
+		expect(results.filter((r) => started(r).length === 1)).toHaveLength(1);
+		expect(results.filter(isDuplicateAnswer)).toHaveLength(4);
+		// Every copy writes the whole memory back, so whichever n8n saves last holds the ping.
+		for (const result of results) expect(Object.keys(recentPings(result)!)).toHaveLength(1);
+	});
+
+	it('across a restart the stored static data is the memory: a copy is ignored, without it the ping would start again', async () => {
+		const first = await ping(staticData, withSecret(secret, body));
+		expect(started(first)).toHaveLength(1);
+		forgetPings(); // the n8n process restarts: its memory is gone, the saved static data is not
+		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, body)))).toBe(true);
+		forgetPings();
+		expect(started(await ping(staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
 
 	it('starts again once the window has passed, and prunes what it no longer needs', async () => {
 		const first = await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 });
 		const memory = first.staticData[NODE_KEY] as TriggerStaticData;
-		const [hash] = Object.keys(memory.recentPings!);
-		memory.recentPings = { [hash]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
+		const [key] = Object.keys(memory.recentPings!);
+		expect(key).toMatch(/^[0-9a-f]{32}$/);
+		forgetPings();
+		memory.recentPings = { [key]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
 		const later = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 1 });
 		expect(started(later)).toHaveLength(1);
-		expect(Object.keys((later.staticData[NODE_KEY] as TriggerStaticData).recentPings!)).toEqual([hash]);
+		expect(Object.keys(recentPings(later)!)).toEqual([key]);
 	});
 
-	it('0 minutes turns the check off', async () => {
-		const first = await ping(staticData, withSecret(secret, body), { dedupMinutes: 0 });
-		const second = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 0 });
+	it('Duplicate Key "Session ID and Status" ignores a resend that differs in other fields; "Whole Body" does not', async () => {
+		const resend = { ...body, timestamp: '2024-05-14T10:31:40.000Z', attempt: 2 };
+		const bySession = { dedupKey: 'sessionStatus' };
+		const first = await ping(staticData, withSecret(secret, body), bySession);
+		expect(started(first)).toHaveLength(1);
+		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, resend), bySession))).toBe(true);
+		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, { data: { ...resend } }), bySession))).toBe(true);
+		expect(started(await ping(first.staticData, withSecret(secret, { ...resend, status: 'rejected' }), bySession))).toHaveLength(1);
+
+		forgetPings();
+		const whole = await ping(staticData, withSecret(secret, body));
+		expect(started(await ping(whole.staticData, withSecret(secret, resend)))).toHaveLength(1);
+		// Without a session and a status the whole body decides.
+		expect(duplicateKey({ status: 'completed', a: 1 }, 'sessionStatus')).toBe(duplicateKey({ status: 'completed', a: 1 }, 'body'));
+		expect(duplicateKey({ status: 'completed', a: 1 }, 'sessionStatus')).not.toBe(duplicateKey({ status: 'completed', a: 2 }, 'sessionStatus'));
+	});
+
+	it('0 minutes turns the check off: every copy starts, also at the same moment', async () => {
+		const results = await Promise.all(Array.from({ length: 5 }, async () => await ping(staticData, withSecret(secret, body), { dedupMinutes: 0 })));
+		expect(results.map((r) => started(r).length)).toEqual([1, 1, 1, 1, 1]);
+		for (const result of results) expect(recentPings(result)).toBeUndefined();
+	});
+
+	it('test events ("Listen for test event") are never held back as duplicates', async () => {
+		const test = await activate({}, { isTest: true });
+		const first = await ping(test.staticData, withSecret(test.secret, body), {}, 'manual');
+		const second = await ping(first.staticData, withSecret(test.secret, body), {}, 'manual');
+		expect(started(first)).toHaveLength(1);
 		expect(started(second)).toHaveLength(1);
-		expect((second.staticData[NODE_KEY] as TriggerStaticData).recentPings).toBeUndefined();
 	});
 
 	it('a refused ping is not remembered', async () => {
@@ -451,15 +473,84 @@ describe('QES trigger: duplicate pings', () => {
 		expect(started(await ping(refused.staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
 
-	it('keeps a bounded memory and canonical hashes', () => {
-		const data: TriggerStaticData = {};
+	it('keeps a bounded memory, newest last; a released first copy is forgotten so that its resend starts', () => {
 		const now = Date.now();
-		for (let i = 0; i < MAX_REMEMBERED_PINGS + 20; i++) isDuplicatePing(data, `h${i}`, 600_000, now + i);
-		expect(Object.keys(data.recentPings!)).toHaveLength(MAX_REMEMBERED_PINGS);
-		expect(data.recentPings!.h0).toBeUndefined();
-		expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2,"d":1}]}');
+		let claim = claimPing('bounded', 'k0', 600_000, undefined, now);
+		for (let i = 1; i < MAX_REMEMBERED_PINGS + 20; i++) claim = claimPing('bounded', `k${i}`, 600_000, undefined, now + i);
+		const snapshot = claim.snapshot();
+		expect(Object.keys(snapshot)).toHaveLength(MAX_REMEMBERED_PINGS);
+		expect(snapshot.k0).toBeUndefined();
+		expect(Object.keys(snapshot).at(-1)).toBe(`k${MAX_REMEMBERED_PINGS + 19}`);
+
+		const failed = claimPing('released', 'p', 600_000, undefined, now);
+		expect(failed.duplicate).toBe(false);
+		failed.release();
+		expect(failed.snapshot()).toEqual({});
+		expect(claimPing('released', 'p', 600_000, undefined, now + 1).duplicate).toBe(false);
+		expect(claimPing('released', 'p', 600_000, undefined, now + 2).duplicate).toBe(true);
 	});
 });
+
+describe('QES trigger: bodies of any depth and size', () => {
+	let staticData: IDataObject;
+	let secret: string;
+	beforeEach(async () => {
+		({ staticData, secret } = await activate());
+	});
+
+	/** {"a":{"a":...{"sessionId":..}}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */
+	const nestedText = (depth: number, leaf: object) => `${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
+	/** ... and parsed as n8n's body parser would (JSON.parse does not recurse). */
+	const nested = (depth: number, leaf: object) => JSON.parse(nestedText(depth, leaf)) as IDataObject;
+
+	it('canonical JSON sorts keys at every level and matches JSON.stringify otherwise', () => {
+		expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null, e: 'x"y', f: [undefined] })).toBe('{"a":null,"b":[1,{"c":2,"d":1}],"e":"x\\"y","f":[null]}');
+		expect(canonicalJson([])).toBe('[]');
+		expect(canonicalJson({})).toBe('{}');
+		expect(canonicalJson('text')).toBe('"text"');
+		const value = { z: [{ y: 1, x: [2, 3] }], a: { c: true, b: false } };
+		expect(JSON.parse(canonicalJson(value))).toEqual(value);
+		expect(pingHash(value)).toBe(createHash('sha256').update(canonicalJson(value)).digest('hex'));
+	});
+
+	it('hashes 10,000 and 100,000 levels without recursion', () => {
+		for (const depth of [10_000, 100_000]) {
+			const body = nested(depth, { sessionId: 's' });
+			expect(canonicalJson(body)).toBe(nestedText(depth, { sessionId: 's' }));
+			expect(pingHash(body)).toMatch(/^[0-9a-f]{64}$/);
+			expect(pingHash(body)).not.toBe(pingHash(nested(depth, { sessionId: 't' })));
+		}
+	});
+
+	it.each([
+		['on', {}],
+		['off', { dedupMinutes: 0 }],
+	])('a 10,000-level ping starts the workflow with its body (duplicate check %s)', async (_, options: IDataObject) => {
+		const rawBody = `{"event":"qes.status","sessionId":"deep-1","status":"completed","payload":${nestedText(10_000, { end: true })}}`;
+		const body = JSON.parse(rawBody) as IDataObject;
+		const request = () => ({ ...withSecret(secret, body), rawBody });
+		const result = await ping(staticData, request(), options);
+		expect(result.error).toBeUndefined();
+		const [json] = started(result);
+		expect(json.sessionId).toBe('deep-1');
+		expect(canonicalJson(json.payload)).toBe(canonicalJson(body.payload));
+		if (!options.dedupMinutes && options.dedupMinutes !== 0) {
+			expect(isDuplicate(await ping(result.staticData, request()))).toBe(true);
+		}
+	});
+
+	it('a 5 MB ping starts the workflow once; its copy is recognised', async () => {
+		const rows = Array.from({ length: 80_000 }, (_, i) => ({ id: i, name: `row ${i}`, flags: { ok: i % 2 === 0, tags: ['a', 'b'] } }));
+		const body = { event: 'qes.status', sessionId: 'big-1', status: 'completed', rows };
+		expect(JSON.stringify(body).length).toBeGreaterThan(5 * 1024 * 1024);
+		const first = await ping(staticData, withSecret(secret, body));
+		expect(started(first)).toHaveLength(1);
+		expect((started(first)[0].rows as unknown[]).length).toBe(80_000);
+		expect(isDuplicate(await ping(first.staticData, withSecret(secret, JSON.parse(JSON.stringify(body)))))).toBe(true);
+	});
+});
+
+const isDuplicate = (result: RunWebhookResult) => (result.response?.webhookResponse as IDataObject | undefined)?.reason === 'duplicate ping';
 
 describe('QES trigger: Fetch Verification Result', () => {
 	let staticData: IDataObject;
@@ -544,9 +635,25 @@ describe('QES trigger: Fetch Verification Result', () => {
 		// Let the abandoned request finish before the emulator is reset.
 		await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_300 - (Date.now() - t0))));
 	});
+
+	it('Fetch Time Limit bounds the real trigger: the ping starts without the result and says so', async () => {
+		await sandbox().configure({ latencyMs: 2_000 });
+		const t0 = Date.now();
+		const result = await ping(staticData, withSecret(secret, { sessionId: 'qes-completed-001', status: 'completed' }), {
+			fetchVerification: true,
+			fetchTimeLimit: 0.5,
+		});
+		expect(Date.now() - t0).toBeLessThan(1_900);
+		const [json] = started(result);
+		expect(json).toMatchObject({ sessionId: 'qes-completed-001', verificationError: { timedOut: true } });
+		expect(json.verification).toBeUndefined();
+		expect(String((json.verificationError as IDataObject).message)).toContain('did not finish within 0.5 s');
+		expect(result.res).toMatchObject({ statusCode: 200, ended: true });
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, 4_300 - (Date.now() - t0))));
+	});
 });
 
-/** The trigger's description with a webhook() that runs fetchVerification on a short budget (the node's is 5 s). */
+/** The trigger's description with a webhook() that runs fetchVerification on a short budget (the node's default is 3 s). */
 function budgetProbe(budgetMs: number): INodeType {
 	const { description } = new VerificationQesTrigger();
 	return {
@@ -617,7 +724,7 @@ describe('QES trigger: a ping delivered by the emulator', () => {
 		handle = async (request) => await ping(staticData, request, { fetchVerification: true });
 
 		const answer = await axios.post(`${sandbox().url}/__control/qes/ping`, { sessionId: 'qes-completed-001', status: 'completed' });
-		expect(answer.data).toMatchObject({ delivered: true, status: 200, body: { message: 'Workflow was started' } });
+		expect(answer.data).toMatchObject({ delivered: true, status: 200, body: { received: true, started: true } });
 		const [json] = started(delivered[0]);
 		expect(json).toMatchObject({ event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' });
 		expect((json.verification as { data: IDataObject }).data).toMatchObject({ status: 'completed', isVerified: true });

@@ -1,0 +1,410 @@
+'use strict';
+// The trigger row of `npm run bench`: the QES Onboarding Trigger against a plain n8n Webhook node in
+// one running n8n 2.x server (`n8n start`), both followed by a No Operation node. Pings are POSTed
+// straight to the production webhook URLs, N at a time; every answer's time is measured from the
+// request to the end of the answer. Then distinct pings are sent in groups of identical copies at
+// once to count what the duplicate check suppresses, and (optionally) the trigger with "Fetch
+// Verification Result" on runs against an API that answers only after BENCH_TRIGGER_SLOW_API_MS.
+//
+// Standalone (prints JSON):  node bench/lib/trigger-bench.js   (build first: npm run build)
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+const { median, max } = require('./stats');
+
+const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
+const CREDENTIAL_TYPE = 'verificationServicesApi';
+const SECRET_HEADER = 'X-Verification-Webhook-Secret';
+
+function triggerSettings(env = process.env) {
+	const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
+	return {
+		pings: num('BENCH_TRIGGER_PINGS', 200),
+		concurrency: num('BENCH_TRIGGER_CONCURRENCY', 20),
+		rounds: Math.max(1, num('BENCH_TRIGGER_ROUNDS', 3)),
+		duplicateGroups: num('BENCH_TRIGGER_DUPLICATE_GROUPS', 20),
+		copies: num('BENCH_TRIGGER_COPIES', 5),
+		// 0 skips the slow-API run.
+		slowApiMs: num('BENCH_TRIGGER_SLOW_API_MS', 10000),
+		slowPings: num('BENCH_TRIGGER_SLOW_PINGS', 100),
+		// Extra environment for the n8n server, as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"} to see the isolate's share).
+		n8nEnv: env.BENCH_TRIGGER_N8N_ENV ? JSON.parse(env.BENCH_TRIGGER_N8N_ENV) : {},
+	};
+}
+
+/** POSTs JSON; resolves with { status, ms, body } (never throws on HTTP status; ms = request to end of answer). */
+async function post(url, body, headers = {}) {
+	const t0 = performance.now();
+	try {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(60000),
+		});
+		const text = await res.text();
+		let parsed = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			/* keep text */
+		}
+		return { status: res.status, ms: performance.now() - t0, body: parsed };
+	} catch (error) {
+		return { status: 0, ms: performance.now() - t0, body: String(error?.message ?? error) };
+	}
+}
+
+/** Runs `count` jobs with at most `concurrency` in flight; returns their results in order. */
+async function pool(count, concurrency, job) {
+	const results = new Array(count);
+	let next = 0;
+	const worker = async () => {
+		while (next < count) {
+			const i = next++;
+			results[i] = await job(i);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+	return results;
+}
+
+const pingBody = (sessionId, extra = {}) => ({
+	event: 'qes.status',
+	sessionId,
+	requestId: sessionId,
+	status: 'completed',
+	timestamp: new Date().toISOString(),
+	...extra,
+});
+
+function summarizeAnswers(answers, wallMs) {
+	const times = answers.map((a) => a.ms);
+	const sorted = [...times].sort((a, b) => a - b);
+	return {
+		p90Ms: sorted[Math.floor(sorted.length * 0.9)] ?? null,
+		count: answers.length,
+		ok: answers.filter((a) => a.status >= 200 && a.status < 300).length,
+		statuses: answers.reduce((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {}),
+		medianMs: median(times),
+		maxMs: max(times),
+		wallMs,
+		perSecond: answers.length / (wallMs / 1000),
+	};
+}
+
+async function executionCount(server, workflowId) {
+	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
+	return data.count ?? (data.results ?? data).length;
+}
+
+/** Waits until no execution of any workflow is still new or running (the next batch starts on an idle n8n). */
+async function idle(server, { timeoutMs = 180000 } = {}) {
+	const started = Date.now();
+	for (;;) {
+		const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ status: ['new', 'running'] }), limit: '1' } });
+		const busy = data.count ?? (data.results ?? data).length;
+		if (busy === 0 || Date.now() - started > timeoutMs) return;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+/** Waits until the count stops growing for `quietMs`. */
+async function settledCount(server, workflowId, { atLeast = 0, quietMs = 3000, timeoutMs = 180000 } = {}) {
+	const started = Date.now();
+	let last = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const n = await executionCount(server, workflowId);
+		if (n !== last) {
+			last = n;
+			stableSince = Date.now();
+		}
+		if (n >= atLeast && Date.now() - stableSince >= quietMs) return n;
+		if (Date.now() - started > timeoutMs) return n;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
+/**
+ * One complete trigger benchmark: its own n8n instance and server, the emulator given (a running
+ * sandbox: { url, baseUrl, control }).
+ * @returns {Promise<object>} what renderTriggerText / renderTriggerMarkdown print
+ */
+async function runTriggerBench({ driver, emulator, log = () => {}, settings = triggerSettings() }) {
+	const { createInstance } = driver.instanceLib;
+	const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
+	const util = driver.util;
+	await emulator.control.prepare({ latencyMs: 0, rateLimit: 0 });
+
+	const instance = await createInstance('v2', { name: 'bench-trigger', log });
+	const result = { settings, n8nVersion: instance.runtime.n8nVersion, rounds: [] };
+	let server;
+	try {
+		if (instance.package?.buildError) throw new Error(instance.package.buildError);
+		const credential = {
+			name: 'Bench trigger',
+			type: CREDENTIAL_TYPE,
+			data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: emulator.apiKey, customerId: emulator.customerId },
+		};
+		const [credentialId] = await instance.importCredentials([credential]);
+		const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name: credential.name } };
+		const triggerWebhookId = crypto.randomUUID();
+		const offWebhookId = crypto.randomUUID();
+		const fetchWebhookId = crypto.randomUUID();
+		const plainPath = `bench-plain-${crypto.randomUUID().slice(0, 8)}`;
+		const [triggerId, plainId, fetchId, offId] = await instance.importWorkflows([
+			chain('Bench QES trigger', [
+				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: triggerWebhookId, parameters: { options: {} }, credentials }),
+				noOp('No Operation'),
+			]),
+			chain('Bench plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]),
+			chain('Bench QES trigger with fetch', [
+				node({
+					name: 'QES Onboarding Trigger',
+					type: TRIGGER_TYPE,
+					typeVersion: 1,
+					webhookId: fetchWebhookId,
+					parameters: { options: { fetchVerification: true } },
+					credentials,
+				}),
+				noOp('No Operation'),
+			]),
+			// Where the time goes: with the duplicate check off, n8n answers only after it created the execution.
+			chain('Bench QES trigger, duplicates not ignored', [
+				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: offWebhookId, parameters: { options: { dedupMinutes: 0 } }, credentials }),
+				noOp('No Operation'),
+			]),
+		]);
+
+		const port = await util.freePort();
+		const base = `http://127.0.0.1:${port}/`;
+		server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
+		await server.ensureLoggedIn();
+		const triggerUrl = `${base}webhook/${triggerWebhookId}/webhook`;
+		const fetchUrl = `${base}webhook/${fetchWebhookId}/webhook`;
+		const offUrl = `${base}webhook/${offWebhookId}/webhook`;
+		const plainUrl = `${base}webhook/${plainPath}`;
+
+		/** Activates a trigger workflow and returns the secret the emulator got for its URL. */
+		const activateTrigger = async (workflowId, url) => {
+			await server.activateWorkflow(workflowId);
+			for (let i = 0; i < 240; i++) {
+				const res = await fetch(`${emulator.url}/__control/webhook`);
+				if (res.ok) {
+					const hook = await res.json();
+					if (hook.url === url && (await post(url, { probe: true })).status === 401) return hook.metadata.authHeader[SECRET_HEADER];
+				}
+				await new Promise((r) => setTimeout(r, 250));
+			}
+			throw new Error(`the trigger workflow ${workflowId} did not register ${url}`);
+		};
+		await server.activateWorkflow(plainId);
+		const offHeaders = { [SECRET_HEADER]: await activateTrigger(offId, offUrl) };
+		const secret = await activateTrigger(triggerId, triggerUrl);
+		const headers = { [SECRET_HEADER]: secret };
+		const targets = {
+			plain: { url: plainUrl, workflowId: plainId, headers: {} },
+			trigger: { url: triggerUrl, workflowId: triggerId, headers },
+			'trigger-off': { url: offUrl, workflowId: offId, headers: offHeaders },
+		};
+		log(`trigger bench: n8n ${instance.runtime.n8nVersion} on port ${port}, both workflows active`);
+
+		// Warm-up (module loading, first DB writes), not measured.
+		const tag = crypto.randomUUID().slice(0, 8);
+		for (const target of Object.values(targets)) {
+			await pool(20, 5, (i) => post(target.url, pingBody(`warm-${tag}-${i}`), target.headers));
+			await settledCount(server, target.workflowId, { atLeast: 20, quietMs: 1500 });
+		}
+
+		// Distinct pings, N at a time; the order of the workflows rotates so that drifting load hits all.
+		const { pings, concurrency } = settings;
+		const order = ['plain', 'trigger', 'trigger-off'];
+		for (let round = 1; round <= settings.rounds; round++) {
+			const rotated = [...order.slice((round - 1) % order.length), ...order.slice(0, (round - 1) % order.length)];
+			for (const which of round % 2 ? rotated : rotated.reverse()) {
+				const { url, workflowId, headers: sent } = targets[which];
+				const before = await settledCount(server, workflowId, { quietMs: 1000 });
+				await idle(server);
+				const t0 = performance.now();
+				const answers = await pool(pings, concurrency, (i) => post(url, pingBody(`r${round}-${tag}-${i}`), sent));
+				const summary = summarizeAnswers(answers, performance.now() - t0);
+				summary.executionsStarted = (await settledCount(server, workflowId, { atLeast: before + summary.ok })) - before;
+				result.rounds.push({ round, which, ...summary });
+				log(
+					`trigger bench round ${round} ${which}: ${summary.ok}/${pings} ok, median ${summary.medianMs.toFixed(0)} ms, p90 ${summary.p90Ms.toFixed(0)} ms, max ${summary.maxMs.toFixed(0)} ms, ` +
+						`${summary.perSecond.toFixed(1)} pings/s, ${summary.executionsStarted} executions`,
+				);
+			}
+		}
+
+		// Duplicates: groups of identical copies sent at once; one execution per group is right.
+		{
+			const before = await settledCount(server, triggerId, { quietMs: 1000 });
+			const groups = settings.duplicateGroups;
+			const copies = settings.copies;
+			const answers = [];
+			await pool(groups, 4, async (g) => {
+				const body = pingBody(`dup-${tag}-${g}`);
+				answers.push(...(await Promise.all(Array.from({ length: copies }, () => post(triggerUrl, body, headers)))));
+			});
+			const started = (await settledCount(server, triggerId, { atLeast: before + groups })) - before;
+			const suppressed = answers.filter((a) => a.body && a.body.started === false && /duplicate/.test(String(a.body.reason))).length;
+			result.duplicates = { groups, copies, sent: answers.length, ok: answers.filter((a) => a.status >= 200 && a.status < 300).length, executionsStarted: started, suppressed };
+			log(`trigger bench duplicates: ${groups} x ${copies} copies at once -> ${started} executions, ${suppressed} answered as duplicates`);
+		}
+
+		// Enrichment against an API that hangs: every answer must still come well inside 10 s.
+		if (settings.slowApiMs > 0) {
+			await server.deactivateWorkflow(triggerId);
+			const fetchSecret = await activateTrigger(fetchId, fetchUrl);
+			await emulator.control.config({ latencyMs: settings.slowApiMs });
+			const before = await settledCount(server, fetchId, { quietMs: 1000 });
+			await idle(server);
+			const t0 = performance.now();
+			const answers = await pool(settings.slowPings, concurrency, (i) => post(fetchUrl, pingBody(`slow-${tag}-${i}`), { [SECRET_HEADER]: fetchSecret }));
+			const summary = summarizeAnswers(answers, performance.now() - t0);
+			await emulator.control.config({ latencyMs: 0 });
+			summary.executionsStarted = (await settledCount(server, fetchId, { atLeast: before + summary.ok })) - before;
+			summary.apiMs = settings.slowApiMs;
+			summary.over10s = answers.filter((a) => a.ms >= 10000).length;
+			result.slowApi = summary;
+			log(
+				`trigger bench slow API (${settings.slowApiMs} ms): ${summary.ok}/${settings.slowPings} ok, median ${summary.medianMs.toFixed(0)} ms, ` +
+					`max ${summary.maxMs.toFixed(0)} ms, ${summary.over10s} at or over 10 s, ${summary.executionsStarted} executions`,
+			);
+		}
+	} finally {
+		await emulator.control.config({ latencyMs: 0 }).catch(() => {});
+		await instance.stop().catch(() => {});
+	}
+	result.summary = summarizeTrigger(result);
+	return result;
+}
+
+/** Medians over the rounds, and the trigger's ratios to the plain Webhook node. */
+function summarizeTrigger(result) {
+	const pick = (which) => {
+		const rows = result.rounds.filter((r) => r.which === which);
+		return {
+			perSecond: median(rows.map((r) => r.perSecond)),
+			medianMs: median(rows.map((r) => r.medianMs)),
+			maxMs: median(rows.map((r) => r.maxMs)),
+			worstMaxMs: max(rows.map((r) => r.maxMs)),
+			executionsStarted: rows.reduce((n, r) => n + r.executionsStarted, 0),
+			sent: rows.reduce((n, r) => n + r.count, 0),
+			ok: rows.reduce((n, r) => n + r.ok, 0),
+		};
+	};
+	const trigger = pick('trigger');
+	const plain = pick('plain');
+	const off = pick('trigger-off');
+	return {
+		trigger,
+		plain,
+		off,
+		medianRatio: plain.medianMs ? trigger.medianMs / plain.medianMs : null,
+		maxRatio: plain.maxMs ? trigger.maxMs / plain.maxMs : null,
+	};
+}
+
+const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${Math.round(ms)} ms`);
+const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+
+function triggerRows(result) {
+	const { trigger, plain, off, medianRatio, maxRatio } = result.summary;
+	const s = result.settings;
+	const dup = result.duplicates;
+	const rows = [
+		['configuration', 'pings/s', 'median answer', 'max answer', 'executions started', 'duplicates suppressed'],
+		[`plain n8n Webhook node (reference)`, plain.perSecond?.toFixed(1), fmtMs(plain.medianMs), fmtMs(plain.maxMs), `${plain.executionsStarted}/${plain.sent}`, '-'],
+		[
+			`QES trigger, default options`,
+			trigger.perSecond?.toFixed(1),
+			`${fmtMs(trigger.medianMs)} (${fmtX(medianRatio)})`,
+			`${fmtMs(trigger.maxMs)} (${fmtX(maxRatio)})`,
+			`${trigger.executionsStarted}/${trigger.sent}`,
+			'-',
+		],
+	];
+	if (off.sent) {
+		rows.push([
+			`QES trigger, Ignore Duplicates off (n8n answers after creating the execution)`,
+			off.perSecond?.toFixed(1),
+			`${fmtMs(off.medianMs)} (${fmtX(plain.medianMs ? off.medianMs / plain.medianMs : null)})`,
+			`${fmtMs(off.maxMs)} (${fmtX(plain.maxMs ? off.maxMs / plain.maxMs : null)})`,
+			`${off.executionsStarted}/${off.sent}`,
+			'-',
+		]);
+	}
+	if (dup) rows.push([`QES trigger, ${dup.groups} pings x ${dup.copies} identical copies at once`, '-', '-', '-', `${dup.executionsStarted}/${dup.sent}`, `${dup.suppressed}`]);
+	if (result.slowApi) {
+		const a = result.slowApi;
+		rows.push([
+			`QES trigger, Fetch Verification Result, API answering after ${a.apiMs / 1000} s (${s.slowPings} pings)`,
+			a.perSecond.toFixed(1),
+			fmtMs(a.medianMs),
+			`${fmtMs(a.maxMs)} (${a.over10s} >= 10 s)`,
+			`${a.executionsStarted}/${a.count}`,
+			'-',
+		]);
+	}
+	return rows;
+}
+
+function renderTriggerText(result) {
+	const s = result.settings;
+	const rows = triggerRows(result);
+	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i] ?? '').length)));
+	const line = (r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
+	return [
+		'',
+		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = QES trigger / plain Webhook node)`,
+		line(rows[0]),
+		...rows.slice(1).map(line),
+		'',
+	].join('\n');
+}
+
+function renderTriggerMarkdown(result) {
+	const s = result.settings;
+	const rows = triggerRows(result);
+	return [
+		'',
+		`## Trigger (n8n ${result.n8nVersion}): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each`,
+		'',
+		`| ${rows[0].join(' | ')} |`,
+		`| ${rows[0].map(() => '---').join(' | ')} |`,
+		...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
+		'',
+		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: QES trigger / plain Webhook node, same server, alternating rounds.',
+		'',
+	].join('\n');
+}
+
+module.exports = { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown };
+
+if (require.main === module) {
+	(async () => {
+		const { startEmulator, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./emulator');
+		process.env.N8N_E2E_WORK_DIR ||= path.join(require('node:os').tmpdir(), 'n8n-nodes-verification-services-bench');
+		const driver = {
+			instanceLib: require('../../test/e2e/lib/instance'),
+			util: require('../../test/e2e/lib/util'),
+		};
+		const emulator = await startEmulator();
+		emulator.apiKey = SANDBOX_API_KEY;
+		emulator.customerId = SANDBOX_CUSTOMER_ID;
+		try {
+			const result = await runTriggerBench({ driver, emulator, log: (m) => process.stderr.write(`[trigger-bench] ${m}\n`) });
+			process.stdout.write(renderTriggerText(result));
+			process.stdout.write(`${JSON.stringify(result)}\n`);
+		} finally {
+			await emulator.stop();
+		}
+	})().catch((error) => {
+		process.stderr.write(`${error.stack ?? error}\n`);
+		process.exit(1);
+	});
+}
