@@ -70,6 +70,7 @@ async function setParameter(page, name, value) {
 
 /** Chooses an option of an `options` parameter by its visible name. */
 async function chooseOption(page, name, optionName) {
+	await page.waitForSelector(byId(`parameter-input-${name}`), { visible: true });
 	await page.click(byId(`parameter-input-${name}`));
 	await clickByText(page, byId('parameter-input-item'), optionName);
 }
@@ -92,4 +93,4 @@ async function nodeStatuses(page) {
 	);
 }
 
-module.exports = { byId, until, signIn, openWorkflow, textOf, clickByText, setParameter, chooseOption, nodeStatuses };
+module.exports = { sleep, byId, until, signIn, openWorkflow, textOf, clickByText, setParameter, chooseOption, nodeStatuses };
