@@ -38,20 +38,28 @@ async function textOf(page, selector) {
 
 /** Clicks the visible element among `selector` whose text equals (or matches) `text`. */
 async function clickByText(page, selector, text) {
-	const handle = await until(
-		async () =>
-			(await page.evaluateHandle(
-				(sel, t, isRe) => {
-					const re = isRe ? new RegExp(t) : null;
-					return [...document.querySelectorAll(sel)].find((e) => e.offsetParent !== null && (re ? re.test(e.innerText) : e.innerText.trim() === t)) ?? null;
-				},
-				selector,
-				text instanceof RegExp ? text.source : text,
-				text instanceof RegExp,
-			)).asElement(),
+	await until(
+		async () => {
+			const handle = (
+				await page.evaluateHandle(
+					(sel, t, isRe) => {
+						const re = isRe ? new RegExp(t) : null;
+						return [...document.querySelectorAll(sel)].find((e) => e.offsetParent !== null && typeof e.innerText === "string" && (re ? re.test(e.innerText) : e.innerText.trim() === t)) ?? null;
+					},
+					selector,
+					text instanceof RegExp ? text.source : text,
+					text instanceof RegExp,
+				)
+			).asElement();
+			if (!handle) return false;
+			// A list that is still opening has no clickable point yet: try again.
+			return await handle.click().then(
+				() => true,
+				() => false,
+			);
+		},
 		`${selector} with text ${text}`,
 	);
-	await handle.click();
 }
 
 /** Replaces the value of a parameter's input (fixed or expression editor). */
@@ -66,13 +74,27 @@ async function setParameter(page, name, value) {
 	await page.keyboard.up('Control');
 	await page.keyboard.press('Backspace');
 	await page.keyboard.type(value);
+	// n8n takes a typed value over after a short debounce; saving or running before that uses the old one.
+	await sleep(600);
 }
 
-/** Chooses an option of an `options` parameter by its visible name. */
+/** Chooses an option of an `options` parameter by its visible name, and checks that it took. */
 async function chooseOption(page, name, optionName) {
-	await page.waitForSelector(byId(`parameter-input-${name}`), { visible: true });
-	await page.click(byId(`parameter-input-${name}`));
-	await clickByText(page, byId('parameter-input-item'), optionName);
+	const input = `${byId(`parameter-input-${name}`)} input`;
+	await page.waitForSelector(input, { visible: true });
+	await until(async () => {
+		if ((await page.$eval(input, (e) => e.value)) === optionName) return true;
+		await page.click(input);
+		await sleep(500); // the list opens with an animation
+		await page.evaluate((label) => {
+			const item = [...document.querySelectorAll('[data-test-id="parameter-input-item"]')].find(
+				(e) => e.offsetParent !== null && e.innerText.split('\n')[0].trim() === label,
+			);
+			item?.click();
+		}, optionName);
+		await sleep(300);
+		return false;
+	}, `option ${optionName} of ${name}`);
 }
 
 /**
