@@ -32,8 +32,10 @@ function sandboxCredential(baseUrl) {
 	return { ...credential, data: { ...credential.data, sandboxBaseUrl: baseUrl } };
 }
 
-// Stop on SIGINT/SIGTERM/SIGHUP whenever they come, even while n8n is still installing or starting:
-// npm forwards a signal it receives to this process, and Ctrl-C reaches the whole foreground group.
+// Stop on SIGINT/SIGTERM/SIGHUP whenever they come, even while n8n is still installing or starting.
+// npm forwards a signal it receives to its child: the script is `exec node scripts/start.js`, so that
+// child is this process (a plain `sh -c` neither forwards nor dies on SIGINT). Ctrl-C reaches the whole
+// foreground group. When npm itself is killed outright, this process is re-parented: stop then too.
 const running = { server: null, sandbox: null };
 let stopping = false;
 async function stop(code = 0) {
@@ -46,6 +48,10 @@ async function stop(code = 0) {
 }
 require('../test/e2e/lib/util').disableSignalHooks();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(0));
+const parent = process.ppid;
+setInterval(() => {
+	if (process.ppid !== parent) void stop(0);
+}, 1000).unref();
 
 function describeInstall() {
 	const { isInstalled, runtimeFor } = require('../test/e2e/lib/install');
