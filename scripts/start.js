@@ -59,13 +59,16 @@ function describeInstall() {
 		log(`n8n ${runtimeFor('v2').n8nVersion} already installed in test/e2e/n8n-v2 (shared with npm test)`);
 		return;
 	}
-	let usual = 'about 5 to 8 minutes on a cold npm cache';
-	try {
-		const marker = JSON.parse(fs.readFileSync(path.join(root, 'test/e2e/n8n-v2/node_modules/.e2e-install.json'), 'utf8'));
-		const t = marker.timings;
-		usual = `last install here: ${Math.round(t.totalMs / 1000)} s (npm ${Math.round(t.npmMs / 1000)} s, sqlite3 build ${Math.round(t.sqlite3Ms / 1000)} s)`;
-	} catch {
-		/* no earlier install */
+	// The install marker records how long the last install on this machine took (an outdated v2 or v1).
+	let usual = 'usually 5 to 8 minutes on a cold npm cache';
+	for (const dir of ['n8n-v2', 'n8n-v1']) {
+		try {
+			const { timings: t, n8nVersion } = JSON.parse(fs.readFileSync(path.join(root, 'test/e2e', dir, 'node_modules/.e2e-install.json'), 'utf8'));
+			usual = `the last install here (n8n ${n8nVersion}) took ${Math.round(t.totalMs / 1000)} s: npm ${Math.round(t.npmMs / 1000)} s, sqlite3 ${Math.round(t.sqlite3Ms / 1000)} s`;
+			break;
+		} catch {
+			/* no earlier install */
+		}
 	}
 	log(`installing n8n into test/e2e/n8n-v2 (shared with npm test): npm ci of ~1000 packages, then a build of sqlite3; ${usual}`);
 	const started = Date.now();

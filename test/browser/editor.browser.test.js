@@ -172,7 +172,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		await editor.setParameter(page, 'apiKey', require('../../sandbox/server').SANDBOX_API_KEY);
 		await editor.setParameter(page, 'customerId', require('../../sandbox/server').SANDBOX_CUSTOMER_ID);
 		const good = await saveCredentialAndReadTest();
-		await shot(page, 'credential-ok', { docs: true });
+		await shot(page, 'credential-ok');
 		assert.ok(good.ok, `the right key passes: ${good.message}`);
 
 		// Case 1: the stored credential now holds a token; a wrong key must still be refused.
