@@ -35,6 +35,17 @@ async function otpFor(sandbox, execution) {
 	return undefined;
 }
 
+/**
+ * The resume URL as n8n hands it to the workflow ($execution.resumeUrl / $execution.resumeFormUrl):
+ * n8n 2.x adds the execution's resume token as `?signature=`; 1.x has none.
+ */
+function resumeUrl(server, kind, waiting) {
+	const url = new URL(`${server.url}/${kind}/${waiting.executionId}`);
+	const token = waiting.execution?.data?.resumeToken;
+	if (token) url.searchParams.set('signature', token);
+	return url.toString();
+}
+
 /** Answers the waiting step. Returns { ok } or { ok: false, reason }. */
 async function resumeWaiting({ server, sandbox, workflow, waiting }) {
 	const node = workflow.nodes.find((n) => n.name === waiting.nodeName);
@@ -42,7 +53,7 @@ async function resumeWaiting({ server, sandbox, workflow, waiting }) {
 	const otp = await otpFor(sandbox, waiting.execution);
 	if (node.type === WAIT && node.parameters?.resume === 'webhook') {
 		const body = otp === undefined ? {} : { code: otp, otp, securityFactor: otp };
-		const res = await fetch(`${server.url}/webhook-waiting/${waiting.executionId}`, {
+		const res = await fetch(resumeUrl(server, 'webhook-waiting', waiting), {
 			method: node.parameters.httpMethod ?? 'GET',
 			headers: { 'content-type': 'application/json' },
 			body: (node.parameters.httpMethod ?? 'GET') === 'GET' ? undefined : JSON.stringify(body),
@@ -53,7 +64,7 @@ async function resumeWaiting({ server, sandbox, workflow, waiting }) {
 		const fields = node.parameters?.formFields?.values ?? [];
 		const form = new FormData();
 		fields.forEach((f, i) => form.append(`field-${i}`, /code|otp|pin/i.test(f.fieldLabel ?? '') && otp !== undefined ? String(otp) : 'test'));
-		const res = await fetch(`${server.url}/form-waiting/${waiting.executionId}`, { method: 'POST', body: form });
+		const res = await fetch(resumeUrl(server, 'form-waiting', waiting), { method: 'POST', body: form });
 		return res.ok ? { ok: true } : { ok: false, reason: `form-waiting answered ${res.status}` };
 	}
 	if (node.type === WAIT) return { ok: false, reason: `a Wait step resuming on "${node.parameters?.resume ?? 'time interval'}"` };
