@@ -15,7 +15,7 @@ import {
 	SANDBOX_BASE_URL,
 } from '../nodes/shared/credential-values';
 import { peekToken, tokenCacheKey } from '../nodes/shared/token-cache';
-import { freshToken } from '../nodes/shared/token-exchange';
+import { freshToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
 
 export class VerificationServicesApi implements ICredentialType {
 	name = 'verificationServicesApi';
@@ -104,12 +104,27 @@ export class VerificationServicesApi implements ICredentialType {
 		};
 	};
 
+	/**
+	 * The test exchanges the key it is shown, every time. n8n only runs preAuthentication during a test
+	 * when no token is stored (its tester marks the probe node `noOp`, not `n8n-nodes-base.noOp`, so its
+	 * "always re-authenticate when testing" branch never fires): a protected GET would go out with the
+	 * stored token and pass with any key. POST /auth with the key headers cannot.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ ($credentials.environment === "sandbox" ? $credentials.sandboxBaseUrl : $credentials.productionBaseUrl).replace(/\\/+$/, "") }}',
-			url: '/KYB/countries',
-			method: 'GET',
+				'={{ String($credentials.environment === "sandbox" ? $credentials.sandboxBaseUrl : $credentials.productionBaseUrl).trim().replace(/\\/+$/, "") }}',
+			url: '/auth',
+			method: 'POST',
+			headers: {
+				'Api-Key': '={{ String($credentials.apiKey ?? "").trim() }}',
+				'Customer-Id': '={{ String($credentials.customerId ?? "").trim() }}',
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 		},
+		rules: [401, 403].map((code) => ({
+			type: 'responseCode' as const,
+			properties: { value: code, message: rejectedKeyMessage(code) },
+		})),
 	};
 }

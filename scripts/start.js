@@ -13,7 +13,7 @@ const { execSync } = require('child_process');
 const root = path.resolve(__dirname, '..');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010);
-const USER_FOLDER = path.join(root, '.n8n-local');
+const USER_FOLDER = process.env.N8N_LOCAL_FOLDER ? path.resolve(process.env.N8N_LOCAL_FOLDER) : path.join(root, '.n8n-local');
 
 function log(message) {
 	console.log(`[start] ${message}`);
@@ -32,17 +32,64 @@ function sandboxCredential(baseUrl) {
 	return { ...credential, data: { ...credential.data, sandboxBaseUrl: baseUrl } };
 }
 
+// Stop on SIGINT/SIGTERM/SIGHUP whenever they come, even while n8n is still installing or starting.
+// npm forwards a signal it receives to its child: the script is `exec node scripts/start.js`, so that
+// child is this process (a plain `sh -c` neither forwards nor dies on SIGINT). Ctrl-C reaches the whole
+// foreground group. When npm itself is killed outright, this process is re-parented: stop then too.
+const running = { server: null, sandbox: null };
+let stopping = false;
+async function stop(code = 0) {
+	if (stopping) return;
+	stopping = true;
+	log('stopping n8n and the emulator');
+	await running.server?.stop().catch(() => {});
+	await running.sandbox?.close().catch(() => {});
+	process.exit(code);
+}
+require('../test/e2e/lib/util').disableSignalHooks();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(0));
+const parent = process.ppid;
+setInterval(() => {
+	if (process.ppid !== parent) void stop(0);
+}, 1000).unref();
+
+function describeInstall() {
+	const { isInstalled, runtimeFor } = require('../test/e2e/lib/install');
+	if (isInstalled('v2')) {
+		log(`n8n ${runtimeFor('v2').n8nVersion} already installed in test/e2e/n8n-v2 (shared with npm test)`);
+		return;
+	}
+	// The install marker records how long the last install on this machine took (an outdated v2 or v1).
+	let usual = 'usually 5 to 8 minutes on a cold npm cache';
+	for (const dir of ['n8n-v2', 'n8n-v1']) {
+		try {
+			const { timings: t, n8nVersion } = JSON.parse(fs.readFileSync(path.join(root, 'test/e2e', dir, 'node_modules/.e2e-install.json'), 'utf8'));
+			usual = `the last install here (n8n ${n8nVersion}) took ${Math.round(t.totalMs / 1000)} s: npm ${Math.round(t.npmMs / 1000)} s, sqlite3 ${Math.round(t.sqlite3Ms / 1000)} s`;
+			break;
+		} catch {
+			/* no earlier install */
+		}
+	}
+	log(`installing n8n into test/e2e/n8n-v2 (shared with npm test): npm ci of ~1000 packages, then a build of sqlite3; ${usual}`);
+	const started = Date.now();
+	const timer = setInterval(() => log(`still installing n8n... ${Math.round((Date.now() - started) / 1000)} s`), 30000);
+	timer.unref();
+	return () => clearInterval(timer);
+}
+
 async function main() {
 	log('building the package');
 	execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
 
 	const { startSandbox } = require('../sandbox/server');
 	const sandbox = await startSandbox({ port: SANDBOX_PORT });
+	running.sandbox = sandbox;
 	log(`sandbox emulator on ${sandbox.baseUrl}`);
 
 	const { createInstance } = require('../test/e2e/lib/instance');
-	log('preparing n8n 2.x (installed into test/e2e/n8n-v2 on the first run; this takes a few minutes)');
+	const installed = describeInstall();
 	const instance = await createInstance('v2', { name: 'local', userFolder: USER_FOLDER, keepExisting: true, log });
+	installed?.();
 	await instance.importCredentials([sandboxCredential(sandbox.baseUrl)]);
 	const workflows = exampleWorkflows();
 	await instance.importWorkflows(workflows);
@@ -50,20 +97,9 @@ async function main() {
 
 	log(`starting n8n on port ${N8N_PORT}`);
 	const server = await instance.startServer({ port: N8N_PORT });
+	running.server = server;
 	await server.ensureLoggedIn();
 	const { OWNER } = require('../test/e2e/lib/rest');
-
-	let stopping = false;
-	const stop = async () => {
-		if (stopping) return;
-		stopping = true;
-		log('stopping n8n and the emulator');
-		await server.stop().catch(() => {});
-		await sandbox.close().catch(() => {});
-		process.exit(0);
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 
 	console.log(
 		[
@@ -81,12 +117,13 @@ async function main() {
 	server.process.once('exit', (code) => {
 		if (!stopping) {
 			log(`n8n exited (${code}); see ${server.logFile}`);
-			void stop();
+			void stop(1);
 		}
 	});
 }
 
 main().catch((error) => {
+	if (stopping) return;
 	console.error(`[start] failed: ${error.stack || error.message}`);
-	process.exit(1);
+	void stop(1);
 });

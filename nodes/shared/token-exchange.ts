@@ -25,6 +25,11 @@ export class TokenExchangeError extends Error {
 	}
 }
 
+/** What the user reads when POST /auth refuses the key (the credential test shows the same text). */
+export function rejectedKeyMessage(status: number): string {
+	return `The API rejected the API key or the customer ID (HTTP ${status}): check both in the credential, and that they belong to the chosen environment`;
+}
+
 /** POST {base}/auth with the key and customer id in headers, as the vendor documents it. */
 export async function exchangeToken(httpRequest: HttpRequest, credentials: ApiCredentials): Promise<IssuedToken> {
 	if (!credentials.apiKey || !credentials.customerId) {
@@ -57,10 +62,7 @@ export async function exchangeToken(httpRequest: HttpRequest, credentials: ApiCr
 	}
 	const body = parseBody(response.body);
 	if (response.statusCode === 401 || response.statusCode === 403) {
-		throw new TokenExchangeError(
-			`The API rejected the API key or the customer ID (HTTP ${response.statusCode}): check both in the credential, and that they belong to the chosen environment`,
-			'rejected',
-		);
+		throw new TokenExchangeError(rejectedKeyMessage(response.statusCode), 'rejected');
 	}
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		throw new TokenExchangeError(

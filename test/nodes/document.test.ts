@@ -4,7 +4,7 @@ import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { VerificationDocument } from '../../nodes/DocumentVerification/VerificationDocument.node';
+import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';

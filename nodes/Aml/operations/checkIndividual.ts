@@ -73,7 +73,8 @@ export const checkIndividual: OperationDefinition = {
 		const split = (ctx.getNodeParameter('options.splitRecords', itemIndex, false) as boolean) === true;
 		const records = Array.isArray(json.foundRecords) ? (json.foundRecords as IDataObject[]) : [];
 		if (!split || records.length === 0) return [{ json: { ...json, screeningSummary: summary } }];
-		const { foundRecords: _all, ...search } = json;
+		const search = { ...json };
+		delete search.foundRecords;
 		return records.map((record) => ({
 			json: { ...record, search: { ...search, name: values.name, dob: values.dob }, screeningSummary: summary },
 		}));

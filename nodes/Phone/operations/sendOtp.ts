@@ -6,7 +6,7 @@ import type { OperationDefinition } from '../../shared/operation-types';
 
 const PHONE_RULE = '6 to 20 digits (international format without +, e.g. 436501234567)';
 /** What "Clean Phone Number" removes before the digits are checked. */
-const PHONE_FORMATTING = /[\s+\-().\/]/g;
+const PHONE_FORMATTING = /[\s+\-()./]/g;
 
 /** en-US, de-at, EN -> en-US, de-AT, en: language lower case, region upper case. */
 function normalizeLanguage(value: string): string {

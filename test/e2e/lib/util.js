@@ -29,12 +29,20 @@ function killGroup(child, signal = 'SIGTERM') {
 	}
 }
 
+// A program with its own orderly shutdown (npm start) sets this before spawning anything: the signal
+// hooks then leave the children to it, and only the exit hook still kills what is left.
+let signalHooksEnabled = true;
+function disableSignalHooks() {
+	signalHooksEnabled = false;
+}
+
 function installExitHooks() {
 	if (exitHooksInstalled) return;
 	exitHooksInstalled = true;
 	process.on('exit', () => {
 		for (const child of liveChildren) killGroup(child, 'SIGKILL');
 	});
+	if (!signalHooksEnabled) return;
 	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 		process.once(sig, () => {
 			for (const child of liveChildren) killGroup(child, 'SIGKILL');
@@ -227,4 +235,5 @@ module.exports = {
 	withLock,
 	defaultLog,
 	liveChildren,
+	disableSignalHooks,
 };

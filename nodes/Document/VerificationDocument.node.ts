@@ -1,6 +1,3 @@
-/* eslint-disable n8n-nodes-base/node-dirname-against-convention -- the folder DocumentVerification and the
-   class VerificationDocument are both fixed by the conventions (package.json lists
-   dist/nodes/DocumentVerification/VerificationDocument.node.js) */
 import {
 	type IExecuteFunctions,
 	type INodeExecutionData,

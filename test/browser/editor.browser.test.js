@@ -1,0 +1,291 @@
+'use strict';
+// The package as a user meets it: n8n 2.x's editor in Debian's Chromium (puppeteer-core), the package
+// installed as a community package, the sandbox emulator behind the credential. One n8n, one browser,
+// steps in order. Screenshots go to test/browser/.artifacts/ (ignored); BROWSER_DOCS=1 also refreshes
+// the ones committed in docs/.
+// Run: npm run test:browser (N8N_E2E_WORK_DIR as for the e2e suite).
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { createInstance } = require('../e2e/lib/instance');
+const { OWNER } = require('../e2e/lib/rest');
+const { REPO_ROOT } = require('../e2e/lib/util');
+const { startSandbox } = require('../../sandbox/server');
+const { chromiumPath, launchBrowser, screenshot } = require('./lib/browser');
+const editor = require('./lib/editor');
+const { waitingStep, resumeWaiting } = require('./lib/waiting');
+
+const { byId, until } = editor;
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const DOCS_DIR = path.join(REPO_ROOT, 'docs');
+const WRONG = '00000000-0000-4000-8000-000000000000';
+
+function exampleFiles() {
+	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('credentials')).sort();
+}
+
+async function shot(page, name, { docs = false } = {}) {
+	const file = await screenshot(page, name);
+	if (docs && process.env.BROWSER_DOCS) {
+		fs.mkdirSync(DOCS_DIR, { recursive: true });
+		fs.copyFileSync(file, path.join(DOCS_DIR, `${name}.png`));
+	}
+}
+
+describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromium is not installed (apt-get install -y chromium)', timeout: 20 * 60 * 1000 }, () => {
+	let sandbox;
+	let n8n;
+	let server;
+	let browser;
+	let page;
+	const workflows = {}; // example file -> { id, json }
+
+	before(async () => {
+		sandbox = await startSandbox({ port: 0 });
+		n8n = await createInstance('v2', { name: 'browser' });
+		const [credential] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
+		await n8n.importCredentials([{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
+		const files = exampleFiles();
+		const jsons = files.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, f), 'utf8')));
+		const ids = await n8n.importWorkflows(jsons);
+		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
+		server = await n8n.startServer();
+		await server.ensureLoggedIn();
+		({ browser } = await launchBrowser());
+		browser.closeAll = browser.close;
+		page = await browser.newPage();
+		page.setDefaultTimeout(30000);
+	});
+
+	after(async () => {
+		await browser?.close().catch(() => {});
+		await n8n?.destroy();
+		await sandbox?.close();
+	});
+
+	test('signs in', async () => {
+		await editor.signIn(page, server.url, OWNER);
+		assert.doesNotMatch(page.url(), /signin/);
+	});
+
+	test('the node panel finds all 7 nodes with their icons when searching "verification"', async () => {
+		// n8n adds a "…Tool" variant of every node usable as an AI tool; those are not separate nodes.
+		const types = (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
+		assert.equal(types.length, 7, `7 node types loaded: ${types.map((t) => t.name).join(', ')}`);
+		// n8n lists a trigger under the action node of the same app ("QES Onboarding": actions + trigger).
+		const apps = [...new Set(types.map((t) => t.displayName.replace(/ Trigger$/, '')))].sort();
+
+		await editor.openWorkflow(page, server.url, workflows['kyb-onboarding.json'].id);
+		await page.click(byId('node-creator-plus-button'));
+		await page.waitForSelector(byId('node-creator-search-bar'));
+		await page.keyboard.type('verification');
+		const entries = await until(async () => {
+			const list = await page.$$eval(byId('item-iterator-item'), (items) =>
+				items.map((item) => {
+					const img = item.querySelector('img');
+					return {
+						name: item.querySelector('[data-test-id="node-creator-item-name"]')?.innerText.trim(),
+						icon: img?.getAttribute('src') ?? null,
+						iconLoaded: Boolean(img && img.complete && img.naturalWidth > 0),
+					};
+				}),
+			);
+			return list.length >= apps.length && list.every((e) => e.iconLoaded) ? list : false;
+		}, 'the search results with loaded icons');
+		await shot(page, 'node-panel', { docs: true });
+		assert.deepEqual(entries.map((e) => e.name).sort(), apps);
+		for (const e of entries) assert.match(e.icon, new RegExp(`/icons/${PACKAGE}/dist/icons/.+\\.svg$`), `${e.name} has the package's icon`);
+
+		// The trigger and the action node behind the shared "QES Onboarding" entry.
+		const qes = types.filter((t) => t.displayName.startsWith('QES'));
+		await editor.clickByText(page, byId('node-creator-item-name'), 'QES Onboarding');
+		const panel = await until(async () => {
+			const text = await editor.textOf(page, byId('node-creator'));
+			return /Actions \(\d+\)/.test(text) && /Triggers \(1\)/.test(text) ? text : false;
+		}, 'the QES panel with actions and a trigger');
+		assert.equal(qes.length, 2);
+		const actions = Number(/Actions \((\d+)\)/.exec(panel)[1]);
+		assert.ok(actions >= 2, `QES actions listed: ${actions}`);
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+	});
+
+	/**
+	 * Saves the credential modal; n8n then tests it. Returns what the editor shows: ok, the banner text
+	 * and, when it failed, the details under "More details" (the message the credential test returned).
+	 */
+	async function saveCredentialAndReadTest() {
+		const dialog = byId('credential-edit-dialog');
+		const tested = page.waitForResponse((r) => r.url().includes('/rest/credentials/test') && r.request().method() === 'POST', { timeout: 60000 });
+		await page.click(byId('credential-save-button'));
+		const response = await tested;
+		const body = await response.json().catch(() => ({}));
+		const result = await until(async () => {
+			const text = await editor.textOf(page, dialog);
+			const shown = /Connection tested successfully/.test(text) ? true : /Couldn.t connect with these settings/.test(text) ? false : undefined;
+			// The banner of the previous test may still be there for a moment.
+			const expected = (body.data ?? body).status === 'OK';
+			return shown === expected ? { ok: shown, text } : false;
+		}, 'the credential test result in the form', { timeoutMs: 30000 });
+		// The message behind "More details": what n8n's test endpoint answered the editor.
+		result.message = String((body.data ?? body).message ?? '');
+		if (!result.ok) {
+			await page.evaluate((scope) => document.querySelector(`${scope} [class*="moreDetails"]`)?.click(), dialog);
+			result.text = await until(async () => {
+				const text = await editor.textOf(page, dialog);
+				return text.includes(result.message.slice(0, 40)) ? text : false;
+			}, 'the message under "More details"');
+		}
+		return result;
+	}
+
+	async function chooseCredentialType(name) {
+		const input = `${byId('new-credential-type-select')} input`;
+		await page.waitForSelector(input);
+		await until(async () => {
+			await page.click(input);
+			await page.keyboard.down('Control');
+			await page.keyboard.press('KeyA');
+			await page.keyboard.up('Control');
+			await page.keyboard.type(name);
+			await editor.sleep(800);
+			await page.keyboard.press('Enter');
+			await editor.sleep(300);
+			return (await page.$eval(input, (e) => e.value)) === `${name} API`;
+		}, `the credential type ${name}`);
+		await page.click(byId('new-credential-type-button'));
+		await page.waitForSelector(byId('parameter-input-environment'), { visible: true });
+	}
+
+	test('creates the credential through the form; the test passes, then fails for a wrong key (case 1) and an unreachable URL (case 2)', async () => {
+		await page.goto(`${server.url}/home/credentials/create`, { waitUntil: 'networkidle2' });
+		await chooseCredentialType('Verification Services').catch(async (error) => {
+			await shot(page, 'credential-timeout');
+			throw error;
+		});
+		await editor.chooseOption(page, 'environment', 'Sandbox');
+		await editor.setParameter(page, 'sandboxBaseUrl', sandbox.baseUrl);
+		await editor.setParameter(page, 'apiKey', require('../../sandbox/server').SANDBOX_API_KEY);
+		await editor.setParameter(page, 'customerId', require('../../sandbox/server').SANDBOX_CUSTOMER_ID);
+		const good = await saveCredentialAndReadTest();
+		await shot(page, 'credential-ok');
+		assert.ok(good.ok, `the right key passes: ${good.message}`);
+
+		// Case 1: the stored credential now holds a token; a wrong key must still be refused.
+		await editor.setParameter(page, 'apiKey', WRONG);
+		const wrongKey = await saveCredentialAndReadTest();
+		await shot(page, 'credential-wrong-key', { docs: true });
+		assert.equal(wrongKey.ok, false, 'a wrong key on an existing credential fails the test');
+		assert.match(wrongKey.message, /rejected the API key or the customer ID \(HTTP 401\)/);
+		assert.match(wrongKey.text, /rejected the API key or the customer ID \(HTTP 401\)/, 'the form shows the message');
+		assert.ok(!wrongKey.message.includes(WRONG) && !wrongKey.text.includes(WRONG), 'the key is not echoed');
+
+		// Case 2: the right key again, an unreachable URL.
+		await editor.setParameter(page, 'apiKey', require('../../sandbox/server').SANDBOX_API_KEY);
+		await editor.setParameter(page, 'sandboxBaseUrl', 'http://127.0.0.1:9/api/services');
+		const wrongUrl = await saveCredentialAndReadTest();
+		await shot(page, 'credential-wrong-url');
+		assert.equal(wrongUrl.ok, false, 'an unreachable URL fails the test');
+		// n8n 2.40.7 reports a network failure of an existing credential's test by its code (see README).
+		assert.match(wrongUrl.message, /Could not reach the verification API at http:\/\/127\.0\.0\.1:9|ECONNREFUSED/);
+		await page.keyboard.press('Escape');
+	});
+
+	/**
+	 * "Execute workflow" on the QES example makes n8n listen: the trigger registers its test webhook with
+	 * the API. The emulator then plays the API and pings it for a completed session (a fixture).
+	 */
+	async function sendQesPing(t) {
+		const control = async (method, route, body) => {
+			const res = await fetch(`${sandbox.url}/__control${route}`, {
+				method,
+				headers: body ? { 'content-type': 'application/json' } : {},
+				body: body ? JSON.stringify(body) : undefined,
+			});
+			return { status: res.status, body: await res.json().catch(() => null) };
+		};
+		const hook = await until(async () => {
+			const res = await control('GET', '/webhook');
+			return res.status === 200 && /\/webhook-test\//.test(res.body?.url ?? '') ? res.body : false;
+		}, 'the trigger to register its test webhook');
+		t.diagnostic(`test webhook registered: ${new URL(hook.url).pathname}`);
+		const ping = await control('POST', '/qes/ping', { sessionId: 'qes-completed-001', status: 'completed' });
+		assert.equal(ping.status, 200, `ping: ${JSON.stringify(ping.body)}`);
+	}
+
+	for (const file of exampleFiles()) {
+		test(`example ${file}: "Execute workflow" turns every node that runs green`, async (t) => {
+			const { id, json } = workflows[file];
+			const trigger = json.nodes.find((n) => /trigger/i.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');
+			const startsFromPing = trigger?.type === `${PACKAGE}.verificationQesTrigger`;
+			if (trigger && !startsFromPing && !json.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger')) {
+				t.skip(`starts from ${trigger.type}, which this test cannot fire`);
+				return;
+			}
+			const before = new Set((await server.listExecutions(id)).map((e) => e.id));
+			await editor.openWorkflow(page, server.url, id);
+			await page.click(byId('execute-workflow-button'));
+			if (startsFromPing) await sendQesPing(t);
+			const skipped = new Set();
+			const execution = await until(
+				async () => {
+					const waiting = await waitingStep(server, id);
+					if (waiting && !skipped.has(waiting.nodeName)) {
+						const resumed = await resumeWaiting({ server, sandbox, workflow: json, waiting });
+						if (!resumed.ok) {
+							skipped.add(waiting.nodeName);
+							t.diagnostic(`${waiting.nodeName}: not resumed (${resumed.reason})`);
+							return waiting.execution;
+						}
+						return false;
+					}
+					const done = (await server.listExecutions(id)).find((e) => !before.has(e.id) && !['new', 'running', 'waiting'].includes(e.status));
+					return done ? await server.getExecution(done.id) : false;
+				},
+				`the run of ${file} to finish`,
+				{ timeoutMs: 90000, intervalMs: 500 },
+			).catch(async (error) => {
+				await shot(page, `example-${path.basename(file, '.json')}-timeout`);
+				throw error;
+			});
+			const ran = Object.keys(execution.data?.resultData?.runData ?? {});
+			const statuses = await until(async () => {
+				const s = await editor.nodeStatuses(page);
+				return ran.every((name) => s[name] && s[name] !== 'running' && s[name] !== 'none') || skipped.size ? s : false;
+			}, `the canvas to show the run of ${file}`);
+			await shot(page, `example-${path.basename(file, '.json')}`, { docs: file === 'kyb-onboarding.json' });
+			assert.equal(execution.data?.resultData?.error?.message, undefined, `${file}: the run failed`);
+			const notGreen = ran.filter((name) => statuses[name] !== 'success' && !skipped.has(name)).map((name) => [name, statuses[name]]);
+			assert.deepEqual(notGreen, [], `${file}: nodes that ran but are not green`);
+			assert.ok(ran.length >= 3, `${file}: the run reached its nodes (${ran.join(', ')})`);
+			if (skipped.size) t.skip(`waited at ${[...skipped].join(', ')}: could not resume`);
+		});
+	}
+
+	test('a bad value shows a clear red error naming the field and the rule', async () => {
+		await editor.openWorkflow(page, server.url, workflows['payment-account-check.json'].id);
+		const node = `${byId('canvas-node')}[data-node-name="Challenge Deposit"]`;
+		await page.click(node, { count: 2 });
+		await page.waitForSelector(byId('parameter-input-description'));
+		await shot(page, 'node-fields', { docs: true });
+		await editor.setParameter(page, 'description', 'Order #4711!');
+		await page.keyboard.press('Tab'); // leaves the editor, which commits the value
+		await editor.sleep(500);
+		await page.click(byId('node-execute-button'));
+		const text = await until(async () => {
+			const ids = await page.$$eval('[data-test-id]', (els) => els.map((e) => e.getAttribute('data-test-id')).filter((id) => /error/i.test(id)));
+			const t = await editor.textOf(page, byId('ndv-output-panel')) || (await editor.textOf(page, byId('output-panel')));
+			return /Order #4711!/.test(t) ? t : ids.length ? `${t}\n${ids.join(' ')}` && false : false;
+		}, 'the error in the output panel', { timeoutMs: 60000 }).catch(async (error) => {
+			await shot(page, 'node-error-timeout');
+			throw error;
+		});
+		await shot(page, 'node-error', { docs: true });
+		// The field (label "Description" or name "description") and the rule.
+		assert.match(text, /[Dd]escription[^\n]*(letters|digits|hyphen)/);
+	});
+});

@@ -1,0 +1,118 @@
+'use strict';
+// What a user does in n8n 2.x's editor, by its stable data-test-id attributes.
+
+const { sleep } = require('../../e2e/lib/util');
+
+const byId = (id) => `[data-test-id="${id}"]`;
+
+/** Polls `fn` until it returns a truthy value; throws with `what` and the last value on timeout. */
+async function until(fn, what, { timeoutMs = 30000, intervalMs = 250 } = {}) {
+	const started = Date.now();
+	let last;
+	for (;;) {
+		last = await fn();
+		if (last) return last;
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+		await sleep(intervalMs);
+	}
+}
+
+async function signIn(page, baseUrl, { email, password }) {
+	await page.goto(`${baseUrl}/signin`, { waitUntil: 'networkidle2' });
+	await page.waitForSelector('#emailOrLdapLoginId');
+	await page.type('#emailOrLdapLoginId', email);
+	await page.type('#password', password);
+	await page.click(byId('form-submit-button'));
+	await until(async () => !page.url().includes('/signin'), 'the editor after sign-in');
+}
+
+async function openWorkflow(page, baseUrl, id) {
+	await page.goto(`${baseUrl}/workflow/${id}`, { waitUntil: 'networkidle2' });
+	await page.waitForSelector(byId('canvas-node'));
+}
+
+/** Visible text of the first element matching `selector`, or ''. */
+async function textOf(page, selector) {
+	return await page.$eval(selector, (e) => e.innerText).catch(() => '');
+}
+
+/** Clicks the visible element among `selector` whose text equals (or matches) `text`. */
+async function clickByText(page, selector, text) {
+	await until(
+		async () => {
+			const handle = (
+				await page.evaluateHandle(
+					(sel, t, isRe) => {
+						const re = isRe ? new RegExp(t) : null;
+						return [...document.querySelectorAll(sel)].find((e) => e.offsetParent !== null && typeof e.innerText === "string" && (re ? re.test(e.innerText) : e.innerText.trim() === t)) ?? null;
+					},
+					selector,
+					text instanceof RegExp ? text.source : text,
+					text instanceof RegExp,
+				)
+			).asElement();
+			if (!handle) return false;
+			// A list that is still opening has no clickable point yet: try again.
+			return await handle.click().then(
+				() => true,
+				() => false,
+			);
+		},
+		`${selector} with text ${text}`,
+	);
+}
+
+/** Replaces the value of a parameter's input (fixed or expression editor). */
+async function setParameter(page, name, value) {
+	const container = byId(`parameter-input-${name}`);
+	await page.waitForSelector(container);
+	const target = (await page.$(`${container} input`)) ?? (await page.$(`${container} [contenteditable="true"]`));
+	if (!target) throw new Error(`no input for parameter ${name}`);
+	await target.click({ clickCount: 3 });
+	await page.keyboard.down('Control');
+	await page.keyboard.press('KeyA');
+	await page.keyboard.up('Control');
+	await page.keyboard.press('Backspace');
+	await page.keyboard.type(value);
+	// n8n takes a typed value over after a short debounce; saving or running before that uses the old one.
+	await sleep(600);
+}
+
+/** Chooses an option of an `options` parameter by its visible name, and checks that it took. */
+async function chooseOption(page, name, optionName) {
+	const input = `${byId(`parameter-input-${name}`)} input`;
+	await page.waitForSelector(input, { visible: true });
+	await until(async () => {
+		if ((await page.$eval(input, (e) => e.value)) === optionName) return true;
+		await page.click(input);
+		await sleep(500); // the list opens with an animation
+		await page.evaluate((label) => {
+			const item = [...document.querySelectorAll('[data-test-id="parameter-input-item"]')].find(
+				(e) => e.offsetParent !== null && e.innerText.split('\n')[0].trim() === label,
+			);
+			item?.click();
+		}, optionName);
+		await sleep(300);
+		return false;
+	}, `option ${optionName} of ${name}`);
+}
+
+/**
+ * The run status of every canvas node: 'success', 'error', 'waiting', 'running' or 'none'
+ * (n8n marks them with canvas-node-status-* elements), sticky notes left out.
+ */
+async function nodeStatuses(page) {
+	return await page.$$eval(byId('canvas-node'), (nodes) =>
+		Object.fromEntries(
+			nodes
+				.filter((n) => n.getAttribute('data-node-type') !== 'n8n-nodes-base.stickyNote')
+				.map((n) => {
+					const mark = [...n.querySelectorAll('[data-test-id^="canvas-node-status-"]')].map((e) => e.getAttribute('data-test-id').replace('canvas-node-status-', ''));
+					const status = ['error', 'waiting', 'running', 'success'].find((s) => mark.includes(s)) ?? 'none';
+					return [n.getAttribute('data-node-name'), status];
+				}),
+		),
+	);
+}
+
+module.exports = { sleep, byId, until, signIn, openWorkflow, textOf, clickByText, setParameter, chooseOption, nodeStatuses };
