@@ -15,7 +15,7 @@ import type {
 import { fetchVerification } from '../../nodes/QesTrigger/enrich';
 import { canonicalJson, isDuplicatePing, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-dedup';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
-import { withoutSecret } from '../../nodes/QesTrigger/redact';
+import { withoutSecret } from '../../nodes/shared/redact';
 import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
 import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';

@@ -26,6 +26,8 @@ export const checkIndividual: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/checkIndividual',
 	repeatable: true,
+	// A verdict needs a real screening result: `{}`, HTML or an empty 200 never becomes "no hit".
+	expects: { body: 'json', oneOf: ['totalHits', 'foundRecords'] },
 	fields: [
 		text('name', {
 			displayName: 'Name',

@@ -9,6 +9,7 @@ export const registerIndividual: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/registerIndividual',
 	repeatable: true,
+	expects: { body: 'nothing' },
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

@@ -9,6 +9,7 @@ export const removeSearchProfile: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/removeSearchProfile',
 	repeatable: true,
+	expects: { body: 'nothing' },
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

@@ -27,6 +27,7 @@ export const addImage: OperationDefinition = {
 	path: '/addImage',
 	// Sending twice would add the image twice.
 	repeatable: false,
+	expects: { body: 'nothing' },
 	fields: [
 		journeyIdField,
 		choice('imageSide', {

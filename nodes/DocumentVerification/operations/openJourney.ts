@@ -10,6 +10,7 @@ export const openJourney: OperationDefinition = {
 	path: '/openJourney',
 	// Each call opens a new journey: never resent after a network error.
 	repeatable: false,
+	receipt: { name: 'journeyId', of: (json) => json.journeyId },
 	fields: [
 		jsonObject('passThroughData', {
 			displayName: 'Pass Through Data',

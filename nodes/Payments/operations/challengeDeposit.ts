@@ -12,6 +12,7 @@ export const challengeDeposit: OperationDefinition = {
 	path: '/payments/challenge-deposit',
 	// Moves money: a network error after sending is never retried (the transfer may have happened).
 	repeatable: false,
+	receipt: { name: 'transactionId', of: (json) => json.transactionId },
 	fields: [
 		decimalText('amount', {
 			displayName: 'Amount',

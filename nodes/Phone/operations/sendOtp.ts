@@ -23,6 +23,8 @@ export const sendOtp: OperationDefinition = {
 	path: '/phone-service/verification',
 	// Sends a message: a network error after sending is never retried (the SMS may have gone out).
 	repeatable: false,
+	receipt: { name: 'referenceId', of: (json) => json.referenceId },
+	secretFields: ['securityFactor'],
 	fields: [
 		choice('method', {
 			displayName: 'Method',

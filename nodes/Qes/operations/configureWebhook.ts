@@ -1,13 +1,9 @@
-import { type IDataObject, type JsonObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError, quote } from '../../shared/field-error';
 import { parameter, rule, text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-
-/** RFC 9110 token: the characters a header name may have. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const REDACTED = '[redacted]';
+import { HEADER_NAME } from '../../shared/redact';
 
 /**
  * The UI's name/value pairs as the object the API takes (`metadata.authHeader`). Header values are
@@ -44,41 +40,6 @@ export function authHeaderToWire(value: unknown): Record<string, string> | undef
 	return Object.keys(headers).length ? headers : undefined;
 }
 
-function redact(text: string | undefined | null, secrets: string[]): string | undefined {
-	if (typeof text !== 'string') return undefined;
-	return secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
-}
-
-/** A copy of a JSON value with every secret cut out of its strings. */
-function redactDeep(value: unknown, secrets: string[]): unknown {
-	if (typeof value === 'string') return redact(value, secrets);
-	if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
-	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
-	}
-	return value;
-}
-
-/** An API error with every header value cut out of it, in case the API echoes the request. */
-function withoutSecrets(error: unknown, secrets: string[], itemIndex: number): unknown {
-	if (!(error instanceof NodeApiError) || !secrets.length) return error;
-	const { errorResponse } = error as { errorResponse?: unknown };
-	let shown: string;
-	try {
-		shown = JSON.stringify([error.message, error.description, error.messages, errorResponse, error.cause, error.context]);
-	} catch {
-		shown = `${error.message} ${error.description ?? ''}`;
-	}
-	if (!secrets.some((secret) => shown.includes(secret))) return error;
-	const body = errorResponse !== null && typeof errorResponse === 'object' ? errorResponse : { message: error.message };
-	return new NodeApiError(error.node, redactDeep(body, secrets) as JsonObject, {
-		message: redact(error.message, secrets),
-		description: redact(error.description, secrets),
-		httpCode: error.httpCode ?? undefined,
-		itemIndex,
-	});
-}
-
 export const configureWebhook: OperationDefinition = {
 	value: 'configureWebhook',
 	name: 'Configure Webhook',
@@ -89,6 +50,8 @@ export const configureWebhook: OperationDefinition = {
 	path: '/onboarding/configureWebhook',
 	// Saving the same URL again leaves the same state.
 	repeatable: true,
+	// The header values are the webhook's secret: the shared request path cuts them out of every error.
+	secretFields: ['authHeader'],
 	fields: [
 		parameter(
 			'replacesNotice',
@@ -146,13 +109,4 @@ export const configureWebhook: OperationDefinition = {
 	],
 	shapeBody: (body: IDataObject, values) =>
 		values.authHeader ? { ...body, metadata: { authHeader: values.authHeader as IDataObject } } : body,
-	run: async ({ itemIndex, values, send }, request) => {
-		const secrets = Object.values((values.authHeader as Record<string, string> | undefined) ?? {});
-		try {
-			const response = await send(request);
-			return [{ json: responseJson(response.body) }];
-		} catch (error) {
-			throw withoutSecrets(error, secrets, itemIndex);
-		}
-	},
 };
