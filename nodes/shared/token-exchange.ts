@@ -56,6 +56,7 @@ export async function exchangeToken(
 	for (let attempt = 1; ; attempt++) {
 		let response: FullResponse | undefined;
 		let unreachable: unknown;
+		const sentAt = Date.now();
 		try {
 			response = (await httpRequest({
 				method: 'POST',
@@ -75,6 +76,7 @@ export async function exchangeToken(
 			unreachable = error;
 		}
 		if (response === undefined) {
+			if (Date.now() - sentAt >= options.timeoutMs - 50) unreachable = { code: 'ETIMEDOUT' };
 			const what = isTimeout(unreachable)
 				? `no answer within the timeout of ${options.timeoutMs / 1000} s`
 				: describeNetworkFailure(unreachable);

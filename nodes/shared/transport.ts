@@ -111,10 +111,12 @@ export class ApiClient {
 			const token = await this.currentToken();
 			attempts++;
 			let response: ApiResponse;
+			const sentAt = Date.now();
 			try {
 				response = await this.transmit(request, options);
 			} catch (error) {
-				const timedOut = isTimeout(error);
+				// n8n 1.x wraps the timeout into an error without its code: the elapsed time tells too.
+				const timedOut = isTimeout(error) || Date.now() - sentAt >= this.timeoutMs - 50;
 				if (timedOut) timeouts++;
 				const mayRetry = timedOut ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
 				if (options.repeatable && mayRetry) {
@@ -122,7 +124,7 @@ export class ApiClient {
 					continue;
 				}
 				throw networkError(this.ctx.getNode(), {
-					error,
+					error: timedOut ? { code: 'ETIMEDOUT' } : error,
 					operation: options.operation,
 					itemIndex: options.itemIndex,
 					baseUrl: this.credentials.baseUrl,
