@@ -13,6 +13,7 @@ import {
 
 import { AUTH_HINT, apiError, describeBody, isTimeout, networkError, unexpectedAnswerError } from './api-errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
+import { isObject } from './is-object';
 import type { ApiRequest, ApiResponse, ResponseExpectation } from './operation-types';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, DEFAULT_TIMEOUT_SECONDS, type RequestSettings } from './request-settings';
@@ -184,8 +185,8 @@ export class ApiClient {
 			: expects.body === 'nothing'
 				? 'empty or a JSON object'
 				: 'JSON';
-		let ok = expects.body === 'nothing' ? (empty && body !== null) || (isJson && !Array.isArray(body)) : isJson;
-		if (ok && isJson && expects.oneOf?.length) ok = expects.oneOf.some((key) => (body as IDataObject)[key] !== undefined && (body as IDataObject)[key] !== null);
+		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : isJson;
+		if (ok && expects.oneOf?.length) ok = isObject(body) && expects.oneOf.some((key) => body[key] !== undefined && body[key] !== null);
 		if (ok) return { ...response, body: empty ? '' : body };
 		const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
 		throw unexpectedAnswerError(this.ctx.getNode(), {
