@@ -30,9 +30,9 @@ function createApp({ config } = {}) {
 		if (!match) throw new ApiError(404, 'Not found');
 		const { route } = match;
 		if (route.rateLimited !== false) checkRateLimit(state);
-		const failure = takeFailure(state, match.key);
+		const failure = takeFailure(state, match.key, req, rawText);
 		if (failure) {
-			if (failure.drop) return { drop: true };
+			if (failure.drop || failure.hang || failure.raw !== undefined) return failure;
 			throw failure;
 		}
 		if (route.auth !== false) requireToken(tokens, req);
@@ -67,7 +67,7 @@ function createApp({ config } = {}) {
 		} catch (err) {
 			answer = toAnswer(err);
 		}
-		const status = answer.drop ? 0 : answer.status || 200;
+		const status = answer.drop || answer.hang ? 0 : answer.status || 200;
 		recorder.record({
 			seq: mySeq,
 			route: routeKey,
@@ -83,6 +83,12 @@ function createApp({ config } = {}) {
 		});
 		if (answer.drop) {
 			req.socket.destroy();
+			return;
+		}
+		// A hung request is answered by nobody; the server's close() ends its socket.
+		if (answer.hang) return;
+		if (answer.raw !== undefined) {
+			sendBytes(res, status, Buffer.from(answer.raw, 'utf8'), answer.headers);
 			return;
 		}
 		sendJson(res, status, answer.body, answer.headers || {});

@@ -35,10 +35,12 @@ function normaliseFailures(value) {
 		if (typeof f.route !== 'string' || !/^[A-Z]+ \//.test(f.route)) {
 			throw bad(`failures[${i}].route must look like "POST /aml/checkIndividual"`);
 		}
-		const status = f.status;
-		if (!Number.isInteger(status) || (status !== 0 && (status < 400 || status > 599))) {
-			throw bad(`failures[${i}].status must be an HTTP error status (400-599) or 0 (drop connection)`);
+		const status = f.hang ? 0 : f.status;
+		if (!Number.isInteger(status) || (status !== 0 && (status < 200 || status > 599))) {
+			throw bad(`failures[${i}].status must be an HTTP status (200-599) or 0 (drop connection)`);
 		}
+		if (f.raw !== undefined && typeof f.raw !== 'string') throw bad(`failures[${i}].raw must be a string`);
+		if (f.contentType !== undefined && typeof f.contentType !== 'string') throw bad(`failures[${i}].contentType must be a string`);
 		const count = f.count === undefined ? 1 : f.count;
 		if (!Number.isInteger(count) || count < 1) throw bad(`failures[${i}].count must be a positive integer`);
 		if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && f.retryAfter >= 0)) {
@@ -47,6 +49,10 @@ function normaliseFailures(value) {
 		const out = { route: f.route, status, count };
 		if (f.retryAfter !== undefined) out.retryAfter = f.retryAfter;
 		if (f.body !== undefined) out.body = f.body;
+		if (f.hang === true) out.hang = true;
+		if (f.echoHeaders === true) out.echoHeaders = true;
+		if (f.raw !== undefined) out.raw = f.raw;
+		if (f.contentType !== undefined) out.contentType = f.contentType;
 		return out;
 	});
 }

@@ -39,9 +39,28 @@ function checkRateLimit(state, nowMs = Date.now()) {
 	state.rateWindow.push(nowMs);
 }
 
+/**
+ * The request's headers echoed back the way careless APIs do: as text, as JSON and URL-encoded.
+ * Lets tests prove that the node never shows what the API echoes.
+ */
+function echoBody(status, req, rawText) {
+	const pick = ['api-key', 'customer-id', 'authorization'].filter((name) => req.headers[name] !== undefined);
+	const text = pick.map((name) => `${name}=${req.headers[name]}`).join(' ');
+	const encoded = pick.map((name) => `${name}=${encodeURIComponent(req.headers[name])}`).join('&');
+	return {
+		message: `Request rejected (HTTP ${status}); headers: ${text}`,
+		error: JSON.stringify({ headers: Object.fromEntries(pick.map((name) => [name, req.headers[name]])) }),
+		request: { headers: { ...req.headers }, query: encoded, body: rawText || '' },
+	};
+}
+
 /** Body and headers of an injected failure answer. */
-function failureAnswer(state, failure) {
+function failureAnswer(state, failure, req, rawText) {
 	const status = failure.status;
+	if (failure.raw !== undefined) {
+		return { raw: failure.raw, status, headers: { 'Content-Type': failure.contentType || 'text/html; charset=utf-8' } };
+	}
+	if (failure.echoHeaders) return new ApiError(status, 'Injected echo', { body: echoBody(status, req, rawText) });
 	if (failure.body !== undefined) return new ApiError(status, 'Injected failure', { body: failure.body });
 	if (status === 429) {
 		const retryAfter = failure.retryAfter !== undefined ? failure.retryAfter : state.config.failureRetryAfter;
@@ -66,17 +85,19 @@ function failureAnswer(state, failure) {
 
 /**
  * Consumes one pending injected failure for `routeKey`, if any.
- * Returns null, or {drop: true} (close the socket), or an ApiError to answer with.
+ * Returns null, {drop: true} (close the socket), {hang: true} (never answer), {raw} (answer these
+ * bytes as they are, e.g. an HTML page with 200), or an ApiError to answer with.
  */
-function takeFailure(state, routeKey) {
+function takeFailure(state, routeKey, req, rawText) {
 	const failures = state.config.failures;
 	const index = failures.findIndex((f) => f.route === routeKey && f.count > 0);
 	if (index < 0) return null;
 	const failure = failures[index];
 	failure.count -= 1;
 	if (failure.count <= 0) failures.splice(index, 1);
+	if (failure.hang) return { hang: true };
 	if (failure.status === 0) return { drop: true };
-	return failureAnswer(state, failure);
+	return failureAnswer(state, failure, req, rawText);
 }
 
 module.exports = { applyLatency, checkRateLimit, takeFailure };

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** True for a plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isObject } from '../shared/is-object';
+
+export { isObject };
 
 /** A list element as an item's json: objects as they are, anything else under `value`. */
 export function elementJson(element: unknown): IDataObject {

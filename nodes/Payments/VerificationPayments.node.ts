@@ -26,7 +26,16 @@ export class VerificationPayments implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: [{ name: 'verificationServicesApi', required: true }],
-		properties: operationProperties(paymentsOperations),
+		properties: [
+			{
+				displayName:
+					'A deposit moves money and is never sent twice. Set Settings > On Error to "Continue (using error output)": deposits the API accepted then reach the success output and only the failed ones the error output. Otherwise one failure stops the node, and its error lists the deposits already made (with their transactionId) so that a re-run does not pay them again.',
+				name: 'depositNotice',
+				type: 'notice',
+				default: '',
+			},
+			...operationProperties(paymentsOperations),
+		],
 	};
 
 	methods = {

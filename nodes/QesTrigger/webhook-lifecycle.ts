@@ -11,7 +11,7 @@ import {
 import { requestOnce } from '../shared/transport';
 import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
 import { secretSha256 } from './ping-check';
-import { withoutSecret } from './redact';
+import { withoutSecret } from '../shared/redact';
 import { type Registration, storedRegistration, type TriggerStaticData } from './static-data';
 
 const OPERATION = 'Configure Webhook';

@@ -19,10 +19,21 @@ const JOURNEY_NOT_FOUND_HINT =
 
 export interface ApiFailure {
 	statusCode: number;
+	/** Already redacted. */
 	body: unknown;
 	operation: string;
 	itemIndex: number;
 	attempts: number;
+	/** False for operations that move money or send a message: the description then says what may have happened. */
+	repeatable: boolean;
+}
+
+/** For an operation that is not repeatable: whether the API may have acted on a failed request. */
+export function mayHaveActed(statusCode: number | undefined): string {
+	if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+		return `The API refused the request (HTTP ${statusCode}), so it was not carried out.`;
+	}
+	return 'The API may have received and carried out this request (money moved or a message sent) before it failed, so it was not sent again. Check the result on the provider side before running this item again.';
 }
 
 /** The API's own words: `message`, else `error`, else the raw text. */
@@ -42,11 +53,12 @@ export function isJourneyNotFound(statusCode: number, body: unknown): boolean {
 
 /** NodeApiError with the status, the API's message, the operation and a hint; no request headers. */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
-	const { statusCode, body, operation, itemIndex, attempts } = failure;
-	const said = apiMessage(body) ?? 'no message';
-	const hint = isJourneyNotFound(statusCode, body)
+	const { statusCode, body, operation, itemIndex, attempts, repeatable } = failure;
+	const said = (apiMessage(body) ?? 'no message').slice(0, 500);
+	const known = isJourneyNotFound(statusCode, body)
 		? JOURNEY_NOT_FOUND_HINT
 		: (HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : HINTS[400]));
+	const hint = repeatable || statusCode === 429 || statusCode === 401 ? known : `${mayHaveActed(statusCode)} ${known}`;
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const responseBody = body && typeof body === 'object' ? (body as JsonObject) : { message: said };
 	return new NodeApiError(node, responseBody, {
@@ -64,6 +76,9 @@ const NETWORK_FAILURES: Record<string, string> = {
 	EAI_AGAIN: 'host name lookup failed',
 	ETIMEDOUT: 'timed out',
 	ECONNABORTED: 'timed out',
+	ERR_CANCELED: 'cancelled',
+	EPIPE: 'connection closed',
+	ECONNECTIONCLOSED: 'connection closed',
 	EHOSTUNREACH: 'host unreachable',
 };
 
@@ -77,18 +92,60 @@ export function describeNetworkFailure(error: unknown): string {
 	return NETWORK_FAILURES[key] ?? 'network error';
 }
 
+/** True when the request was given up because no answer came within its timeout. */
+export function isTimeout(error: unknown): boolean {
+	const { code, cause, message } = (error ?? {}) as { code?: string; cause?: { code?: string }; message?: unknown };
+	const key = code ?? cause?.code ?? '';
+	return key === 'ECONNABORTED' || key === 'ETIMEDOUT' || (typeof message === 'string' && /timeout of \d+ms exceeded|timed? ?out/i.test(message));
+}
+
 /** A failure before any response: connection refused, reset, timeout. */
 export function networkError(
 	node: INode,
-	failure: { error: unknown; operation: string; itemIndex: number; baseUrl: string; retried: boolean },
+	failure: {
+		error: unknown;
+		operation: string;
+		itemIndex: number;
+		baseUrl: string;
+		attempts: number;
+		repeatable: boolean;
+		timeoutMs: number;
+	},
 ): NodeApiError {
-	const what = describeNetworkFailure(failure.error);
-	const description = failure.retried
-		? 'The request was retried and still could not reach the API. Check that the base URL is reachable from n8n.'
-		: 'This operation is not repeated automatically after a network error, because the first attempt may have reached the API (it moves money or sends a message). Check the result on the provider side before running it again.';
+	const timedOut = isTimeout(failure.error);
+	const what = timedOut ? `no answer within the timeout of ${failure.timeoutMs / 1000} s` : describeNetworkFailure(failure.error);
+	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
+	const description = failure.repeatable
+		? `${timedOut ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${timedOut ? ', or raise Timeout (Seconds) in the node options' : ''}.`
+		: `${mayHaveActed(undefined)} It is never resent after a ${timedOut ? 'timeout' : 'network error'}.`;
 	return new NodeApiError(node, { message: what } as JsonObject, {
-		message: `${failure.operation} could not reach the API at ${failure.baseUrl} (${what})`,
+		message: `${failure.operation} could not ${timedOut ? 'get an answer from' : 'reach'} the API at ${failure.baseUrl} (${what})`,
 		description,
 		itemIndex: failure.itemIndex,
+	});
+}
+
+/** What a 2xx answer that is not the expected JSON looked like: its content type and first characters. */
+export function describeBody(contentType: string, text: string): string {
+	const type = contentType || 'no content type';
+	if (text.trim() === '') return `an empty body (${type})`;
+	const start = text.trim().replace(/\s+/g, ' ').slice(0, 80);
+	return `${type}, starting "${start}"${text.trim().length > 80 ? '...' : ''}`;
+}
+
+/** A 2xx whose body is not what the operation can trust. */
+export function unexpectedAnswerError(
+	node: INode,
+	failure: { statusCode: number; operation: string; itemIndex: number; expected: string; arrived: string; repeatable: boolean },
+): NodeApiError {
+	const { statusCode, operation, itemIndex, expected, arrived, repeatable } = failure;
+	const description = repeatable
+		? 'The answer is not used as a result. A proxy, a maintenance page or an API change may be in the way: check the base URL of the credential, then try again.'
+		: `The API accepted the request (HTTP ${statusCode}), so it may have been carried out (money moved or a message sent), but its answer cannot be read. Check the result on the provider side before running this item again.`;
+	return new NodeApiError(node, { message: `unexpected answer: ${arrived}` } as JsonObject, {
+		message: `${operation} got an answer that is not ${expected} (HTTP ${statusCode}): ${arrived}`,
+		description,
+		httpCode: String(statusCode),
+		itemIndex,
 	});
 }

@@ -6,7 +6,23 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { ApiResponse } from './transport';
+export interface ApiResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/**
+ * What a 2xx answer must be for the operation to trust it; anything else (an HTML page, invalid
+ * JSON, an empty body, `null`) is an error that says what arrived, never an empty or negative result.
+ * - `json`: a JSON object or array (the default);
+ * - `nothing`: documented as "200 with no body": an empty answer or any JSON object.
+ * `oneOf` lists keys of which the object must carry at least one (a real result, not `{}`).
+ */
+export interface ResponseExpectation {
+	body: 'json' | 'nothing';
+	oneOf?: string[];
+}
 
 /** A request an operation wants sent; the base URL, token, retries and throttling are added later. */
 export interface ApiRequest {
@@ -43,7 +59,7 @@ export interface ItemContext {
 	itemIndex: number;
 	values: FieldValues;
 	/** Sends through the shared request path (token, retries, throttling, error mapping). */
-	send: (request: ApiRequest) => Promise<ApiResponse>;
+	send: (request: ApiRequest, expects?: ResponseExpectation) => Promise<ApiResponse>;
 }
 
 export interface OperationDefinition {
@@ -68,6 +84,15 @@ export interface OperationDefinition {
 	 * Check OTP): it is returned like a 2xx instead of becoming an error.
 	 */
 	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
+	/** The answer a success must be; default `{ body: 'json' }`. */
+	expects?: ResponseExpectation;
+	/**
+	 * For operations that are not repeatable: the value that identifies what the API did for an item
+	 * (a deposit's transactionId), listed when a later item fails so that nothing is paid twice.
+	 */
+	receipt?: { name: string; of: (json: IDataObject) => unknown };
+	/** Fields whose values are secrets (an OTP code, webhook auth headers): cut out of every error. */
+	secretFields?: string[];
 	/** Checks that span fields (for example "phoneNumber is required when method is sms"). */
 	validate?: (values: FieldValues, item: { ctx: IExecuteFunctions; itemIndex: number }) => void;
 	/** Adds to the request what fields alone cannot express (for example a nested object). */

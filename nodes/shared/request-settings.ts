@@ -5,7 +5,11 @@ export interface RequestSettings {
 	/** 0: no fixed quota; the node then adapts to the API's 429 answers. */
 	maxRequestsPerSecond: number;
 	maxRetries: number;
+	/** How long one request (the token exchange included) may take before it counts as failed. */
+	timeoutSeconds?: number;
 }
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** The request-behaviour entries every operation's Options collection carries. */
 export const requestSettingsOptions: INodeProperties[] = [
@@ -33,7 +37,16 @@ export const requestSettingsOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 20 },
 		default: 5,
 		description:
-			'How often one request is retried after 429 (rate limit) or 503 (unavailable) before its item fails. Requests that moved money or sent a message are never repeated after a success.',
+			'How often one request is retried after 429 (rate limit) or 503 (unavailable) before its item fails. Operations that move money or send a message (deposit, OTP, journey, image, session link) are resent only after 401 and 429, when the API refused them before acting.',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: DEFAULT_TIMEOUT_SECONDS,
+		description:
+			'How long to wait for one answer of the API (also for the token exchange). A read that timed out is tried once more; an operation that moves money or sends a message is never resent after a timeout.',
 	},
 ];
 
@@ -44,13 +57,14 @@ export const DEFAULT_REQUEST_SETTINGS = Object.fromEntries(
 /** Read once per run, from the first item: the settings bound the whole run, not one item. */
 export function readRequestSettings(ctx: IExecuteFunctions): RequestSettings {
 	const options = ctx.getNodeParameter('options', 0, {}) as Partial<RequestSettings>;
-	const pick = (name: keyof RequestSettings, min: number) => {
+	const pick = (name: keyof RequestSettings, min: number): number => {
 		const value = Number(options[name] ?? DEFAULT_REQUEST_SETTINGS[name]);
-		return Number.isFinite(value) && value >= min ? value : DEFAULT_REQUEST_SETTINGS[name];
+		return Number.isFinite(value) && value >= min ? value : (DEFAULT_REQUEST_SETTINGS[name] as number);
 	};
 	return {
 		maxConcurrentRequests: Math.floor(pick('maxConcurrentRequests', 1)),
 		maxRequestsPerSecond: pick('maxRequestsPerSecond', 0),
 		maxRetries: Math.floor(pick('maxRetries', 0)),
+		timeoutSeconds: pick('timeoutSeconds', 0.1),
 	};
 }

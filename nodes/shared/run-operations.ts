@@ -35,25 +35,81 @@ export async function runOperations(
 		} catch (error) {
 			const failure = asNodeError(ctx, error, itemIndex);
 			if (!continueOnFail) throw failure;
-			results[itemIndex] = [errorItem(failure, itemIndex)];
+			results[itemIndex] = [errorItem(ctx, failure, itemIndex)];
 		}
 	}
 
 	if (ready.length) {
 		const settings = readRequestSettings(ctx);
 		const client = await ApiClient.create(ctx, settings);
-		await forEachBounded(ready, settings.maxConcurrentRequests, ctx, async ({ itemIndex, values }) => {
+		const failed: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
+		const started = await forEachBounded(ready, settings.maxConcurrentRequests, ctx, async ({ itemIndex, values }) => {
 			try {
 				const produced = await runItem(ctx, client, op, itemIndex, values);
 				results[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 			} catch (error) {
 				const failure = asNodeError(ctx, error, itemIndex);
-				if (!continueOnFail) throw failure;
-				results[itemIndex] = [errorItem(failure, itemIndex)];
+				if (!continueOnFail) {
+					failed.push({ itemIndex, error: failure });
+					throw failure;
+				}
+				results[itemIndex] = [errorItem(ctx, failure, itemIndex)];
 			}
 		});
+		if (failed.length) {
+			if (op.repeatable || ready.length === 1) throw failed[0].error;
+			throw partialFailure(ctx, op, { ready, started, failed, results });
+		}
 	}
+	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
 	return [toolOutput(ctx, op, results.flat())];
+}
+
+/** True when the node's "On Error" is "Continue (using error output)": failed items leave there. */
+function errorOutput(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().onError === 'continueErrorOutput';
+}
+
+/**
+ * An operation that moves money or sends a message failed for an item while Continue On Fail is off:
+ * the node stopped starting new items and says which items the API already accepted (with their
+ * receipt, so nobody pays twice on a re-run), which failed, and which were never sent.
+ */
+function partialFailure(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	run: {
+		ready: Array<{ itemIndex: number }>;
+		started: number;
+		failed: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>;
+		results: INodeExecutionData[][];
+	},
+): NodeOperationError {
+	const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
+	const accepted = run.ready
+		.filter(({ itemIndex }) => run.results[itemIndex] !== undefined)
+		.map(({ itemIndex }) => {
+			const json = run.results[itemIndex][0]?.json ?? {};
+			const value = op.receipt?.of(json);
+			return op.receipt ? `${ordinal(itemIndex)} (${op.receipt.name} ${value === undefined ? 'not in the answer' : String(value)})` : ordinal(itemIndex);
+		});
+	const notSent = run.ready.slice(run.started).map(({ itemIndex }) => ordinal(itemIndex));
+	const first = run.failed.sort((a, b) => a.itemIndex - b.itemIndex)[0];
+	const failedLines = run.failed.map(({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`);
+	const description = [
+		`Accepted by the API, do not send again: ${accepted.length ? accepted.join(', ') : 'none'}.`,
+		`Failed: ${failedLines.join('; ')}.`,
+		`Not sent: ${notSent.length ? notSent.join(', ') : 'none'}.`,
+		first.error.description ?? '',
+		'Turn on "On Error: Continue (using error output)" to get the accepted items as output and the failed ones on the error output.',
+	]
+		.filter(Boolean)
+		.join('\n');
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`,
+		{ itemIndex: first.itemIndex, description },
+	);
 }
 
 async function runItem(
@@ -67,8 +123,15 @@ async function runItem(
 		ctx,
 		itemIndex,
 		values,
-		send: async (request) =>
-			await client.send(request, { itemIndex, operation: op.name, repeatable: op.repeatable, acceptsAnswer: op.acceptsAnswer }),
+		send: async (request, expects) =>
+			await client.send(request, {
+				itemIndex,
+				operation: op.name,
+				repeatable: op.repeatable,
+				acceptsAnswer: op.acceptsAnswer,
+				expects: expects ?? op.expects,
+				secrets: (op.secretFields ?? []).map((name) => values[name]).filter((value) => value !== undefined),
+			}),
 	};
 	const request = buildRequest(op, values);
 	if (op.run) return await op.run(item, request);
@@ -90,9 +153,18 @@ export function readValues(ctx: IExecuteFunctions, op: OperationDefinition, item
 			continue;
 		}
 		values[field.name] = field.toWire(raw);
+		if (field.location === 'path') refuseDotSegment(field.name, values[field.name]);
 	}
 	op.validate?.(values, { ctx, itemIndex });
 	return values;
+}
+
+/** ".", ".." or a blank id would leave its path segment and send the token to another endpoint. */
+function refuseDotSegment(name: string, value: unknown): void {
+	const text = String(value ?? '').trim();
+	if (text === '' || text === '.' || text === '..') {
+		throw new FieldError(name, `${name} must be an id, not empty, "." or "..", got "${text}"`);
+	}
 }
 
 function shown(ctx: IExecuteFunctions, conditions: IDataObject, itemIndex: number): boolean {
@@ -138,20 +210,27 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+/**
+ * The item that stands for a failed one with Continue On Fail. With the error output it also carries
+ * the error itself, which is how n8n (both 1.x and 2.x) recognises an item for the error output.
+ */
+function errorItem(ctx: IExecuteFunctions, error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json, pairedItem: { item: itemIndex }, ...(errorOutput(ctx) ? { error } : {}) };
 }
 
-/** Runs `worker` over `entries` with at most `limit` at a time; the first error stops new work. */
+/**
+ * Runs `worker` over `entries` with at most `limit` at a time; the first error stops new work, the
+ * entries under way finish. Resolves with how many entries were started; the caller collects errors.
+ */
 async function forEachBounded<T>(
 	entries: T[],
 	limit: number,
 	ctx: IExecuteFunctions,
 	worker: (entry: T) => Promise<void>,
-): Promise<void> {
+): Promise<number> {
 	let next = 0;
 	let failure: { error: unknown } | undefined;
 	const cancelled = () => ctx.getExecutionCancelSignal?.()?.aborted === true;
@@ -166,5 +245,5 @@ async function forEachBounded<T>(
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
-	if (failure) throw failure.error;
+	return next;
 }

@@ -1,15 +1,30 @@
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { type IDataObject, type IHttpRequestOptions, sleep } from 'n8n-workflow';
 
-import { describeNetworkFailure } from './api-errors';
+import { describeNetworkFailure, isTimeout } from './api-errors';
 import type { ApiCredentials } from './credential-values';
+import { Redactor } from './redact';
+import { backoffMs, retryAfterMs } from './retry-timing';
+import { DEFAULT_TIMEOUT_SECONDS } from './request-settings';
 import { jwtTimes, type IssuedToken, obtainToken, tokenCacheKey } from './token-cache';
 
 type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 interface FullResponse {
 	statusCode: number;
+	headers?: IDataObject;
 	body: unknown;
 }
+
+/** How one exchange behaves: its timeout, and how often a 429/503 of /auth is waited out. */
+export interface ExchangeOptions {
+	timeoutMs: number;
+	maxRetries: number;
+}
+
+export const DEFAULT_EXCHANGE_OPTIONS: ExchangeOptions = { timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000, maxRetries: 5 };
+
+/** A token lifetime when neither expires_in nor the JWT says one (the interface promises 60 minutes). */
+const DEFAULT_LIFETIME_MS = 3_600_000;
 
 /**
  * Raised when POST /auth fails; its message never contains the key, the customer id or a token.
@@ -30,55 +45,85 @@ export function rejectedKeyMessage(status: number): string {
 	return `The API rejected the API key or the customer ID (HTTP ${status}): check both in the credential, and that they belong to the chosen environment`;
 }
 
-/** POST {base}/auth with the key and customer id in headers, as the vendor documents it. */
-export async function exchangeToken(httpRequest: HttpRequest, credentials: ApiCredentials): Promise<IssuedToken> {
+/**
+ * POST {base}/auth with the key and customer id in headers, as the vendor documents it. A 429 or 503
+ * is waited out (Retry-After, else backoff) inside this one exchange, which every waiting item shares.
+ */
+export async function exchangeToken(
+	httpRequest: HttpRequest,
+	credentials: ApiCredentials,
+	options: ExchangeOptions = DEFAULT_EXCHANGE_OPTIONS,
+): Promise<IssuedToken> {
 	if (!credentials.apiKey || !credentials.customerId) {
 		throw new TokenExchangeError('The credential needs both an API key and a customer ID', 'rejected');
 	}
-	let response: FullResponse | undefined;
-	let unreachable: unknown;
-	try {
-		response = (await httpRequest({
-			method: 'POST',
-			url: `${credentials.baseUrl}/auth`,
-			headers: {
-				'Api-Key': credentials.apiKey,
-				'Customer-Id': credentials.customerId,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: '',
-			json: false,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as FullResponse;
-	} catch (error) {
-		unreachable = error;
+	const redactor = new Redactor([credentials.apiKey, credentials.customerId, credentials.accessToken]);
+	for (let attempt = 1; ; attempt++) {
+		let response: FullResponse | undefined;
+		let unreachable: unknown;
+		const sentAt = Date.now();
+		try {
+			response = (await httpRequest({
+				method: 'POST',
+				url: `${credentials.baseUrl}/auth`,
+				headers: {
+					'Api-Key': credentials.apiKey,
+					'Customer-Id': credentials.customerId,
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				body: '',
+				json: false,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: options.timeoutMs,
+			})) as FullResponse;
+		} catch (error) {
+			unreachable = error;
+		}
+		if (response === undefined) {
+			if (Date.now() - sentAt >= options.timeoutMs - 50) unreachable = { code: 'ETIMEDOUT' };
+			const what = isTimeout(unreachable)
+				? `no answer within the timeout of ${options.timeoutMs / 1000} s`
+				: describeNetworkFailure(unreachable);
+			throw new TokenExchangeError(
+				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${isTimeout(unreachable) ? ', or raise Timeout (Seconds) in the node options' : ''}`,
+				'unreachable',
+			);
+		}
+		const { statusCode } = response;
+		if ((statusCode === 429 || statusCode === 503) && attempt <= options.maxRetries) {
+			await sleep(retryAfterMs(response.headers ?? {}) ?? backoffMs(attempt));
+			continue;
+		}
+		const body = parseBody(response.body);
+		if (statusCode === 401 || statusCode === 403) {
+			throw new TokenExchangeError(rejectedKeyMessage(statusCode), 'rejected');
+		}
+		if (statusCode < 200 || statusCode >= 300) {
+			const said = typeof body.message === 'string' ? `: ${redactor.text(body.message).slice(0, 300)}` : '';
+			const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+			throw new TokenExchangeError(`The token exchange failed with HTTP ${statusCode}${tries}${said}`, 'failed');
+		}
+		const token = body.access_token;
+		if (typeof token !== 'string' || token === '') {
+			throw new TokenExchangeError('The token exchange answered without an access_token', 'failed');
+		}
+		return issued(token, body.expires_in);
 	}
-	if (response === undefined) {
-		throw new TokenExchangeError(
-			`Could not reach the verification API at ${credentials.baseUrl} (${describeNetworkFailure(unreachable)}): check the base URL of the credential's environment`,
-			'unreachable',
-		);
-	}
-	const body = parseBody(response.body);
-	if (response.statusCode === 401 || response.statusCode === 403) {
-		throw new TokenExchangeError(rejectedKeyMessage(response.statusCode), 'rejected');
-	}
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw new TokenExchangeError(
-			`The token exchange failed with HTTP ${response.statusCode}${typeof body.message === 'string' ? `: ${body.message}` : ''}`,
-			'failed',
-		);
-	}
-	const token = body.access_token;
-	if (typeof token !== 'string' || token === '') {
-		throw new TokenExchangeError('The token exchange answered without an access_token', 'failed');
-	}
+}
+
+/**
+ * The token's expiry: the earlier of a positive expires_in and the JWT's exp; without a usable
+ * expires_in (missing, 0 or below) the JWT's exp, then 60 minutes.
+ */
+function issued(token: string, expiresIn: unknown): IssuedToken {
 	const now = Date.now();
-	const fromExpiresIn = typeof body.expires_in === 'number' ? now + body.expires_in * 1000 : undefined;
-	const candidates = [fromExpiresIn, jwtTimes(token).expiresAtMs].filter((t): t is number => t !== undefined);
-	// The interface promises 60 minutes when neither expires_in nor the JWT says otherwise.
-	const expiresAtMs = candidates.length ? Math.min(...candidates) : now + 3_600_000;
+	const fromExpiresIn = typeof expiresIn === 'number' && expiresIn > 0 ? now + expiresIn * 1000 : undefined;
+	const fromJwt = jwtTimes(token).expiresAtMs;
+	const candidates = [fromExpiresIn, fromJwt !== undefined && fromJwt > now ? fromJwt : undefined].filter(
+		(t): t is number => t !== undefined,
+	);
+	const expiresAtMs = candidates.length ? Math.min(...candidates) : now + DEFAULT_LIFETIME_MS;
 	return { token, expiresAtMs, lifetimeMs: Math.max(expiresAtMs - now, 0) };
 }
 
@@ -102,6 +147,7 @@ export async function freshToken(
 	credentials: ApiCredentials,
 	rejected?: string,
 	key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId),
+	options: ExchangeOptions = DEFAULT_EXCHANGE_OPTIONS,
 ): Promise<string> {
-	return await obtainToken(key, async () => await exchangeToken(httpRequest, credentials), rejected);
+	return await obtainToken(key, async () => await exchangeToken(httpRequest, credentials, options), rejected);
 }

@@ -7,22 +7,23 @@ import {
 	type IHttpRequestOptions,
 	type JsonObject,
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 } from 'n8n-workflow';
 
-import { AUTH_HINT, apiError, networkError } from './api-errors';
+import { AUTH_HINT, apiError, describeBody, isTimeout, networkError, unexpectedAnswerError } from './api-errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import type { ApiRequest } from './operation-types';
-import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
+import { isObject } from './is-object';
+import type { ApiRequest, ApiResponse, ResponseExpectation } from './operation-types';
+import { Redactor } from './redact';
+import { DEFAULT_REQUEST_SETTINGS, DEFAULT_TIMEOUT_SECONDS, type RequestSettings } from './request-settings';
+import { backoffMs, retryAfterMs } from './retry-timing';
 import { Throttle } from './throttle';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
 import { freshToken, TokenExchangeError } from './token-exchange';
 
-export interface ApiResponse {
-	statusCode: number;
-	headers: IDataObject;
-	body: unknown;
-}
+export type { ApiResponse } from './operation-types';
+export { backoffMs, retryAfterMs } from './retry-timing';
 
 /** Any n8n context that has credentials and request helpers: execute, load options, hooks, webhooks. */
 export type RequestContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
@@ -33,30 +34,42 @@ export interface SendOptions {
 	itemIndex: number;
 	/** The operation's name, quoted in errors. */
 	operation: string;
-	/** Safe to send again after a network error (see OperationDefinition.repeatable). */
+	/**
+	 * Safe to send again (see OperationDefinition.repeatable). When false the request is resent only
+	 * after 401 and 429, answers that mean the API refused it before acting.
+	 */
 	repeatable: boolean;
 	/** A non-2xx response the operation takes as an answer (see OperationDefinition.acceptsAnswer). */
 	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
+	/** What a 2xx answer must be; default a JSON object or array. */
+	expects?: ResponseExpectation;
+	/** Values of this request that are secrets (an OTP code, webhook auth headers). */
+	secrets?: unknown[];
 	/** Extra request options, e.g. a timeout for the trigger's bounded enrichment call. */
 	request?: Partial<IHttpRequestOptions>;
 }
 
-const MAX_BACKOFF_MS = 30_000;
+/** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
+const MAX_TIMEOUT_RETRIES = 1;
 
 /**
  * The one request path of every node: token, throttling, per-request retries of 429/503 (and of
- * network errors for repeatable operations), one token refresh on 401, and error mapping.
+ * network errors and a timeout for repeatable operations), one token refresh on 401, the check that
+ * a 2xx is the answer expected, error mapping, and redaction of every secret from what it throws.
  * n8n's routing engine sends all items at once and retries whole nodes, so the loop lives here.
  */
 export class ApiClient {
 	private readonly throttle: Throttle;
 	private readonly cacheKey: string;
 	private readonly credentials: ApiCredentials;
+	private readonly timeoutMs: number;
+	/** Key, customer id, and every token this client saw: cut out of everything it throws. */
+	private readonly redactor: Redactor;
 	/**
 	 * The credential as read once per run, handed to every request. Without it n8n reads and decrypts
 	 * the credential from its database again for each request (two queries that sqlite serialises):
 	 * about 6 % of a 1,000-item run at 50 ms latency in bench/, far more when the machine is busy.
-	 * n8n's preAuthentication writes a new token into this object, so one exchange serves the whole run.
+	 * The token itself comes from the credential's token cache (token-cache.ts), shared per credential.
 	 */
 	private readonly credentialsDecrypted: ICredentialsDecrypted;
 
@@ -70,6 +83,8 @@ export class ApiClient {
 		this.credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: { ...data } };
 		this.throttle = new Throttle(settings.maxRequestsPerSecond);
 		this.cacheKey = tokenCacheKey(this.credentials.baseUrl, this.credentials.apiKey, this.credentials.customerId);
+		this.timeoutMs = Math.round((settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+		this.redactor = new Redactor([this.credentials.apiKey, this.credentials.customerId, this.credentials.accessToken]);
 		adoptStoredToken(this.cacheKey, this.credentials.accessToken);
 	}
 
@@ -77,33 +92,54 @@ export class ApiClient {
 		return new ApiClient(ctx, await ctx.getCredentials(CREDENTIAL_TYPE), settings);
 	}
 
+	/** Everything the client throws has passed through here. */
 	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
+		const redactor = options.secrets?.length ? this.redactor.with(...options.secrets) : this.redactor;
+		try {
+			return await this.attempt(request, options, redactor);
+		} catch (error) {
+			throw redactor.with(...this.tokensSeen).error(error);
+		}
+	}
+
+	private readonly tokensSeen = new Set<string>();
+
+	private async attempt(request: ApiRequest, options: SendOptions, redactor: Redactor): Promise<ApiResponse> {
+		refuseDotSegments(this.ctx, request.path, options);
 		let attempts = 0;
+		let timeouts = 0;
 		let refreshedAfter401 = false;
 		for (;;) {
 			await this.throttle.acquire();
 			const token = await this.currentToken();
 			attempts++;
 			let response: ApiResponse;
+			const sentAt = Date.now();
 			try {
 				response = await this.transmit(request, options);
 			} catch (error) {
-				if (options.repeatable && attempts <= this.settings.maxRetries) {
+				// n8n 1.x wraps the timeout into an error without its code: the elapsed time tells too.
+				const timedOut = isTimeout(error) || Date.now() - sentAt >= this.timeoutMs - 50;
+				if (timedOut) timeouts++;
+				const mayRetry = timedOut ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
+				if (options.repeatable && mayRetry) {
 					await sleep(backoffMs(attempts));
 					continue;
 				}
 				throw networkError(this.ctx.getNode(), {
-					error,
+					error: timedOut ? { code: 'ETIMEDOUT' } : error,
 					operation: options.operation,
 					itemIndex: options.itemIndex,
 					baseUrl: this.credentials.baseUrl,
-					retried: options.repeatable && attempts > 1,
+					attempts,
+					repeatable: options.repeatable,
+					timeoutMs: this.timeoutMs,
 				});
 			}
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
 				this.throttle.recordSuccess();
-				return response;
+				return this.trusted(response, options, redactor);
 			}
 			// A 401 means the request was not processed: renewing the token and resending is safe.
 			if (statusCode === 401 && !refreshedAfter401) {
@@ -112,7 +148,9 @@ export class ApiClient {
 				await this.currentToken(token);
 				continue;
 			}
-			if ((statusCode === 429 || statusCode === 503) && attempts <= this.settings.maxRetries) {
+			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
+			const retryable = statusCode === 429 || (statusCode === 503 && options.repeatable);
+			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
 				if (statusCode === 429) this.throttle.rateLimited(waitMs);
 				await sleep(waitMs);
@@ -124,12 +162,47 @@ export class ApiClient {
 			}
 			throw apiError(this.ctx.getNode(), {
 				statusCode,
-				body: response.body,
+				body: redactor.with(...this.tokensSeen).value(response.body),
 				operation: options.operation,
 				itemIndex: options.itemIndex,
 				attempts,
+				repeatable: options.repeatable,
 			});
 		}
+	}
+
+	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
+	private trusted(response: ApiResponse, options: SendOptions, redactor: Redactor): ApiResponse {
+		const expects = options.expects ?? { body: 'json' };
+		const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+		let body = response.body;
+		if (Buffer.isBuffer(body)) body = body.toString('utf8');
+		if (typeof body === 'string' && body.trim() !== '' && /json/i.test(contentType)) {
+			try {
+				body = JSON.parse(body);
+			} catch {
+				// stays text: reported below
+			}
+		}
+		const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
+		const isJson = body !== null && typeof body === 'object';
+		const expected = expects.oneOf?.length
+			? `a JSON object with ${expects.oneOf.join(' or ')}`
+			: expects.body === 'nothing'
+				? 'empty or a JSON object'
+				: 'JSON';
+		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : isJson;
+		if (ok && expects.oneOf?.length) ok = isObject(body) && expects.oneOf.some((key) => body[key] !== undefined && body[key] !== null);
+		if (ok) return { ...response, body: empty ? '' : body };
+		const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+		throw unexpectedAnswerError(this.ctx.getNode(), {
+			statusCode: response.statusCode,
+			operation: options.operation,
+			itemIndex: options.itemIndex,
+			expected,
+			arrived: redactor.with(...this.tokensSeen).text(describeBody(contentType, text)),
+			repeatable: options.repeatable,
+		});
 	}
 
 	private async transmit(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
@@ -141,6 +214,7 @@ export class ApiClient {
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			timeout: this.timeoutMs,
 			...options.request,
 		}, { credentialsDecrypted: this.credentialsDecrypted })) as { statusCode: number; headers?: IDataObject; body: unknown };
 		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
@@ -153,7 +227,12 @@ export class ApiClient {
 	private async currentToken(rejected?: string): Promise<string> {
 		let failure: TokenExchangeError | undefined;
 		try {
-			return await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected, this.cacheKey);
+			const token = await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected, this.cacheKey, {
+				timeoutMs: this.timeoutMs,
+				maxRetries: this.settings.maxRetries,
+			});
+			this.tokensSeen.add(token);
+			return token;
 		} catch (error) {
 			failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String(error), 'failed');
 		}
@@ -164,28 +243,26 @@ export class ApiClient {
 	}
 }
 
+/**
+ * A path segment of ".", ".." or nothing would send the request (and the token) to another endpoint:
+ * refused before sending. Operations check their path fields earlier, naming the field.
+ */
+function refuseDotSegments(ctx: RequestContext, path: string, options: SendOptions): void {
+	const segments = path.split('?')[0].split('/').slice(1);
+	const bad = segments.find((segment) => segment === '' || segment === '.' || segment === '..' || /^(%2e|\.){1,2}$/i.test(segment));
+	if (bad === undefined) return;
+	throw new NodeOperationError(ctx.getNode(), `${options.operation}: a path id must not be empty, "." or "..", got "${bad}"`, {
+		itemIndex: options.itemIndex,
+		description: 'Nothing was sent. Pass the id from an earlier call of the same operation family.',
+	});
+}
+
 /** A valid token n8n stored with the credential is adopted, so a new process needs no exchange. */
 function adoptStoredToken(cacheKey: string, stored: string): void {
 	const { expiresAtMs, issuedAtMs } = stored ? jwtTimes(stored) : {};
 	if (expiresAtMs === undefined) return;
 	const token = { token: stored, expiresAtMs, lifetimeMs: expiresAtMs - (issuedAtMs ?? expiresAtMs - 3_600_000) };
 	if (isFresh(token)) rememberToken(cacheKey, token);
-}
-
-/** Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(headers: IDataObject): number | undefined {
-	const raw = headers['retry-after'] ?? headers['Retry-After'];
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const seconds = Number(raw);
-	if (Number.isFinite(seconds)) return Math.min(Math.max(seconds * 1000, 0), MAX_BACKOFF_MS * 4);
-	const at = Date.parse(String(raw));
-	return Number.isNaN(at) ? undefined : Math.min(Math.max(at - Date.now(), 0), MAX_BACKOFF_MS * 4);
-}
-
-/** Exponential backoff with full jitter: 0.5 s, 1 s, 2 s ... capped, each randomised. */
-export function backoffMs(attempt: number): number {
-	const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempt - 1));
-	return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
 /** One request outside a node run (load options, trigger hooks and webhooks), with default settings. */

@@ -2,7 +2,7 @@
  * One emulator per test file, reset before each test, with its control routes
  * and runNode with the credential pointing at it.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeType, OnError } from 'n8n-workflow';
 
 import { type RunNodeResult, runLoadOptions, runNode } from './n8n';
 import { type Sandbox, useSandbox } from './sandbox';
@@ -31,15 +31,16 @@ export class Emulator {
 	async run(
 		node: INodeType,
 		parameters: INodeParameters,
-		options: { input?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+		options: { input?: INodeExecutionData[]; continueOnFail?: boolean; onError?: OnError; credentials?: Record<string, string> } = {},
 	): Promise<RunNodeResult> {
 		return await runNode({
 			node,
 			parameters,
-			credentials: { verificationServicesApi: { ...this.sandbox.credentials } },
+			credentials: { verificationServicesApi: { ...this.sandbox.credentials, ...options.credentials } },
 			credentialTypes: this.sandbox.credentialTypes,
 			input: options.input,
 			continueOnFail: options.continueOnFail,
+			onError: options.onError,
 		});
 	}
 

@@ -83,7 +83,7 @@ describe('Payments: Challenge Deposit', () => {
 		expect(out).toEqual([]);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toContain('Challenge Deposit could not reach the API');
-		expect((error as NodeApiError).description).toContain('not repeated automatically');
+		expect((error as NodeApiError).description).toContain('never resent after a network error');
 		expect(await emulator().count(ROUTE)).toBe(1);
 	});
 

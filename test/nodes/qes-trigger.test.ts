@@ -16,7 +16,7 @@ import { fetchVerification } from '../../nodes/QesTrigger/enrich';
 import { canonicalJson, duplicateKey, pingHash } from '../../nodes/QesTrigger/ping-dedup';
 import { claimPing, forgetPings, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-memory';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
-import { withoutSecret } from '../../nodes/QesTrigger/redact';
+import { withoutSecret } from '../../nodes/shared/redact';
 import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
 import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';

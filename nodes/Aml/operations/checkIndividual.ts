@@ -43,6 +43,8 @@ export const checkIndividual: OperationDefinition = {
 	repeatable: true,
 	toolDescription:
 		"Screen one person against sanction, PEP (politically exposed person) and criminal lists. Supply name (the person's full name) and, when known, dob (date of birth as yyyy/mm/dd, for example 1970/01/15; leave it empty when unknown, never guess it). Returns isHit, totalHits, the hits per list and each matching record's id, name, list and date of birth. Read-only; the provider may bill each check.",
+	// A verdict needs a real screening result: `{}`, HTML or an empty 200 never becomes "no hit".
+	expects: { body: 'json', oneOf: ['totalHits', 'foundRecords'] },
 	fields: [
 		text('name', {
 			displayName: 'Name',

@@ -11,6 +11,7 @@ export const registerIndividual: OperationDefinition = {
 	repeatable: true,
 	toolDescription:
 		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's name or names); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
+	expects: { body: 'nothing' },
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

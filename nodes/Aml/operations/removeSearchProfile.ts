@@ -11,6 +11,7 @@ export const removeSearchProfile: OperationDefinition = {
 	repeatable: true,
 	toolDescription:
 		"Stop ongoing AML monitoring of the profile registered earlier under profileId. Supply profileId. Changes the account's monitoring: call it only when the user asks to stop monitoring that person.",
+	expects: { body: 'nothing' },
 	fields: [
 		text('profileId', {
 			displayName: 'Profile ID',

@@ -29,6 +29,7 @@ export const addImage: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		'Upload one image (front or back of an ID document, or a selfie) to the journey journeyId. Supply journeyId and imageSide (front, back or selfie); the image itself comes from the workflow, never from you. Each call stores another image at the provider.',
+	expects: { body: 'nothing' },
 	fields: [
 		journeyIdField,
 		choice('imageSide', {

@@ -12,6 +12,7 @@ export const openJourney: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		'Start a document verification journey and return its journeyId, which Add Image and Verify Age need. Needs no input. Creates a journey at the provider: start one per person, not per question.',
+	receipt: { name: 'journeyId', of: (json) => json.journeyId },
 	fields: [
 		jsonObject('passThroughData', {
 			displayName: 'Pass Through Data',

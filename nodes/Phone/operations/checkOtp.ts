@@ -1,11 +1,11 @@
-import { type IExecuteFunctions, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiMessage } from '../../shared/api-errors';
 import { FieldError } from '../../shared/field-error';
 import { parameter, text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { responseJson } from '../../shared/run-operations';
-import { withoutSecrets } from '../../shared/without-secrets';
+import { withoutSecret } from '../../shared/redact';
 import { isVerified, isWrongCodeAnswer, OTP_INVALID, OTP_VERIFIED, otpStatus } from './otp-status';
 
 const CODE_RULE = '3 to 10 digits';
@@ -69,6 +69,8 @@ export const checkOtp: OperationDefinition = {
 	// Repeated wrong attempts may lock the request at the provider: never resent after a network error.
 	repeatable: false,
 	acceptsAnswer: isWrongCodeAnswer,
+	receipt: { name: 'referenceId', of: (json) => (json.data as IDataObject | undefined)?.referenceId ?? json.referenceId },
+	secretFields: ['securityFactor'],
 	fields: [
 		text('referenceId', {
 			displayName: 'Reference ID',
@@ -88,7 +90,7 @@ export const checkOtp: OperationDefinition = {
 		try {
 			response = await send(request);
 		} catch (error) {
-			throw unknownReference(ctx, withoutSecrets(error, [code], itemIndex), values.referenceId as string, itemIndex);
+			throw unknownReference(ctx, withoutSecret(error, code), values.referenceId as string, itemIndex);
 		}
 		const status = otpStatus(response.body);
 		if (!status) {

@@ -25,6 +25,8 @@ export const sendOtp: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		'SENDS A MESSAGE: sends a one-time password to a real person by SMS (phoneNumber: digits in international format, for example 436501234567) or e-mail (email), and returns the referenceId needed to check the code. Every call sends a new message that may be billed: call it once, only when the user asks to verify that number or address, and never to retry without asking the user.',
+	receipt: { name: 'referenceId', of: (json) => json.referenceId },
+	secretFields: ['securityFactor'],
 	fields: [
 		choice('method', {
 			displayName: 'Method',

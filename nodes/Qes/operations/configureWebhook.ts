@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldError, quote } from '../../shared/field-error';
 import { parameter, rule, text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-import { withoutSecrets } from '../../shared/without-secrets';
-
-/** RFC 9110 token: the characters a header name may have. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+import { HEADER_NAME } from '../../shared/redact';
 
 /**
  * The UI's name/value pairs as the object the API takes (`metadata.authHeader`). Header values are
@@ -54,6 +50,8 @@ export const configureWebhook: OperationDefinition = {
 	path: '/onboarding/configureWebhook',
 	// Saving the same URL again leaves the same state.
 	repeatable: true,
+	// The header values are the webhook's secret: the shared request path cuts them out of every error.
+	secretFields: ['authHeader'],
 	toolDescription:
 		"CHANGES ACCOUNT SETTINGS: replaces the account's one QES status webhook with webhookUrl, so status pings stop reaching whatever listened before. Supply webhookUrl. Call it only when the user asks for exactly this change.",
 	fields: [
@@ -113,13 +111,4 @@ export const configureWebhook: OperationDefinition = {
 	],
 	shapeBody: (body: IDataObject, values) =>
 		values.authHeader ? { ...body, metadata: { authHeader: values.authHeader as IDataObject } } : body,
-	run: async ({ itemIndex, values, send }, request) => {
-		const secrets = Object.values((values.authHeader as Record<string, string> | undefined) ?? {});
-		try {
-			const response = await send(request);
-			return [{ json: responseJson(response.body) }];
-		} catch (error) {
-			throw withoutSecrets(error, secrets, itemIndex);
-		}
-	},
 };

@@ -11,6 +11,7 @@ import { text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { responseJson } from '../../shared/run-operations';
 import { pick } from '../../shared/tool-output';
+import { isObject } from '../../shared/is-object';
 
 export const DEFAULT_BINARY_PREFIX = 'signedDocument';
 const PREFIX_RULE = /^[A-Za-z0-9_-]+$/;
@@ -29,9 +30,6 @@ export interface SignedDocumentDownload extends IDataObject {
 	/** Why the file was not downloaded. */
 	warning: string | null;
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const stringOr = (value: unknown, fallback: string | null): string | null =>
 	typeof value === 'string' && value.trim() !== '' ? value : fallback;

@@ -1,0 +1,236 @@
+'use strict';
+// The edges of the shared request path inside a real n8n (2.40 and 1.123), against the emulator
+// started in this process while it misbehaves: secrets echoed in error bodies (never in the node's
+// output, the execution data n8n stores, or n8n's log at debug level), an HTML page with 200 on AML,
+// an API that never answers (short Timeout option), a deposit answered 503 (sent once), a partial
+// failure of deposits (the error lists what was paid) and "On Error: Continue (using error output)".
+//
+//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/edges.e2e.test.js
+
+const { describe, it, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
+const { node, manualTrigger, noOp } = require('./lib/workflows');
+
+const PACKAGE = 'n8n-nodes-verification-services';
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
+const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
+const CREDENTIAL = { verificationServicesApi: { id: sandboxCredential.id, name: sandboxCredential.name } };
+
+const AML = 'POST /aml/checkIndividual';
+const DEPOSIT = 'POST /payments/challenge-deposit';
+const AUTH = 'POST /auth';
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
+
+const log = (message) => {
+	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e edges] ${message}\n`);
+};
+
+/** Manual trigger -> one item per ref (Set raw JSON + Split Out) -> the node under test [-> outputs]. */
+function workflow(id, tested, { refs = ['order-1'], outputs = [] } = {}) {
+	const start = manualTrigger('Start');
+	const list = node({
+		name: 'Refs',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs }), options: {} },
+	});
+	const split = node({ name: 'One per Ref', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'refs', options: {} } });
+	const connections = {
+		Start: { main: [[{ node: 'Refs', type: 'main', index: 0 }]] },
+		Refs: { main: [[{ node: 'One per Ref', type: 'main', index: 0 }]] },
+		'One per Ref': { main: [[{ node: tested.name, type: 'main', index: 0 }]] },
+	};
+	if (outputs.length) connections[tested.name] = { main: outputs.map((o) => [{ node: o.name, type: 'main', index: 0 }]) };
+	return { id, name: `e2e edges: ${id}`, nodes: [start, list, split, tested, ...outputs], connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
+}
+
+const screen = (options = {}) =>
+	node({
+		name: 'Screen',
+		type: `${PACKAGE}.verificationAml`,
+		parameters: { operation: 'checkIndividual', name: '=Person {{ $json.refs }}', options },
+		credentials: CREDENTIAL,
+	});
+
+const deposit = (options = {}, extra = {}) =>
+	node({
+		name: 'Deposit',
+		type: `${PACKAGE}.verificationPayments`,
+		parameters: {
+			operation: 'challengeDeposit',
+			amount: '0.01',
+			currency: 'EUR',
+			description: '={{ $json.refs }}',
+			firstName: 'Anna',
+			lastName: 'Schmidt',
+			piiToggle: true,
+			nameMatchLogic: 'exact',
+			options,
+		},
+		credentials: CREDENTIAL,
+		...extra,
+	});
+
+const REFS = Array.from({ length: 10 }, (_, i) => `order-${i + 1}`);
+const WORKFLOWS = {
+	authEcho: workflow('e2eEdgeAuthEcho1', screen()),
+	opEcho: workflow('e2eEdgeOpEcho001', screen({ maxRetries: 0 })),
+	html: workflow('e2eEdgeHtml00001', screen()),
+	hang: workflow('e2eEdgeHang00001', screen({ timeoutSeconds: 1 })),
+	deposit503: workflow('e2eEdgeDep503001', deposit()),
+	partial: workflow('e2eEdgePartial01', deposit({ maxConcurrentRequests: 5 }), { refs: REFS }),
+	errorOutput: workflow('e2eEdgeErrOut001', deposit({ maxConcurrentRequests: 1 }, { onError: 'continueErrorOutput' }), {
+		refs: ['order-1', 'order-2', 'order-3'],
+		outputs: [noOp('Paid'), noOp('Failed')],
+	}),
+	regular: workflow('e2eEdgeRegular01', deposit({ maxConcurrentRequests: 1 }, { onError: 'continueRegularOutput' }), {
+		refs: ['order-1', 'order-2'],
+		outputs: [noOp('Paid')],
+	}),
+};
+
+/**
+ * At debug level n8n prints the --rawOutput JSON as one coloured log entry: a timestamp and "info"
+ * before its opening brace, the entry's metadata after its closing one.
+ */
+function executionFromDebugLog(stdout) {
+	const lines = stdout.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+	const start = lines.findIndex((l) => /^\S+\s+info\s+\{$/.test(l.trimEnd()));
+	if (start === -1) return parseExecuteOutput(stdout);
+	const end = lines.findIndex((l, i) => i > start && /^\}( \{.*\})?$/.test(l.trimEnd()));
+	if (end === -1) return null;
+	try {
+		return JSON.parse(['{', ...lines.slice(start + 1, end), '}'].join('\n'));
+	} catch {
+		return null;
+	}
+}
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: the request path at the edges`, () => {
+		const state = { sandbox: null, instance: null };
+
+		const control = async (method, controlPath, body) => {
+			const res = await fetch(`${state.sandbox.url}/__control/${controlPath}`, {
+				method,
+				headers: { 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			assert.equal(res.status, 200, `${method} /__control/${controlPath}`);
+			return await res.json();
+		};
+		const count = async (route) => (await control('GET', 'stats')).counts[route] ?? 0;
+
+		/** Resets the emulator, injects `failures`, runs the workflow with n8n's log at debug level. */
+		const run = async (wf, failures = [], extra = {}) => {
+			await control('POST', 'reset');
+			await control('POST', 'config', { failures, ...extra });
+			const raw = await state.instance.execute(wf.id, { env: { N8N_LOG_LEVEL: 'debug' } });
+			const execution = raw.execution ?? executionFromDebugLog(raw.stdout);
+			assert.ok(execution, `n8n printed the execution of ${wf.id}:\n${raw.stdout.slice(-3000)}\n${raw.stderr.slice(-2000)}`);
+			const resultData = execution.data?.resultData;
+			return { ...raw, execution, resultData, runData: resultData?.runData, error: resultData?.error, errorMessage: resultData?.error?.message };
+		};
+
+		/** The key, the customer id and any JWT appear nowhere: output, execution data, log, database. */
+		const assertNoSecrets = (result, what) => {
+			const database = ['database.sqlite', 'database.sqlite-wal']
+				.map((f) => path.join(state.instance.n8nFolder, f))
+				.filter((f) => fs.existsSync(f))
+				.map((f) => fs.readFileSync(f).toString('latin1'))
+				.join('\n');
+			assert.ok(database.includes('[redacted]'), `${what}: the execution data n8n stored holds the (redacted) error`);
+			const places = { 'execution data': JSON.stringify(result.execution), log: result.stdout + result.stderr, database };
+			for (const [place, text] of Object.entries(places)) {
+				for (const secret of [SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, encodeURIComponent(SANDBOX_API_KEY)]) {
+					assert.ok(!text.includes(secret), `${what}: a secret appears in the ${place}`);
+				}
+				assert.doesNotMatch(text, JWT, `${what}: an access token appears in the ${place}`);
+			}
+		};
+
+		before(
+			async () => {
+				state.sandbox = await startSandbox({ port: 0 });
+				state.instance = await createInstance(version, { name: 'edges', log });
+				await state.instance.importCredentials([
+					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
+				]);
+				await state.instance.importWorkflows(Object.values(WORKFLOWS));
+			},
+			{ timeout: 30 * 60 * 1000 },
+		);
+
+		after(async () => {
+			if (state.instance) await state.instance.destroy();
+			if (state.sandbox) await state.sandbox.close();
+		});
+
+		it('an /auth 400 that echoes Api-Key and Customer-Id: redacted everywhere, at debug log level', async () => {
+			const result = await run(WORKFLOWS.authEcho, [{ route: AUTH, status: 400, echoHeaders: true }]);
+			assert.match(result.errorMessage, /The token exchange failed with HTTP 400: Request rejected \(HTTP 400\); headers: api-key=\[redacted\] customer-id=\[redacted\]/);
+			assertNoSecrets(result, '/auth echo');
+		});
+
+		it('an operation 401 (twice) that echoes the bearer token: redacted everywhere', async () => {
+			const result = await run(WORKFLOWS.opEcho, [{ route: AML, status: 401, echoHeaders: true, count: 2 }]);
+			assert.match(result.errorMessage, /Check Individual failed with HTTP 401: .*authorization=Bearer \[redacted\]/);
+			assert.equal(await count(AUTH), 2, 'the 401 renewed the token once');
+			assertNoSecrets(result, 'operation echo');
+		});
+
+		it('AML answered 200 with an HTML page: an error naming what arrived, never "no hit"', async () => {
+			const result = await run(WORKFLOWS.html, [{ route: AML, status: 200, raw: '<html><body>Maintenance</body></html>' }]);
+			assert.match(result.errorMessage, /Check Individual got an answer that is not a JSON object with totalHits or foundRecords \(HTTP 200\): text\/html, starting "<html>/);
+			assert.equal(nodeOutput(result, 'Screen'), undefined, 'no screening result was output');
+		});
+
+		it('an API that never answers fails the item after the short timeout, tried twice', async () => {
+			const result = await run(WORKFLOWS.hang, [{ route: AML, hang: true, count: 5 }]);
+			assert.match(result.errorMessage, /could not get an answer from the API .*no answer within the timeout of 1 s/);
+			assert.equal(await count(AML), 2);
+		});
+
+		it('a deposit answered 503 is sent once, and the error says it may have been carried out', async () => {
+			const result = await run(WORKFLOWS.deposit503, [{ route: DEPOSIT, status: 503, count: 6 }]);
+			assert.match(result.errorMessage, /Challenge Deposit failed with HTTP 503/);
+			assert.match(JSON.stringify(nodeError(result, 'Deposit')), /may have received and carried out/);
+			assert.equal(await count(DEPOSIT), 1);
+		});
+
+		it('10 deposits, one answered 500: the error lists the paid ones with transactionId and the unsent ones', async () => {
+			const result = await run(WORKFLOWS.partial, [{ route: DEPOSIT, status: 500 }], { latencyMs: 50 });
+			assert.match(result.errorMessage, /^Challenge Deposit failed for item \d+; 4 items were already accepted by the API and 5 not sent$/);
+			const { description } = nodeError(result, 'Deposit');
+			assert.equal(description.match(/item \d+ \(transactionId [\w-]+\)/g).length, 4, description);
+			assert.match(description, /Not sent: item 6, item 7, item 8, item 9, item 10\./);
+			assert.equal(await count(DEPOSIT), 5);
+		});
+
+		it('"On Error: Continue (using error output)": the failed deposit leaves on the error output', async () => {
+			const result = await run(WORKFLOWS.errorOutput, [{ route: DEPOSIT, status: 500 }]);
+			assert.equal(result.errorMessage, undefined);
+			assert.deepEqual(nodeOutput(result, 'Deposit', { output: 0 }).map((j) => j.description), ['order-2', 'order-3']);
+			const failed = nodeOutput(result, 'Deposit', { output: 1 });
+			assert.equal(failed.length, 1);
+			assert.match(failed[0].error, /Challenge Deposit failed with HTTP 500/);
+			assert.equal(nodeOutput(result, 'Failed').length, 1);
+			assert.equal(nodeOutput(result, 'Paid').length, 2);
+		});
+
+		it('"On Error: Continue": the failed deposit stays on the one output, as before', async () => {
+			const result = await run(WORKFLOWS.regular, [{ route: DEPOSIT, status: 500 }]);
+			assert.equal(result.errorMessage, undefined);
+			const out = nodeOutput(result, 'Paid');
+			assert.equal(out.length, 2);
+			assert.match(out[0].error, /HTTP 500/);
+			assert.equal(out[1].description, 'order-2');
+		});
+	});
+}

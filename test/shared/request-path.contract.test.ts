@@ -1,0 +1,303 @@
+/**
+ * Contract of the shared request path at node level: real nodes run through n8n-core's WorkflowExecute
+ * against the emulator over HTTP, while the emulator misbehaves (echoed secrets, garbage 2xx, silence,
+ * 429/503 storms, a mid-run 401, partial failures). Timeouts are short through the node option.
+ */
+import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+
+import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
+import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
+import { items, useEmulator } from '../helpers/emulator';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+
+const emulator = useEmulator();
+const aml = new VerificationAml();
+const payments = new VerificationPayments();
+const phone = new VerificationPhone();
+const qes = new VerificationQes();
+
+const AML = 'POST /aml/checkIndividual';
+const DEPOSIT = 'POST /payments/challenge-deposit';
+const AUTH = 'POST /auth';
+const FAST = { timeoutSeconds: 0.5 };
+
+const DEPOSIT_PARAMS = {
+	operation: 'challengeDeposit',
+	amount: '0.01',
+	currency: 'EUR',
+	description: 'order-4711',
+	firstName: 'Anna',
+	lastName: 'Schmidt',
+	piiToggle: true,
+	nameMatchLogic: 'exact',
+};
+
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
+const b64 = (text: string) => Buffer.from(text).toString('base64').replace(/=+$/, '');
+
+/** Everything n8n keeps of a run's error and output, as text. */
+function everything(run: { error?: Error; outputs: INodeExecutionData[][] }): string {
+	const e = run.error as (Error & Record<string, unknown>) | undefined;
+	const parts = e ? [e.message, e.stack, e.description, e.messages, e.context, e.cause, e.errorResponse] : [];
+	return JSON.stringify([parts, run.outputs, e ? Object.entries(e).filter(([k]) => k !== 'node') : []]);
+}
+
+function expectNoSecret(text: string): void {
+	for (const secret of [SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, encodeURIComponent(SANDBOX_API_KEY), b64(SANDBOX_API_KEY)]) {
+		expect(text).not.toContain(secret);
+	}
+	expect(text).not.toMatch(JWT);
+}
+
+async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean } = {}) {
+	const input = items(...Array.from({ length: n }, (_, i) => ({ name: i % 2 ? 'Viktor Sanctioned' : `Clean Person ${i}` })));
+	return await emulator().run(aml, { operation: 'checkIndividual', name: '={{ $json.name }}', options } as never, { input, ...run });
+}
+
+async function deposits(n: number, options: IDataObject = {}, run: Parameters<ReturnType<typeof emulator>['run']>[2] = {}) {
+	const input = items(...Array.from({ length: n }, (_, i) => ({ ref: `order-${i + 1}` })));
+	return await emulator().run(payments, { ...DEPOSIT_PARAMS, description: '={{ $json.ref }}', options } as never, { input, ...run });
+}
+
+describe('request path: secrets echoed by the API never leave the node', () => {
+	it.each([false, true])('an /auth 400 that echoes Api-Key and Customer-Id (continueOnFail %s)', async (continueOnFail) => {
+		await emulator().configure({ failures: [{ route: AUTH, status: 400, echoHeaders: true }] });
+		const run = await checkIndividual(2, {}, { continueOnFail });
+		const text = everything(run);
+		expect(text).toContain('The token exchange failed with HTTP 400');
+		expect(text).toContain('[redacted]');
+		expectNoSecret(text);
+	});
+
+	it.each([400, 401, 403, 422, 500])('an operation answer %s that echoes the bearer token', async (status) => {
+		await emulator().configure({ failures: [{ route: AML, status, echoHeaders: true, count: 2 }] });
+		for (const continueOnFail of [false, true]) {
+			await emulator().configure({ failures: [{ route: AML, status, echoHeaders: true, count: 2 }] });
+			const run = await checkIndividual(1, { maxRetries: 0 }, { continueOnFail });
+			const text = everything(run);
+			expect(text).toContain(`HTTP ${status}`);
+			expect(text).toContain('authorization=Bearer [redacted]');
+			expectNoSecret(text);
+		}
+	});
+
+	it('an echoed OTP code (securityFactor) is cut out of the error', async () => {
+		await emulator().configure({ failures: [{ route: 'POST /phone-service/verification', status: 400, echoHeaders: true }] });
+		const run = await emulator().run(
+			phone,
+			{ operation: 'sendOtp', method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor: '482913' } } as never,
+		);
+		const text = everything(run);
+		expect(text).toContain('HTTP 400');
+		expect(text).not.toContain('482913');
+		expect(text).toContain('\\"securityFactor\\":\\"[redacted]\\"');
+		expectNoSecret(text);
+	});
+});
+
+describe('request path: a 2xx that is not the expected JSON is an error, never a result', () => {
+	const garbage: Array<[string, IDataObject]> = [
+		['an HTML page', { status: 200, raw: '<html><body>Maintenance</body></html>' }],
+		['invalid JSON', { status: 200, raw: '{"totalHits": 0,', contentType: 'application/json' }],
+		['an empty body', { status: 200, raw: '', contentType: 'application/json' }],
+		['null', { status: 200, raw: 'null', contentType: 'application/json' }],
+		['{}', { status: 200, body: {} }],
+	];
+
+	it.each(garbage)('AML Check Individual with %s never says "no hit"', async (_, failure) => {
+		await emulator().configure({ failures: [{ route: AML, ...failure }] });
+		const failed = await checkIndividual(1);
+		expect(failed.error).toBeInstanceOf(NodeApiError);
+		expect(failed.error!.message).toMatch(/Check Individual got an answer that is not a JSON object with totalHits or foundRecords \(HTTP 200\)/);
+		expect(failed.items).toEqual([]);
+
+		await emulator().configure({ failures: [{ route: AML, ...failure }] });
+		const continued = await checkIndividual(2, {}, { continueOnFail: true });
+		expect(continued.items[0].json.error).toMatch(/not a JSON object with totalHits/);
+		expect(continued.items[0].json).not.toHaveProperty('screeningSummary');
+		expect(continued.items[1].json.screeningSummary).toMatchObject({ isHit: true });
+	});
+
+	it('says what arrived: content type and first characters', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 200, raw: '<html><body>Maintenance</body></html>' }] });
+		const { error } = await checkIndividual(1);
+		expect(error!.message).toContain('text/html, starting "<html><body>Maintenance');
+	});
+
+	it('an empty 200 on Challenge Deposit is an error that says the deposit may have been made', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 200, raw: '', contentType: 'application/json' }] });
+		const { error, items: out } = await deposits(1);
+		expect(out).toEqual([]);
+		expect(error!.message).toContain('an empty body');
+		expect((error as NodeApiError).description).toMatch(/may have been carried out \(money moved/);
+		expect(await emulator().count(DEPOSIT)).toBe(1);
+	});
+
+	it('operations documented as "200 with no body" accept an empty answer', async () => {
+		await emulator().configure({ failures: [{ route: 'POST /aml/ongoingMonitoring/removeSearchProfile', status: 200, raw: '', contentType: 'text/plain' }] });
+		const { error, items: out } = await emulator().run(aml, { operation: 'removeSearchProfile', profileId: 'p-1' } as never);
+		expect(error).toBeUndefined();
+		expect(out).toEqual([{ json: { success: true }, pairedItem: { item: 0 } }]);
+	});
+});
+
+describe('request path: timeouts', () => {
+	it('a read that never answers is tried once more, then fails naming the timeout', async () => {
+		await emulator().configure({ failures: [{ route: AML, hang: true, count: 5 }] });
+		const { error } = await checkIndividual(1, FAST);
+		expect(error!.message).toBe(`Check Individual could not get an answer from the API at ${emulator().baseUrl} (no answer within the timeout of 0.5 s)`);
+		expect(await emulator().count(AML)).toBe(2);
+	});
+
+	it.each([false, true])('a deposit that never answers is sent once; the error says the API may have it (continueOnFail %s)', async (continueOnFail) => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, hang: true, count: 5 }] });
+		const run = await deposits(1, FAST, { continueOnFail });
+		const description = continueOnFail ? (run.items[0].json.description as string) : (run.error as NodeApiError).description;
+		expect(continueOnFail ? run.items[0].json.error : run.error!.message).toContain('timeout of 0.5 s');
+		expect(description).toMatch(/may have received and carried out this request.*never resent after a timeout/s);
+		expect(await emulator().count(DEPOSIT)).toBe(1);
+	});
+
+	it('a silent /auth fails every waiting item after one timeout, with one exchange', async () => {
+		await emulator().configure({ failures: [{ route: AUTH, hang: true }] });
+		const { items: out } = await checkIndividual(3, FAST, { continueOnFail: true });
+		expect(out).toHaveLength(3);
+		for (const item of out) expect(item.json.error).toMatch(/no answer within the timeout of 0.5 s/);
+		expect(await emulator().count(AUTH)).toBe(1);
+		expect(await emulator().count(AML)).toBe(0);
+	});
+});
+
+describe('request path: what is resent', () => {
+	it.each([false, true])('a deposit answered 503 is sent once (continueOnFail %s)', async (continueOnFail) => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 503, count: 6 }] });
+		const run = await deposits(1, {}, { continueOnFail });
+		const message = continueOnFail ? run.items[0].json.error : run.error!.message;
+		expect(message).toContain('Challenge Deposit failed with HTTP 503');
+		expect(continueOnFail ? run.items[0].json.description : (run.error as NodeApiError).description).toMatch(/may have received and carried out/);
+		expect(await emulator().count(DEPOSIT)).toBe(1);
+	});
+
+	it('a deposit answered 429 or 401 is resent: the API refused it before acting', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 429, retryAfter: 0 }, { route: DEPOSIT, status: 401 }] });
+		const { error, items: out } = await deposits(1);
+		expect(error).toBeUndefined();
+		expect(out[0].json.transactionId).toEqual(expect.any(String));
+		expect(await emulator().count(DEPOSIT)).toBe(3);
+		expect(await emulator().count(AUTH)).toBe(2);
+	});
+
+	it('a read rides out the status sequence 503, 503, 200', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 503, count: 2, retryAfter: 0 }] });
+		const { error, items: out } = await checkIndividual(1);
+		expect(error).toBeUndefined();
+		expect(out[0].json.screeningSummary).toMatchObject({ isHit: false, totalHits: 0 });
+		expect(await emulator().count(AML)).toBe(3);
+	});
+
+	it('a 400 on a deposit says it was not carried out', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 400 }] });
+		const { error } = await deposits(1);
+		expect((error as NodeApiError).description).toContain('The API refused the request (HTTP 400), so it was not carried out.');
+	});
+});
+
+describe('request path: /auth waits out 429 and 503 with one shared exchange', () => {
+	it.each([429, 503])('%s with Retry-After at /auth: every item waits, none fails', async (status) => {
+		await emulator().configure({ failures: [{ route: AUTH, status, retryAfter: 1, count: 2 }] });
+		const { error, items: out } = await checkIndividual(6);
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(6);
+		expect(await emulator().count(AUTH)).toBe(3);
+	});
+});
+
+describe('request path: storms, the concurrency cap and a mid-run 401', () => {
+	it('a 429 storm (rate limit 10/s) on 30 items: all succeed, in order', async () => {
+		await emulator().configure({ rateLimit: { requestsPerSecond: 10 } });
+		const { error, items: out } = await checkIndividual(30, { maxRetries: 10 });
+		expect(error).toBeUndefined();
+		expect(out.map((i) => i.pairedItem)).toEqual(Array.from({ length: 30 }, (_, item) => ({ item })));
+		const stats = await emulator().stats();
+		expect(stats.status['429']).toBeGreaterThan(0);
+	});
+
+	it('a 503 storm on some requests: reads retry, all succeed', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 503, count: 8, retryAfter: 0 }] });
+		const { error, items: out } = await checkIndividual(10, { maxRetries: 10 });
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(10);
+		expect(await emulator().count(AML)).toBe(18);
+	});
+
+	it('never more than Max Concurrent Requests at once', async () => {
+		await emulator().configure({ latencyMs: 60 });
+		const { error } = await checkIndividual(12, { maxConcurrentRequests: 3 });
+		expect(error).toBeUndefined();
+		expect((await emulator().stats()).maxConcurrent).toBe(3);
+	});
+
+	it('a 401 in the middle of a run renews the token once and carries on', async () => {
+		await checkIndividual(1);
+		await emulator().configure({ failures: [{ route: AML, status: 401, count: 1 }] });
+		const { error, items: out } = await checkIndividual(8, { maxConcurrentRequests: 1 });
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(8);
+		expect(await emulator().count(AUTH)).toBe(2);
+	});
+});
+
+describe('request path: partial failure of money', () => {
+	it('Continue On Fail off: stops sending, lists accepted deposits with transactionId and the ones not sent', async () => {
+		await emulator().configure({ latencyMs: 30, failures: [{ route: DEPOSIT, status: 500 }] });
+		const { error, items: out } = await deposits(10, { maxConcurrentRequests: 5 });
+		expect(out).toEqual([]);
+		expect(await emulator().count(DEPOSIT)).toBe(5);
+		expect(error!.message).toMatch(/^Challenge Deposit failed for item \d+; 4 items were already accepted by the API and 5 not sent$/);
+		const description = (error as NodeApiError).description!;
+		expect(description.match(/item \d+ \(transactionId [\w-]+\)/g)).toHaveLength(4);
+		expect(description).toContain('Not sent: item 6, item 7, item 8, item 9, item 10.');
+		expect(description).toMatch(/Failed: item \d: Challenge Deposit failed with HTTP 500/);
+	});
+
+	it('Continue On Fail on: every deposit is sent once, the failed one becomes an error item', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 500 }] });
+		const { error, items: out } = await deposits(10, { maxConcurrentRequests: 5 }, { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(out.filter((i) => i.json.error)).toHaveLength(1);
+		expect(out.filter((i) => i.json.transactionId)).toHaveLength(9);
+		expect(await emulator().count(DEPOSIT)).toBe(10);
+	});
+});
+
+describe('request path: error output', () => {
+	it('"Continue (using error output)": failed items leave on the error output', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 500 }] });
+		const run = await deposits(3, { maxConcurrentRequests: 1 }, { onError: 'continueErrorOutput' });
+		expect(run.error).toBeUndefined();
+		expect(run.outputs).toHaveLength(2);
+		expect(run.outputs[0].map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(run.outputs[1]).toHaveLength(1);
+		expect(run.outputs[1][0].json.error).toContain('HTTP 500');
+		expect(run.outputs[1][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('"Continue": failed items stay on the one output, as before', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 500 }] });
+		const run = await deposits(3, { maxConcurrentRequests: 1 }, { onError: 'continueRegularOutput' });
+		expect(run.outputs).toHaveLength(1);
+		expect(run.outputs[0]).toHaveLength(3);
+		expect(run.outputs[0][0].json).toEqual({ error: expect.stringContaining('HTTP 500'), description: expect.any(String), httpCode: '500' });
+		expect(run.outputs[0][0]).not.toHaveProperty('error');
+	});
+});
+
+describe('request path: path ids', () => {
+	it.each(['..', '.', ' '])('a sessionId of "%s" is refused before sending', async (sessionId) => {
+		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId } as never);
+		expect(error!.message).toMatch(/^sessionId (must be an id, not empty, "\." or "\.\."|is required)/);
+		expect((await emulator().stats()).total).toBe(0);
+	});
+});
