@@ -73,7 +73,8 @@ export const verifyDocument: OperationDefinition = {
 			binary[name] = await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType);
 			files[member] = { binaryPropertyName: name, fileName, mimeType, sizeBytes: bytes.length };
 		}
-		const { croppedImages: _replaced, ...rest } = json;
+		const rest = { ...json };
+		delete rest.croppedImages;
 		return [
 			{
 				json: { ...rest, ...(Object.keys(left).length ? { croppedImages: left } : {}), croppedImageFiles: files },

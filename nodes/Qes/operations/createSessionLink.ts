@@ -20,7 +20,7 @@ export const FILL_FORM_PLACEHOLDERS = [
 export const DEFAULT_ACTOR = 'userToIdentify';
 
 /** What "+49 151 1234 5678" loses before the E.164 check: spaces, dashes, dots, slashes, parentheses. */
-const PHONE_FORMATTING = /[\s\-().\/]/g;
+const PHONE_FORMATTING = /[\s\-()./]/g;
 
 const httpsUrl: TextRule = {
 	hint: 'an https:// URL',
