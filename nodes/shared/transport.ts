@@ -14,7 +14,7 @@ import { AUTH_HINT, apiError, networkError } from './api-errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
 import type { ApiRequest } from './operation-types';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
-import { Throttle } from './throttle';
+import { type Pacer, pacerFor } from './pacing';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
 import { freshToken, TokenExchangeError } from './token-exchange';
 
@@ -47,7 +47,8 @@ const MAX_BACKOFF_MS = 30_000;
  * n8n's routing engine sends all items at once and retries whole nodes, so the loop lives here.
  */
 export class ApiClient {
-	private readonly throttle: Throttle;
+	/** Shared by every run in this process that uses the same account (see pacing.ts). */
+	private readonly pacer: Pacer;
 	private readonly cacheKey: string;
 	private readonly credentials: ApiCredentials;
 	/**
@@ -66,8 +67,8 @@ export class ApiClient {
 		this.credentials = readCredentials(data);
 		const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 		this.credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: { ...data } };
-		this.throttle = new Throttle(settings.maxRequestsPerSecond);
 		this.cacheKey = tokenCacheKey(this.credentials.baseUrl, this.credentials.apiKey, this.credentials.customerId);
+		this.pacer = pacerFor(this.cacheKey);
 		adoptStoredToken(this.cacheKey, this.credentials.accessToken);
 	}
 
@@ -79,13 +80,14 @@ export class ApiClient {
 		let attempts = 0;
 		let refreshedAfter401 = false;
 		for (;;) {
-			await this.throttle.acquire();
 			const token = await this.currentToken();
+			await this.pacer.acquire(this.settings.maxRequestsPerSecond);
 			attempts++;
 			let response: ApiResponse;
 			try {
 				response = await this.transmit(request, options);
 			} catch (error) {
+				this.pacer.release();
 				if (options.repeatable && attempts <= this.settings.maxRetries) {
 					await sleep(backoffMs(attempts));
 					continue;
@@ -98,9 +100,10 @@ export class ApiClient {
 					retried: options.repeatable && attempts > 1,
 				});
 			}
+			this.pacer.release();
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
-				this.throttle.recordSuccess();
+				this.pacer.recordSuccess();
 				return response;
 			}
 			// A 401 means the request was not processed: renewing the token and resending is safe.
@@ -112,7 +115,7 @@ export class ApiClient {
 			}
 			if ((statusCode === 429 || statusCode === 503) && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
-				if (statusCode === 429) this.throttle.rateLimited(waitMs);
+				if (statusCode === 429) this.pacer.rateLimited(waitMs);
 				await sleep(waitMs);
 				continue;
 			}
