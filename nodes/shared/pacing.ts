@@ -9,9 +9,9 @@ export interface Clock {
 const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
 /** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
-const DECREASE_FACTOR = 0.9;
+const DECREASE_FACTOR = 0.95;
 /** Additive increase: requests per second gained per second without a 429 once the quiet period is over. */
-const PROBE_STEP_PER_SECOND = 0.5;
+const PROBE_STEP_PER_SECOND = 0.2;
 /** No probing for this long after a 429: the answers of the same burst are still arriving. */
 const QUIET_MS = 2_000;
 /** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */

@@ -71,11 +71,11 @@ describe('Pacer', () => {
 		const start = clock.now();
 		await pacer.acquire();
 		expect(clock.now() - start).toBe(1000);
-		// 10 accepted in the last second -> 9 req/s
-		expect(pacer.rate).toBeCloseTo(9, 5);
+		// 10 accepted in the last second -> 9.5 req/s
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		const next = clock.now();
 		await pacer.acquire();
-		expect(clock.now() - next).toBeCloseTo(1000 / 9, 5);
+		expect(clock.now() - next).toBeCloseTo(1000 / 9.5, 5);
 	});
 
 	it('treats the 429s of one burst as one signal', async () => {
@@ -83,7 +83,7 @@ describe('Pacer', () => {
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 20; i++) pacer.recordSuccess();
 		for (let i = 0; i < 5; i++) pacer.rateLimited(1000);
-		expect(pacer.rate).toBeCloseTo(18, 5);
+		expect(pacer.rate).toBeCloseTo(19, 5);
 		expect(pacer.rateLimits).toBe(5);
 	});
 
@@ -92,15 +92,15 @@ describe('Pacer', () => {
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 10; i++) pacer.recordSuccess();
 		pacer.rateLimited(1000);
-		expect(pacer.rate).toBeCloseTo(9, 5);
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		clock.advance(1_500); // still quiet period: no probing yet
 		await pacer.acquire();
 		pacer.release();
-		expect(pacer.rate).toBeCloseTo(9, 5);
-		clock.advance(2_500); // 2 s past the quiet period: +0.5 req/s per second
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
+		clock.advance(2_500); // 2 s past the quiet period: +0.2 req/s per second
 		await pacer.acquire();
 		pacer.release();
-		expect(pacer.rate).toBeCloseTo(10, 1);
+		expect(pacer.rate).toBeCloseTo(9.9, 1);
 		clock.advance(60_000);
 		await pacer.acquire();
 		pacer.release();
@@ -150,8 +150,8 @@ describe('Pacer', () => {
 		}
 		const last60s = (sent.get(a) ?? 0) + (sent.get(b) ?? 0);
 		// The pair uses most of the quota in the last minute, without hammering it...
-		expect(last60s / 60).toBeGreaterThan(quota * 0.7);
-		expect(rejected).toBeLessThan(120 * 2);
+		expect(last60s / 60).toBeGreaterThan(quota * 0.75);
+		expect(rejected).toBeLessThan(60);
 		// ...and shares it fairly.
 		const share = (sent.get(a) ?? 0) / last60s;
 		expect(share).toBeGreaterThan(0.3);
