@@ -121,8 +121,7 @@ async function setUpManyExecutions({ instance, server, emulatorBaseUrl, apiKey, 
 		{ ...credential, type: CREDENTIAL_TYPE, data: { environment: 'sandbox', sandboxBaseUrl: emulatorBaseUrl, apiKey, customerId } },
 	]);
 	const [workflowId] = await instance.importWorkflows([manyExecutionsWorkflow({ id, credential })]);
-	await server.setupOwner();
-	await server.login();
+	await server.ensureLoggedIn();
 	await server.activateWorkflow(workflowId);
 	return { workflowId, credential };
 }
