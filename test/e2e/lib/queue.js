@@ -71,7 +71,19 @@ async function startPostgres({ log = util.defaultLog } = {}) {
 	const start = asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '60', 'start']);
 	await util.runOrThrow(start[0], start[1], { timeoutMs: 90000 });
 	log(`postgres on 127.0.0.1:${port} (${data})`);
+	// pg_ctl runs Postgres as a daemon, outside our process group: stop it even when we exit abruptly.
+	const onExit = () => {
+		try {
+			const cmd = asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+			execFileSync(cmd[0], cmd[1], { stdio: 'ignore', timeout: 20000 });
+		} catch {
+			/* already stopped */
+		}
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	process.once('exit', onExit);
 	const stop = async () => {
+		process.removeListener('exit', onExit);
 		const cmd = asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
 		await util.run(cmd[0], cmd[1], { timeoutMs: 60000 });
 		fs.rmSync(dir, { recursive: true, force: true });
