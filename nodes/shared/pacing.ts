@@ -12,8 +12,8 @@ const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 const DECREASE_FACTOR = 0.95;
 /** Additive increase: requests per second gained per second without a 429 once the quiet period is over. */
 const PROBE_STEP_PER_SECOND = 0.2;
-/** No probing for this long after a 429: the answers of the same burst are still arriving. */
-const QUIET_MS = 2_000;
+/** No probing for this long after a 429: above the learnt pace every probe costs a 429 and a Retry-After pause. */
+const QUIET_MS = 10_000;
 /** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */
 const FORGET_MS = 60_000;
 /** Answers to requests sent in the same burst say nothing new about the quota. */

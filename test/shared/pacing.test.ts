@@ -93,11 +93,11 @@ describe('Pacer', () => {
 		for (let i = 0; i < 10; i++) pacer.recordSuccess();
 		pacer.rateLimited(1000);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(1_500); // still quiet period: no probing yet
+		clock.advance(9_500); // still quiet period: no probing yet
 		await pacer.acquire();
 		pacer.release();
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(2_500); // 2 s past the quiet period: +0.2 req/s per second
+		clock.advance(2_500); // 2 s past the 10 s quiet period: +0.2 req/s per second
 		await pacer.acquire();
 		pacer.release();
 		expect(pacer.rate).toBeCloseTo(9.9, 1);
