@@ -19,6 +19,7 @@ const { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYP
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
+const { runManyExecutions, renderManyExecutions } = require('./lib/many-executions');
 
 const env = process.env;
 const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
@@ -31,7 +32,7 @@ const SETTINGS = {
 	memoryRuns: Math.max(1, num('BENCH_MEMORY_RUNS', 1)),
 	// After its first run, a configuration gets no further run once it has used this much time.
 	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
-	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger').split(',').map((s) => s.trim()).filter(Boolean),
+	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger,many').split(',').map((s) => s.trim()).filter(Boolean),
 	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
 	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
@@ -281,6 +282,7 @@ async function main() {
 	const ctx = { emulator, driver, instance: null };
 	const configs = configurations(settings);
 	const results = [];
+	let manyRows = [];
 	let meta = {};
 	try {
 		const needsN8n = configs.some((c) => c.kind === 'n8n' || c.client === 'n8n-helper');
@@ -345,6 +347,9 @@ async function main() {
 			}
 			results.push(summarize(cfg, runs, settings));
 		}
+		if (settings.groups.includes('many')) {
+			manyRows = await runManyExecutions({ emulator, rate: settings.rate, latencyMs: settings.latencyMs, runs: settings.runs, keys: settings.keys, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID, log: driverLog });
+		}
 	} finally {
 		await ctx.instance?.stop().catch(() => {});
 		await emulator.stop();
@@ -364,13 +369,15 @@ async function main() {
 		settings,
 	};
 	const targets = evaluateTargets(results, settings);
-	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}) };
+	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), manyExecutions: manyRows };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
 	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
-	fs.writeFileSync(markdownFile, renderMarkdown(report) + (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : ''));
-	process.stdout.write(renderText(report) + (ctx.trigger ? renderTriggerText(ctx.trigger) : ''));
+	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + renderManyExecutions(manyRows);
+	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + renderManyExecutions(manyRows);
+	fs.writeFileSync(markdownFile, renderMarkdown(report) + extraMarkdown);
+	process.stdout.write(renderText(report) + extraText);
 	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);
 }
 

@@ -28,7 +28,7 @@ export const requestSettingsOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
 		description:
-			"Your account's request quota. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
+			"Your account's request quota for this n8n process: all executions using the same credential share it. With several queue-mode workers, divide the quota by their number. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
 	},
 	{
 		displayName: 'Max Retries',

@@ -18,7 +18,7 @@ import type { ApiRequest, ApiResponse, ResponseExpectation } from './operation-t
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, DEFAULT_TIMEOUT_SECONDS, type RequestSettings } from './request-settings';
 import { backoffMs, retryAfterMs } from './retry-timing';
-import { Throttle } from './throttle';
+import { type Pacer, pacerFor } from './pacing';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
 import { freshToken, TokenExchangeError } from './token-exchange';
 
@@ -59,7 +59,8 @@ const MAX_TIMEOUT_RETRIES = 1;
  * n8n's routing engine sends all items at once and retries whole nodes, so the loop lives here.
  */
 export class ApiClient {
-	private readonly throttle: Throttle;
+	/** Shared by every run in this process that uses the same account (see pacing.ts). */
+	private readonly pacer: Pacer;
 	private readonly cacheKey: string;
 	private readonly credentials: ApiCredentials;
 	private readonly timeoutMs: number;
@@ -81,10 +82,10 @@ export class ApiClient {
 		this.credentials = readCredentials(data);
 		const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 		this.credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: { ...data } };
-		this.throttle = new Throttle(settings.maxRequestsPerSecond);
 		this.cacheKey = tokenCacheKey(this.credentials.baseUrl, this.credentials.apiKey, this.credentials.customerId);
 		this.timeoutMs = Math.round((settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
 		this.redactor = new Redactor([this.credentials.apiKey, this.credentials.customerId, this.credentials.accessToken]);
+		this.pacer = pacerFor(this.cacheKey);
 		adoptStoredToken(this.cacheKey, this.credentials.accessToken);
 	}
 
@@ -110,8 +111,8 @@ export class ApiClient {
 		let timeouts = 0;
 		let refreshedAfter401 = false;
 		for (;;) {
-			await this.throttle.acquire();
 			const token = await this.currentToken();
+			await this.pacer.acquire(this.settings.maxRequestsPerSecond);
 			attempts++;
 			let response: ApiResponse;
 			const sentAt = Date.now();
@@ -122,6 +123,7 @@ export class ApiClient {
 				const timedOut = isTimeout(error) || Date.now() - sentAt >= this.timeoutMs - 50;
 				if (timedOut) timeouts++;
 				const mayRetry = timedOut ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
+				this.pacer.release();
 				if (options.repeatable && mayRetry) {
 					await sleep(backoffMs(attempts));
 					continue;
@@ -136,9 +138,10 @@ export class ApiClient {
 					timeoutMs: this.timeoutMs,
 				});
 			}
+			this.pacer.release();
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
-				this.throttle.recordSuccess();
+				this.pacer.recordSuccess();
 				return this.trusted(response, options, redactor);
 			}
 			// A 401 means the request was not processed: renewing the token and resending is safe.
@@ -152,12 +155,12 @@ export class ApiClient {
 			const retryable = statusCode === 429 || (statusCode === 503 && options.repeatable);
 			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
-				if (statusCode === 429) this.throttle.rateLimited(waitMs);
+				if (statusCode === 429) this.pacer.rateLimited(waitMs);
 				await sleep(waitMs);
 				continue;
 			}
 			if (options.acceptsAnswer?.(statusCode, response.body)) {
-				this.throttle.recordSuccess();
+				this.pacer.recordSuccess();
 				return response;
 			}
 			throw apiError(this.ctx.getNode(), {

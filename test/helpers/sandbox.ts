@@ -2,6 +2,7 @@ import axios from 'axios';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
+import { resetPacers } from '../../nodes/shared/pacing';
 import { clearTokenCache } from '../../nodes/shared/token-cache';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -54,6 +55,7 @@ export async function startSandbox(): Promise<Sandbox> {
 		credentialTypes: [new VerificationServicesApi()],
 		reset: async () => {
 			clearTokenCache();
+			resetPacers();
 			await control.post('/reset');
 		},
 		configure: async (config) => {

@@ -1,0 +1,216 @@
+'use strict';
+// "Many executions": E webhook calls at once, each starting one execution of
+// Webhook -> Set (I names) -> Split Out -> AML Check Individual, all with one credential, against the
+// emulator's shared rate limit. Once in regular mode (one `n8n start`) and once in queue mode
+// (test/e2e/lib/queue.js: main, 2 workers, webhook processor). Used by bench/run.js (the ME-* rows)
+// and by test/e2e/queue.e2e.test.js (the shared-quota check).
+
+const path = require('node:path');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const { account } = require('./emulator');
+
+const CREDENTIAL_TYPE = 'verificationServicesApi';
+const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
+const WEBHOOK_PATH = 'many-executions';
+
+/** The run's item names: "Many <run>-<execution>-<item>", distinct over all executions of a run. */
+const namesOf = (run, executions, items) =>
+	Array.from({ length: executions }, (_, e) => Array.from({ length: items }, (_, i) => `Many ${run}-${e}-${i}`)).flat();
+
+function manyExecutionsWorkflow({ id, credential }) {
+	const nodes = [
+		{
+			id: 'me-webhook',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: 'b5f0c6a2-7f57-4a43-9d8e-1c1f0a5e0e14',
+			parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{
+			id: 'me-names',
+			name: 'Names',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: [
+						{
+							id: 'names',
+							name: 'names',
+							value: "={{ Array.from({ length: $json.body.items }, (_, i) => 'Many ' + $json.body.run + '-' + $json.body.execution + '-' + i) }}",
+							type: 'array',
+						},
+					],
+				},
+				includeOtherFields: false,
+				options: {},
+			},
+		},
+		{
+			id: 'me-split',
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'names', include: 'noOtherFields', options: { destinationFieldName: 'name' } },
+		},
+		{
+			id: 'me-aml',
+			name: 'AML Check Individual',
+			type: AML_TYPE,
+			typeVersion: 1,
+			onError: 'continueRegularOutput',
+			parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
+			credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+		},
+	];
+	const connections = {};
+	nodes.forEach((n, i) => {
+		n.position = [i * 220, 300];
+		if (i < nodes.length - 1) connections[n.name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	});
+	return { id, name: 'Many executions', active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+/**
+ * Fires `executions` webhook calls at once, each asking for `items` AML checks, and waits for all
+ * answers. Returns { durationMs, okItems, errorItems, failedCalls, ...account (429s, /auth, lost) }.
+ * The emulator must be prepared (reset, rate limit) by the caller.
+ */
+async function fireExecutions({ webhookBase, control, executions, items, run = Date.now().toString(36), timeoutMs = 10 * 60 * 1000 }) {
+	const started = performance.now();
+	const answers = await Promise.all(
+		Array.from({ length: executions }, async (_, execution) => {
+			try {
+				const res = await fetch(`${webhookBase.replace(/\/$/, '')}/webhook/${WEBHOOK_PATH}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ run, execution, items }),
+					signal: AbortSignal.timeout(timeoutMs),
+				});
+				const text = await res.text();
+				if (!res.ok) return { error: `HTTP ${res.status} ${text.slice(0, 300)}` };
+				const body = JSON.parse(text);
+				return { items: Array.isArray(body) ? body : [body] };
+			} catch (error) {
+				return { error: String(error) };
+			}
+		}),
+	);
+	const durationMs = performance.now() - started;
+	let okItems = 0;
+	let errorItems = 0;
+	const callErrors = [];
+	for (const a of answers) {
+		if (a.error) callErrors.push(a.error);
+		for (const item of a.items ?? []) {
+			if (item && typeof item === 'object' && item.error === undefined) okItems++;
+			else errorItems++;
+		}
+	}
+	const seen = await account(control, namesOf(run, executions, items));
+	return { durationMs, okItems, errorItems, failedCalls: callErrors.length, callErrors: callErrors.slice(0, 3), ...seen };
+}
+
+/** Imports the credential (pointing at the emulator) and the workflow into an n8n and activates it. */
+async function setUpManyExecutions({ instance, server, emulatorBaseUrl, apiKey, customerId, id = 'ManyExecWf00001' }) {
+	const credential = { id: 'ManyExecCred0001', name: 'Many executions credential' };
+	await instance.importCredentials([
+		{ ...credential, type: CREDENTIAL_TYPE, data: { environment: 'sandbox', sandboxBaseUrl: emulatorBaseUrl, apiKey, customerId } },
+	]);
+	const [workflowId] = await instance.importWorkflows([manyExecutionsWorkflow({ id, credential })]);
+	await server.ensureLoggedIn();
+	await server.activateWorkflow(workflowId);
+	return { workflowId, credential };
+}
+
+/** The ME-* rows: [executions, items] loads, each in regular and queue mode. */
+const LOADS = [
+	[20, 10],
+	[4, 50],
+];
+
+/**
+ * Runs the "many executions" group: one regular n8n server and one queue topology (2 workers,
+ * concurrency 5), each load `runs` times under the emulator's rate limit. Returns rows for the report.
+ * @param {{ emulator: object, rate: number, latencyMs: number, runs: number, modes?: string[], keys?: string[],
+ *   apiKey: string, customerId: string, log: Function }} opts
+ */
+async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['regular', 'queue'], keys = [], apiKey, customerId, log }) {
+	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
+	const { startQueueTopology, queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
+	const rows = [];
+	for (const mode of modes) {
+		const wanted = LOADS.map(([e, i]) => ({ key: `ME-${mode}-${e}x${i}`, executions: e, items: i })).filter((c) => !keys.length || keys.includes(c.key));
+		if (!wanted.length) continue;
+		if (mode === 'queue' && queueModeUnavailable()) {
+			log(`many executions, queue mode skipped: ${queueModeUnavailable()}`);
+			continue;
+		}
+		let stop;
+		let server;
+		let instance;
+		if (mode === 'regular') {
+			instance = await createInstance('v2', { name: 'bench-many', log });
+			server = await instance.startServer();
+			stop = () => instance.stop();
+		} else {
+			const topology = await startQueueTopology({ name: 'bench-queue', workers: 2, concurrency: 5, log });
+			server = topology.main;
+			instance = topology.main.instance;
+			stop = topology.stop;
+			server.webhookBase = topology.webhookUrl;
+		}
+		try {
+			await setUpManyExecutions({ instance, server, emulatorBaseUrl: emulator.baseUrl, apiKey, customerId });
+			const webhookBase = server.webhookBase ?? server.url;
+			for (const cfg of wanted) {
+				const perRun = [];
+				for (let r = 0; r < runs; r++) {
+					await emulator.control.prepare({ latencyMs, rateLimit: rate });
+					// Each run starts without what the previous one learnt: a fresh n8n process would too.
+					const result = await fireExecutions({ webhookBase, control: emulator.control, executions: cfg.executions, items: cfg.items, run: `${cfg.key}-${r}` });
+					const n = cfg.executions * cfg.items;
+					result.ratio = result.durationMs / ((n / rate) * 1000);
+					perRun.push(result);
+					log(
+						`${cfg.key} run ${r + 1}/${runs}: ${(result.durationMs / 1000).toFixed(2)} s (${result.ratio.toFixed(2)}x N/rate) ok ${result.succeeded}/${n}` +
+							` lost ${result.lost} 429 ${result.status429} /auth ${result.authCalls} error items ${result.errorItems}` +
+							(result.failedCalls ? ` FAILED CALLS ${result.failedCalls}: ${result.callErrors.join(' | ')}` : ''),
+					);
+					// Let the pacers' learnt state age a little between runs, as between bursts of real traffic.
+					await new Promise((done) => setTimeout(done, 3000));
+				}
+				rows.push({ ...cfg, mode, count: cfg.executions * cfg.items, rate, perRun });
+			}
+		} finally {
+			await stop();
+		}
+	}
+	return rows;
+}
+
+/** The rows as a text table (medians, and every run). */
+function renderManyExecutions(rows) {
+	if (!rows.length) return '';
+	const median = (xs) => {
+		const s = [...xs].sort((a, b) => a - b);
+		return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+	};
+	const lines = ['', 'Many executions (Webhook -> 10/50 items -> AML node, one credential, emulator limit per second as shown)', ''];
+	lines.push('| key | mode | load | time (median) | x N/rate (median; every run) | 429 (every run) | items lost (every run) |');
+	lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+	for (const row of rows) {
+		const runs = row.perRun;
+		lines.push(
+			`| ${row.key} | ${row.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'} | ${row.executions} x ${row.items} @ ${row.rate}/s | ` +
+				`${(median(runs.map((r) => r.durationMs)) / 1000).toFixed(2)} s | ${median(runs.map((r) => r.ratio)).toFixed(2)}x; ${runs.map((r) => r.ratio.toFixed(2)).join(', ')} | ` +
+				`${runs.map((r) => r.status429).join(', ')} | ${runs.map((r) => r.lost).join(', ')} |`,
+		);
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+module.exports = { runManyExecutions, renderManyExecutions, LOADS, manyExecutionsWorkflow, fireExecutions, setUpManyExecutions, namesOf, WEBHOOK_PATH, REPO_ROOT };

@@ -1,0 +1,139 @@
+import { sleep } from 'n8n-workflow';
+
+/** Time and waiting, injectable so the pacer can be tested with a fake clock. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
+/** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
+const DECREASE_FACTOR = 0.95;
+/** Additive increase: requests per second gained per second without a 429 once the quiet period is over. */
+const PROBE_STEP_PER_SECOND = 0.2;
+/** No probing for this long after a 429: above the learnt pace every probe costs a 429 and a Retry-After pause. */
+const QUIET_MS = 10_000;
+/** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */
+const FORGET_MS = 60_000;
+/** Answers to requests sent in the same burst say nothing new about the quota. */
+const BURST_MS = 1_000;
+
+/**
+ * Paces every request of one n8n process to one account (the same key as the token cache): all
+ * executions, all node runs. Everything an n8n process learns about the account's quota lives here:
+ *
+ * - Max Requests per Second (a run's setting) spaces requests evenly; the slots are shared, so two
+ *   executions set to 20 req/s send 20 req/s together, not 40.
+ * - Without a known quota the pacer starts unthrottled. A 429 pauses every request until the API's
+ *   Retry-After and sets the pace to slightly below the rate the API was seen to accept
+ *   (multiplicative decrease). After a quiet period the pace rises slowly (additive increase), so a
+ *   process that shares the quota with other processes (queue-mode workers) converges to its fair
+ *   share and takes the capacity back when the others stop, AIMD as in TCP.
+ * - The number of requests in flight is counted for the whole process (observability and tests);
+ *   each run's Max Concurrent Requests still bounds that run.
+ */
+export class Pacer {
+	private nextSlotMs = 0;
+	private pausedUntilMs = 0;
+	/** Adaptive spacing in ms; 0 = unthrottled. */
+	private adaptiveIntervalMs = 0;
+	private lastRateLimitMs = Number.NEGATIVE_INFINITY;
+	private lastProbeMs = 0;
+	private readonly recentSuccesses: number[] = [];
+	private inFlightCount = 0;
+	private rateLimitedCount = 0;
+
+	constructor(private readonly clock: Clock = systemClock) {}
+
+	/**
+	 * Resolves when the caller may send its request. maxRequestsPerSecond > 0 is the caller's run's
+	 * fixed quota; the spacing used is the slower of it and the adaptive pace.
+	 */
+	async acquire(maxRequestsPerSecond = 0): Promise<void> {
+		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
+		for (;;) {
+			const now = this.clock.now();
+			this.probe(now);
+			const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
+			if (start <= now) {
+				this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
+				this.inFlightCount++;
+				return;
+			}
+			await this.clock.sleep(start - now);
+		}
+	}
+
+	/** The request sent after acquire() has its answer (or failed): it no longer counts as in flight. */
+	release(): void {
+		if (this.inFlightCount > 0) this.inFlightCount--;
+	}
+
+	recordSuccess(): void {
+		const now = this.clock.now();
+		this.recentSuccesses.push(now);
+		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS) this.recentSuccesses.shift();
+	}
+
+	/** The API said "too many requests": everybody waits, then the pace follows what it accepted. */
+	rateLimited(waitMs: number): void {
+		const now = this.clock.now();
+		this.rateLimitedCount++;
+		const sameBurst = now < this.pausedUntilMs + BURST_MS;
+		this.pausedUntilMs = Math.max(this.pausedUntilMs, now + waitMs);
+		this.lastRateLimitMs = now;
+		this.lastProbeMs = now;
+		if (sameBurst) return;
+		const accepted = this.recentSuccesses.filter((t) => t >= now - BURST_MS).length;
+		const proposed = accepted > 0 ? 1000 / (accepted * DECREASE_FACTOR) : Math.max(this.adaptiveIntervalMs * 2, 100);
+		// A 429 is proof the current pace was too fast: never speed up on one.
+		this.adaptiveIntervalMs = Math.max(this.adaptiveIntervalMs / DECREASE_FACTOR, proposed);
+	}
+
+	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
+	get rate(): number {
+		return this.adaptiveIntervalMs > 0 ? 1000 / this.adaptiveIntervalMs : Number.POSITIVE_INFINITY;
+	}
+
+	get inFlight(): number {
+		return this.inFlightCount;
+	}
+
+	get rateLimits(): number {
+		return this.rateLimitedCount;
+	}
+
+	/** Additive increase after a quiet period; forgetting after a long one. */
+	private probe(now: number): void {
+		if (this.adaptiveIntervalMs === 0) return;
+		const quietFor = now - this.lastRateLimitMs;
+		if (quietFor >= FORGET_MS) {
+			this.adaptiveIntervalMs = 0;
+			return;
+		}
+		if (quietFor < QUIET_MS) return;
+		const since = Math.max(this.lastProbeMs, this.lastRateLimitMs + QUIET_MS);
+		if (now <= since) return;
+		const rate = 1000 / this.adaptiveIntervalMs + (PROBE_STEP_PER_SECOND * (now - since)) / 1000;
+		this.adaptiveIntervalMs = 1000 / rate;
+		this.lastProbeMs = now;
+	}
+}
+
+const pacers = new Map<string, Pacer>();
+
+/** The process-wide pacer of one account (key: tokenCacheKey of the credential). */
+export function pacerFor(key: string): Pacer {
+	let pacer = pacers.get(key);
+	if (!pacer) {
+		pacer = new Pacer();
+		pacers.set(key, pacer);
+	}
+	return pacer;
+}
+
+/** Tests only: forget every pacer. */
+export function resetPacers(): void {
+	pacers.clear();
+}

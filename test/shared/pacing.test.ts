@@ -1,0 +1,177 @@
+import { type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/pacing';
+
+/** A clock that only moves when a waiter sleeps: every wait is exact and the test takes no real time. */
+class FakeClock implements Clock {
+	private t = 1_000_000;
+	now(): number {
+		return this.t;
+	}
+	async sleep(ms: number): Promise<void> {
+		const wakeAt = this.t + ms;
+		await Promise.resolve();
+		this.t = Math.max(this.t, wakeAt);
+	}
+	advance(ms: number): void {
+		this.t += ms;
+	}
+}
+
+/** Sends `count` requests one after another and returns when each went out. */
+async function sendTimes(pacer: Pacer, clock: FakeClock, count: number, maxRequestsPerSecond = 0): Promise<number[]> {
+	const times: number[] = [];
+	for (let i = 0; i < count; i++) {
+		await pacer.acquire(maxRequestsPerSecond);
+		times.push(clock.now());
+		pacer.release();
+		pacer.recordSuccess();
+	}
+	return times;
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+
+describe('Pacer', () => {
+	it('spaces requests evenly under a fixed quota', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		const times = await sendTimes(pacer, clock, 6, 50);
+		expect(gaps(times)).toEqual([20, 20, 20, 20, 20]);
+	});
+
+	it('shares the fixed quota between callers: two runs at 10 req/s send 10 req/s together', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		const times: number[] = [];
+		const run = async () => {
+			for (let i = 0; i < 5; i++) {
+				await pacer.acquire(10);
+				times.push(clock.now());
+				pacer.release();
+			}
+		};
+		await Promise.all([run(), run()]);
+		times.sort((a, b) => a - b);
+		expect(new Set(times).size).toBe(10);
+		expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(100);
+	});
+
+	it('is unthrottled until the first 429', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		const times = await sendTimes(pacer, clock, 20);
+		expect(times[19] - times[0]).toBe(0);
+		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
+	});
+
+	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess();
+		pacer.rateLimited(1000);
+		const start = clock.now();
+		await pacer.acquire();
+		expect(clock.now() - start).toBe(1000);
+		// 10 accepted in the last second -> 9.5 req/s
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
+		const next = clock.now();
+		await pacer.acquire();
+		expect(clock.now() - next).toBeCloseTo(1000 / 9.5, 5);
+	});
+
+	it('treats the 429s of one burst as one signal', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 20; i++) pacer.recordSuccess();
+		for (let i = 0; i < 5; i++) pacer.rateLimited(1000);
+		expect(pacer.rate).toBeCloseTo(19, 5);
+		expect(pacer.rateLimits).toBe(5);
+	});
+
+	it('probes back up slowly after a quiet period and forgets after a long one', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess();
+		pacer.rateLimited(1000);
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
+		clock.advance(9_500); // still quiet period: no probing yet
+		await pacer.acquire();
+		pacer.release();
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
+		clock.advance(2_500); // 2 s past the 10 s quiet period: +0.2 req/s per second
+		await pacer.acquire();
+		pacer.release();
+		expect(pacer.rate).toBeCloseTo(9.9, 1);
+		clock.advance(60_000);
+		await pacer.acquire();
+		pacer.release();
+		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
+	});
+
+	it('two processes sharing one quota converge to fair shares (AIMD)', async () => {
+		// Simulated: two pacers (two n8n workers) against one 20 req/s sliding-window quota.
+		const clock = new FakeClock();
+		const quota = 20;
+		const admitted: number[] = [];
+		const a = new Pacer(clock);
+		const b = new Pacer(clock);
+		const sent = new Map<Pacer, number>([
+			[a, 0],
+			[b, 0],
+		]);
+		let rejected = 0;
+		// Event-driven simulation: each pacer sends whenever it may; time jumps to the next event.
+		const nextAt = new Map<Pacer, number>([
+			[a, clock.now()],
+			[b, clock.now()],
+		]);
+		const end = clock.now() + 120_000;
+		const startedAt = clock.now();
+		// Start b unthrottled but a already learnt a slow pace: fairness must still emerge.
+		for (let i = 0; i < 4; i++) a.recordSuccess();
+		a.rateLimited(1);
+		while (clock.now() < end) {
+			const [pacer, at] = [...nextAt.entries()].sort((x, y) => x[1] - y[1])[0];
+			if (at > clock.now()) clock.advance(at - clock.now());
+			await pacer.acquire();
+			pacer.release();
+			const now = clock.now();
+			while (admitted.length && admitted[0] <= now - 1000) admitted.shift();
+			if (admitted.length < quota) {
+				admitted.push(now);
+				pacer.recordSuccess();
+				if (now - startedAt > 60_000) sent.set(pacer, (sent.get(pacer) ?? 0) + 1);
+				nextAt.set(pacer, now + 1);
+			} else {
+				rejected++;
+				const retryAfterMs = Math.max(1000, Math.ceil((admitted[0] + 1000 - now) / 1000) * 1000);
+				pacer.rateLimited(retryAfterMs);
+				nextAt.set(pacer, now + 1);
+			}
+		}
+		const last60s = (sent.get(a) ?? 0) + (sent.get(b) ?? 0);
+		// The pair uses most of the quota in the last minute, without hammering it...
+		expect(last60s / 60).toBeGreaterThan(quota * 0.75);
+		expect(rejected).toBeLessThan(60);
+		// ...and shares it fairly.
+		const share = (sent.get(a) ?? 0) / last60s;
+		expect(share).toBeGreaterThan(0.3);
+		expect(share).toBeLessThan(0.7);
+	});
+
+	it('keeps one pacer per account key for the whole process', () => {
+		resetPacers();
+		expect(pacerFor('k1')).toBe(pacerFor('k1'));
+		expect(pacerFor('k1')).not.toBe(pacerFor('k2'));
+	});
+
+	it('counts requests in flight across callers', async () => {
+		const pacer = new Pacer(new FakeClock());
+		await pacer.acquire();
+		await pacer.acquire();
+		expect(pacer.inFlight).toBe(2);
+		pacer.release();
+		pacer.release();
+		pacer.release();
+		expect(pacer.inFlight).toBe(0);
+	});
+});
