@@ -33,7 +33,7 @@ export async function runOperations(
 		try {
 			ready.push({ itemIndex, values: readValues(ctx, op, itemIndex) });
 		} catch (error) {
-			const failure = asNodeError(ctx, error, itemIndex);
+			const failure = asNodeError(ctx, error, itemIndex, op);
 			if (!continueOnFail) throw failure;
 			results[itemIndex] = [errorItem(ctx, failure, itemIndex)];
 		}
@@ -48,7 +48,7 @@ export async function runOperations(
 				const produced = await runItem(ctx, client, op, itemIndex, values);
 				results[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 			} catch (error) {
-				const failure = asNodeError(ctx, error, itemIndex);
+				const failure = asNodeError(ctx, error, itemIndex, op);
 				if (!continueOnFail) {
 					failed.push({ itemIndex, error: failure });
 					throw failure;
@@ -199,15 +199,53 @@ export function responseJson(body: unknown): IDataObject {
 	return { success: true };
 }
 
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	op: OperationDefinition,
+): NodeApiError | NodeOperationError {
 	if (error instanceof FieldError) {
-		return new NodeOperationError(ctx.getNode(), `${error.message} (item ${itemIndex})`, {
+		// n8n's UI counts items from 1; itemIndex stays 0-based, as n8n expects it.
+		const position = itemIndex + 1;
+		const named = `${fieldLabel(op, error.field)} (${error.field})`;
+		const rest = error.message.slice(error.field.length);
+		const message = error.message.startsWith(error.field) && /^[ :]/.test(rest)
+			? `${named}${rest}`
+			: `${named}: ${error.message}`;
+		return new NodeOperationError(ctx.getNode(), `${message} (item ${position})`, {
 			itemIndex,
-			description: `Nothing was sent for item ${itemIndex}. Fix the value of "${error.field}" and run again.`,
+			description: `Nothing was sent for item ${position}. Fix the value of "${fieldLabel(op, error.field)}" (${error.field}) and run again.`,
 		});
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The label n8n's editor shows for a field: the displayName of its property in the operation table
+ * (top-level, additional field, Options entry, or a member of a collection). Falls back to the name.
+ */
+export function fieldLabel(op: OperationDefinition, name: string): string {
+	const find = (properties: unknown[]): string | undefined => {
+		for (const property of properties) {
+			if (!property || typeof property !== 'object') continue;
+			const { name: own, displayName, options, values } = property as {
+				name?: unknown;
+				displayName?: unknown;
+				options?: unknown;
+				values?: unknown;
+			};
+			if (own === name && typeof displayName === 'string') return displayName;
+			for (const nested of [options, values]) {
+				const found = Array.isArray(nested) ? find(nested) : undefined;
+				if (found) return found;
+			}
+		}
+		return undefined;
+	};
+	const field = op.fields.find((f) => f.name === name);
+	return field?.property.displayName ?? find([...op.fields.map((f) => ({ ...f.property, name: f.name })), ...(op.options ?? [])]) ?? name;
 }
 
 /**

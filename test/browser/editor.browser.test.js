@@ -295,7 +295,8 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 			throw error;
 		});
 		await shot(page, 'node-error', { docs: true });
-		// The field (label "Description" or name "description") and the rule.
-		assert.match(text, /[Dd]escription[^\n]*(letters|digits|hyphen)/);
+		// The field by its label and its name, the rule, and the item counted from 1 as the editor does.
+		assert.match(text, /Description \(description\) must be[^\n]*(letters|digits|hyphen)/);
+		assert.match(text, /\(item 1\)/);
 	});
 });

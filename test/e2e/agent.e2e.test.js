@@ -185,7 +185,7 @@ for (const version of VERSIONS) {
 			const { name, dob } = parse(error.arguments);
 			assert.deepEqual({ name, dob }, { name: 'Viktor Sanctioned', dob: '15.01.1970' });
 			const [item] = parse(error.content);
-			assert.match(item.error, /^dob must be .*yyyy\/mm\/dd.*got "15\.01\.1970"/);
+			assert.match(item.error, /^Date of Birth \(dob\) must be .*yyyy\/mm\/dd.*got "15\.01\.1970"/);
 			assert.match(item.description, /Nothing was sent/);
 			assert.ok(!emulatorRequests.aml.some((r) => r.body.dob === '15.01.1970'), 'the invalid dob never reached the API');
 			log(`${version}: model-visible validation failure: ${error.content}`);

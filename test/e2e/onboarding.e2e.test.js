@@ -183,8 +183,8 @@ for (const version of ['v2', 'v1']) {
 			assert.equal(execution.status, 'error');
 			const error = nodeError(execution.data, 'Check OTP');
 			assert.ok(error, 'Check OTP failed');
-			assert.equal(error.message, 'securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 0)');
-			assert.match(error.description, /Nothing was sent for item 0/);
+			assert.equal(error.message, 'Security Factor (Code) (securityFactor) must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 1)');
+			assert.match(error.description, /Nothing was sent for item 1/);
 			assert.equal((await requests(CHECK_ROUTE)).filter((r) => r.params.referenceId === signup.referenceId).length, 0, 'no code check sent');
 		});
 
@@ -250,24 +250,24 @@ for (const version of ['v2', 'v1']) {
 			assert.equal(http.status, 'error');
 			assert.equal(
 				nodeError(http.data, 'Create Session Link').message,
-				'docUrl must be an https:// URL, got "http://example.com/contract.pdf" (item 0)',
+				'Document URL (docUrl) must be an https:// URL, got "http://example.com/contract.pdf" (item 1)',
 			);
 			const plus = await runBadInput('e2eBadSessLink01', 'e2e-bad/session-link', {
 				phoneNumber: '4915112345678',
 				docUrl: 'https://example.com/contract.pdf',
 			});
-			assert.match(nodeError(plus.data, 'Create Session Link').message, /^phoneNumber must be in E\.164 format: \+ and 7 to 15 digits.*got "4915112345678" \(item 0\)$/);
+			assert.match(nodeError(plus.data, 'Create Session Link').message, /^Phone Number \(phoneNumber\) must be in E\.164 format: \+ and 7 to 15 digits.*got "4915112345678" \(item 1\)$/);
 			assert.equal((await requests(LINK_ROUTE)).length, sentBefore, 'no createSessionLink request reached the emulator');
 		});
 
 		test('Check OTP refuses a 2-digit code before sending; Verify Document names an unknown journey', async () => {
 			const checksBefore = (await requests(CHECK_ROUTE)).length;
 			const short = await runBadInput('e2eBadCheckOtp01', 'e2e-bad/check-otp', { referenceId: '0123456789abcdef0123456789abcdef', code: '12' });
-			assert.match(nodeError(short.data, 'Check OTP').message, /^securityFactor must be 3 to 10 digits/);
+			assert.match(nodeError(short.data, 'Check OTP').message, /^Security Factor \(Code\) \(securityFactor\) must be 3 to 10 digits/);
 			assert.equal((await requests(CHECK_ROUTE)).length, checksBefore, 'no code check reached the emulator');
 
 			const blank = await runBadInput('e2eBadVerifyDoc1', 'e2e-bad/verify-document', { journeyId: ' ' });
-			assert.equal(nodeError(blank.data, 'Verify Document').message, 'journeyId is required and must not be blank (item 0)');
+			assert.equal(nodeError(blank.data, 'Verify Document').message, 'Journey ID (journeyId) is required and must not be blank (item 1)');
 			assert.equal((await requests(VERIFY_ROUTE)).length, 0, 'a blank journeyId is not sent');
 
 			// Whether a journey exists only the API knows: one request, then the error says what to do.

@@ -428,10 +428,10 @@ for (const version of VERSIONS) {
 			const { failure } = state;
 			assert.equal(failure.ok, false, 'the execution failed');
 			assert.ok(failure.exitCode !== 0 || failure.error, 'n8n execute reported the failure');
-			assert.match(String(failure.errorMessage), /name is required and must not be blank \(item 0\)/);
+			assert.match(String(failure.errorMessage), /^Name \(name\) is required and must not be blank \(item 1\)/);
 			if (failure.execution) {
 				assert.equal(failure.lastNodeExecuted, 'Screen Person');
-				assert.match(String(failure.error.description ?? ''), /Nothing was sent for item 0/);
+				assert.match(String(failure.error.description ?? ''), /Nothing was sent for item 1/);
 			}
 			assert.equal(state.amlChecksAfterFailure, state.amlChecksBeforeFailure, 'no POST /aml/checkIndividual was sent');
 		});

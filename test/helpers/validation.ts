@@ -4,8 +4,9 @@ import type { RunNodeResult } from './n8n';
 import type { Sandbox } from './sandbox';
 
 /**
- * Asserts the run failed validation for `itemIndex` (the message names it and contains every part)
- * and nothing at all reached the emulator, not even a token exchange.
+ * Asserts the run failed validation for `itemIndex` (0-based, as n8n's itemIndex; the message and
+ * description count from 1 as n8n's UI does), the message contains every part, and nothing at all
+ * reached the emulator, not even a token exchange.
  */
 export async function expectValidationError(
 	sandbox: Sandbox,
@@ -16,8 +17,9 @@ export async function expectValidationError(
 	expect(result.error).toBeInstanceOf(NodeOperationError);
 	const message = result.error!.message;
 	for (const part of parts) expect(message).toContain(part);
-	expect(message).toContain(`(item ${itemIndex})`);
-	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex}`);
+	expect(message).toContain(`(item ${itemIndex + 1})`);
+	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex + 1}`);
+	expect((result.error as NodeOperationError).context.itemIndex).toBe(itemIndex);
 	expect(result.items).toHaveLength(0);
 	expect((await sandbox.stats()).total).toBe(0);
 }

@@ -105,7 +105,7 @@ describe('openJourney', () => {
 			{ json: { p: '{}' } },
 			{ json: { p: value } },
 		]);
-		await expectValidationError(result, 1, 'passThroughData must be a JSON object');
+		await expectValidationError(result, 1, 'Pass Through Data (passThroughData) must be a JSON object');
 	});
 });
 
@@ -195,7 +195,7 @@ describe('addImage', () => {
 			await expectValidationError(
 				result,
 				1,
-				'binaryPropertyName must name a binary property of the input item, got "data"',
+				'Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"',
 				'the item has no binary data at all',
 			);
 		});
@@ -205,22 +205,22 @@ describe('addImage', () => {
 				imageItem(png(10), 'a.png', 'image'),
 				imageItem(png(10), 'b.png', 'attachment_0'),
 			]);
-			await expectValidationError(result, 1, 'binaryPropertyName must name a binary property', 'got "image"', '"attachment_0"');
+			await expectValidationError(result, 1, 'Input Binary Field (binaryPropertyName) must name a binary property', 'got "image"', '"attachment_0"');
 		});
 
 		it('refuses a blank binary property name', async () => {
 			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: '  ' }, [ok]);
-			await expectValidationError(result, 0, 'binaryPropertyName is required');
+			await expectValidationError(result, 0, 'Input Binary Field (binaryPropertyName) is required');
 		});
 
 		it('asks for imageName when the binary has no file name', async () => {
 			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, imageItem(png(10))]);
-			await expectValidationError(result, 1, 'imageName is required when the binary file "data" has no file name');
+			await expectValidationError(result, 1, 'Image Name (imageName) is required when the binary file "data" has no file name');
 		});
 
 		it('asks for imageName with a base64 string', async () => {
 			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'base64', imageData: 'aGVsbG8=' });
-			await expectValidationError(result, 0, 'imageName is required when the image is given as a base64 string');
+			await expectValidationError(result, 0, 'Image Name (imageName) is required when the image is given as a base64 string');
 		});
 
 		it.each([
@@ -236,7 +236,7 @@ describe('addImage', () => {
 				imageData,
 				imageName: 'x.png',
 			});
-			await expectValidationError(result, 0, 'imageData must be base64-encoded data', `got "${imageData}"`);
+			await expectValidationError(result, 0, 'Image Data (Base64) (imageData) must be base64-encoded data', `got "${imageData}"`);
 		});
 
 		it('requires imageData with a base64 source', async () => {
@@ -249,7 +249,7 @@ describe('addImage', () => {
 				imageData: '={{ $json.image }}',
 				imageName: 'x.png',
 			});
-			await expectValidationError(result, 0, 'imageData is required');
+			await expectValidationError(result, 0, 'Image Data (Base64) (imageData) is required');
 		});
 
 		it('refuses an imageSide outside front, back, selfie', async () => {
@@ -257,7 +257,7 @@ describe('addImage', () => {
 				{ ...ok, json: { side: 'front' } },
 				{ ...ok, json: { side: 'left' } },
 			]);
-			await expectValidationError(result, 1, 'imageSide must be one of front, back, selfie, got "left"');
+			await expectValidationError(result, 1, 'Image Side (imageSide) must be one of front, back, selfie, got "left"');
 		});
 
 		it('requires journeyId', async () => {
@@ -265,7 +265,7 @@ describe('addImage', () => {
 				{ ...ok, json: { id: 'j-1' } },
 				{ ...ok, json: { id: '  ' } },
 			]);
-			await expectValidationError(result, 1, 'journeyId is required and must not be blank');
+			await expectValidationError(result, 1, 'Journey ID (journeyId) is required and must not be blank');
 		});
 
 		it('refuses storeOnly that is not a boolean', async () => {
@@ -273,7 +273,7 @@ describe('addImage', () => {
 				{ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', additionalFields: { storeOnly: '={{ "maybe" }}' } },
 				[ok],
 			);
-			await expectValidationError(result, 0, 'storeOnly must be true or false, got "maybe"');
+			await expectValidationError(result, 0, 'Store Only (storeOnly) must be true or false, got "maybe"');
 		});
 
 		it('refuses passThroughData that is not a JSON object', async () => {
@@ -281,7 +281,7 @@ describe('addImage', () => {
 				{ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', additionalFields: { passThroughData: '"text"' } },
 				[ok],
 			);
-			await expectValidationError(result, 0, 'passThroughData must be a JSON object');
+			await expectValidationError(result, 0, 'Pass Through Data (passThroughData) must be a JSON object');
 		});
 	});
 });
@@ -354,7 +354,8 @@ describe('verifyAge', () => {
 				{ operation: 'verifyAge', journeyId: 'j-1', ageCondition, [field]: `={{ $json.age }}` },
 				[{ json: { age: 20 } }, { json: { age: typeof value === 'string' ? JSON.parse(value) : value } }],
 			);
-			await expectValidationError(result, 1, `${field} must be a whole number from 0 to 150`);
+			const label = field === 'ageFrom' ? 'Minimum Age' : 'Maximum Age';
+			await expectValidationError(result, 1, `${label} (${field}) must be a whole number from 0 to 150`);
 		});
 
 		it('refuses minDisabilityPercentage above 100', async () => {
@@ -364,17 +365,17 @@ describe('verifyAge', () => {
 				ageCondition: 'none',
 				additionalFields: { minDisabilityPercentage: 101 },
 			});
-			await expectValidationError(result, 0, 'minDisabilityPercentage must be a whole number from 0 to 100, got 101');
+			await expectValidationError(result, 0, 'Minimum Disability Percentage (minDisabilityPercentage) must be a whole number from 0 to 100, got 101');
 		});
 
 		it('refuses an unknown age condition from an expression', async () => {
 			const result = await run({ operation: 'verifyAge', journeyId: 'j-1', ageCondition: '={{ "both" }}' });
-			await expectValidationError(result, 0, 'ageCondition must be one of atLeast, atMost, none, got "both"');
+			await expectValidationError(result, 0, 'Age Condition (ageCondition) must be one of atLeast, atMost, none, got "both"');
 		});
 
 		it('requires journeyId', async () => {
 			const result = await run({ operation: 'verifyAge', journeyId: '={{ $json.journeyId }}' });
-			await expectValidationError(result, 0, 'journeyId is required');
+			await expectValidationError(result, 0, 'Journey ID (journeyId) is required');
 		});
 	});
 });
@@ -506,7 +507,7 @@ describe('verifyDocument', () => {
 
 	it('refuses a blank journeyId before sending', async () => {
 		const result = await run({ operation: 'verifyDocument', journeyId: '={{ $json.id }}' }, [{ json: { id: '   ' } }]);
-		await expectValidationError(result, 0, 'journeyId is required and must not be blank');
+		await expectValidationError(result, 0, 'Journey ID (journeyId) is required and must not be blank');
 	});
 });
 
@@ -544,8 +545,8 @@ describe('continue on fail', () => {
 		expect(items).toHaveLength(4);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json).toMatchObject({ imageName: 'first.png', stored: true });
-		expect(items[1].json.error).toContain('binaryPropertyName must name a binary property of the input item, got "data"');
-		expect(items[1].json.error).toContain('(item 1)');
+		expect(items[1].json.error).toContain('Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"');
+		expect(items[1].json.error).toContain('(item 2)');
 		expect(items[2].json).toMatchObject({ httpCode: '404' });
 		expect(items[2].json.error).toContain('Journey not found');
 		expect(items[2].json.description).toContain('Open a journey first');

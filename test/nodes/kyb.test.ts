@@ -34,7 +34,7 @@ async function expectRejected(
 	expect(error!.message).toContain(expected.field);
 	if (typeof expected.rule === 'string') expect(error!.message).toContain(expected.rule);
 	else expect(error!.message).toMatch(expected.rule);
-	expect(error!.message).toContain(`(item ${item})`);
+	expect(error!.message).toContain(`(item ${item + 1})`);
 	expect(errorItemIndex(error)).toBe(item);
 	expect((await emulator().stats()).total).toBe(0);
 }
@@ -117,7 +117,7 @@ describe('KYB: Search Companies', () => {
 	it('refuses a blank name (from an expression) before sending anything', async () => {
 		await expectRejected(
 			{ operation: 'search', name: '={{ $json.company }}' },
-			{ field: 'name', rule: 'name is required' },
+			{ field: 'name', rule: 'Company Name (name) is required' },
 			[{ company: '' }],
 		);
 	});
@@ -131,7 +131,7 @@ describe('KYB: Search Companies', () => {
 	it.each([['DEU'], ['D'], ['1A'], ['d e']])('refuses country %p (not two letters)', async (country) => {
 		await expectRejected(
 			{ operation: 'search', name: 'Acme', country },
-			{ field: 'country', rule: `country must be a two-letter ISO 3166-1 country code such as DE, got "${country}"` },
+			{ field: 'country', rule: `Country Name or ID (country) must be a two-letter ISO 3166-1 country code such as DE, got "${country}"` },
 		);
 	});
 
@@ -146,7 +146,7 @@ describe('KYB: Search Companies', () => {
 		expect(out[0].json.companyId).toBe('DE-HRB-123456');
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		expect(out[1].pairedItem).toEqual({ item: 1 });
-		expect(out[1].json.error).toBe('country must be a two-letter ISO 3166-1 country code such as DE, got "Germany" (item 1)');
+		expect(out[1].json.error).toBe('Country Name or ID (country) must be a two-letter ISO 3166-1 country code such as DE, got "Germany" (item 2)');
 		expect(out[2].json.companyId).toBe('DE-HRB-123456');
 		expect(out[2].pairedItem).toEqual({ item: 2 });
 		expect((await emulator().requests('POST /kyb/search')).map((r) => r.body)).toEqual([
@@ -266,16 +266,16 @@ describe('KYB: Get Company Details', () => {
 	});
 
 	it.each([
-		[{ transactionId: '={{ $json.blank }}', companyId: 'C1' }, 'transactionId', 'transactionId is required'],
-		[{ transactionId: 'T1', companyId: '={{ $json.blank }}' }, 'companyId', 'companyId is required'],
+		[{ transactionId: '={{ $json.blank }}', companyId: 'C1' }, 'transactionId', 'Transaction ID (transactionId) is required'],
+		[{ transactionId: 'T1', companyId: '={{ $json.blank }}' }, 'companyId', 'Company ID (companyId) is required'],
 		[
 			{ transactionId: 'T1', companyId: 'C1', include: '={{ ["officers", "pictures"] }}' },
 			'include',
-			'include must be a selection of addresses, documents, financials, officers, ownerships, transparency',
+			'Include (include) must be a selection of addresses, documents, financials, officers, ownerships, transparency',
 		],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 0 } }, 'timeoutMs', 'timeoutMs must be a whole number of at least 1, got 0'],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 1.5 } }, 'timeoutMs', 'timeoutMs must be a whole number of at least 1, got 1.5'],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: -5 } }, 'timeoutMs', 'timeoutMs must be a whole number of at least 1, got -5'],
+		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 0 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 0'],
+		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 1.5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 1.5'],
+		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: -5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got -5'],
 	])('refuses %j before sending anything (%s)', async (parameters, field, rule) => {
 		await expectRejected({ operation: 'getDetails', ...parameters }, { field, rule }, [{ blank: '' }]);
 	});
@@ -344,9 +344,9 @@ describe('KYB: List Company Profiles', () => {
 	});
 
 	it.each([
-		[{ limit: 0 }, 'limit', 'limit must be a whole number of at least 1, got 0'],
-		[{ limit: 2.5 }, 'limit', 'limit must be a whole number of at least 1, got 2.5'],
-		[{ options: { pageSize: 0 } }, 'pageSize', 'pageSize must be a whole number of at least 1, got 0'],
+		[{ limit: 0 }, 'limit', 'Limit (limit) must be a whole number of at least 1, got 0'],
+		[{ limit: 2.5 }, 'limit', 'Limit (limit) must be a whole number of at least 1, got 2.5'],
+		[{ options: { pageSize: 0 } }, 'pageSize', 'Page Size (pageSize) must be a whole number of at least 1, got 0'],
 	])('refuses %j before sending anything', async (parameters, field, rule) => {
 		await expectRejected({ operation: 'listCompanyProfiles', ...parameters }, { field, rule });
 	});

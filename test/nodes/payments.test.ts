@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
+import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 
 const emulator = useEmulator();
 const node = new VerificationPayments();
@@ -101,11 +102,11 @@ describe('Payments: Challenge Deposit', () => {
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error!.message).toContain(field);
 			expect(error!.message).toContain(rule);
-			expect(error!.message).toContain('(item 0)');
+			expect(error!.message).toContain('(item 1)');
 			expect(errorItemIndex(error)).toBe(0);
 			expect((await emulator().stats()).total).toBe(0);
 		}
-		const AMOUNT_RULE = 'amount must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
+		const AMOUNT_RULE = 'Amount (amount) must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
 
 		it.each([['1.234'], ['1,50'], ['-1'], ['0'], ['0.00'], ['abc'], ['1.'], ['.5'], ['1e3']])('amount %p', async (amount) => {
 			await expectRejected({ amount }, 'amount', `${AMOUNT_RULE}, got "${amount}"`);
@@ -116,31 +117,35 @@ describe('Payments: Challenge Deposit', () => {
 		});
 
 		it('amount: blank from an expression', async () => {
-			await expectRejected({ amount: '={{ $json.none }}' }, 'amount', 'amount is required');
+			await expectRejected({ amount: '={{ $json.none }}' }, 'amount', 'Amount (amount) is required');
 		});
 
 		it.each([['EURO'], ['EU'], ['E1R'], ['€']])('currency %p', async (currency) => {
-			await expectRejected({ currency }, 'currency', `currency must be a three-letter ISO 4217 currency code such as EUR, got "${currency}"`);
+			await expectRejected({ currency }, 'currency', `Currency Name or ID (currency) must be a three-letter ISO 4217 currency code such as EUR, got "${currency}"`);
 		});
 
 		it.each([['order 4711'], ['order_4711'], ['bestellung#1'], ['über']])('description %p', async (description) => {
 			await expectRejected(
 				{ description },
 				'description',
-				`description must be only letters, digits and hyphens (no spaces or other characters), got "${description}"`,
+				`Description (description) must be only letters, digits and hyphens (no spaces or other characters), got "${description}"`,
 			);
 		});
 
-		it.each([['description'], ['firstName'], ['lastName']])('%s blank (from an expression)', async (field) => {
-			await expectRejected({ [field]: '={{ $json.none }}' }, field, `${field} is required`);
+		it.each([
+			['description', 'Description'],
+			['firstName', 'First Name'],
+			['lastName', 'Last Name'],
+		])('%s blank (from an expression)', async (field, label) => {
+			await expectRejected({ [field]: '={{ $json.none }}' }, field, `${label} (${field}) is required`);
 		});
 
 		it('piiToggle not a boolean', async () => {
-			await expectRejected({ piiToggle: '={{ "yes" }}' }, 'piiToggle', 'piiToggle must be true or false, got "yes"');
+			await expectRejected({ piiToggle: '={{ "yes" }}' }, 'piiToggle', 'Return Holder Name (piiToggle) must be true or false, got "yes"');
 		});
 
 		it('nameMatchLogic not exact or fuzzy', async () => {
-			await expectRejected({ nameMatchLogic: '={{ "loose" }}' }, 'nameMatchLogic', 'nameMatchLogic must be one of exact, fuzzy, got "loose"');
+			await expectRejected({ nameMatchLogic: '={{ "loose" }}' }, 'nameMatchLogic', 'Name Match Logic (nameMatchLogic) must be one of exact, fuzzy, got "loose"');
 		});
 
 		it('an empty literal amount is refused by n8n itself (required parameter)', async () => {
@@ -156,9 +161,28 @@ describe('Payments: Challenge Deposit', () => {
 				{ input: items({ amount: '1.00' }, { amount: '1.001' }, { amount: '2.00' }) },
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toBe(`${AMOUNT_RULE}, got "1.001" (item 1)`);
+			expect(error!.message).toBe(`${AMOUNT_RULE}, got "1.001" (item 2)`);
 			expect((await emulator().stats()).total).toBe(0);
 		});
+	});
+
+	it('names the label from the operation table and the field, counts items from 1 and keeps itemIndex 0-based', async () => {
+		const label = challengeDeposit.fields.find((f) => f.name === 'description')!.property.displayName;
+		expect(label).toBe('Description');
+		const { error, items: out } = await emulator().run(
+			node,
+			{ ...VALID, description: '={{ $json.reference }}' },
+			{ input: items({ reference: 'ref-1' }, { reference: 'x y' }) },
+		);
+		expect(out).toEqual([]);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error!.message).toBe(
+			`${label} (description) must be only letters, digits and hyphens (no spaces or other characters), got "x y" (item 2)`,
+		);
+		expect((error as NodeOperationError).description).toBe('Nothing was sent for item 2. Fix the value of "Description" (description) and run again.');
+		expect(errorItemIndex(error)).toBe(1);
+		expect((error as NodeOperationError).context.itemIndex).toBe(1);
+		expect((await emulator().stats()).total).toBe(0);
 	});
 
 	it('continues on fail: valid, invalid, valid keep order and pairing, the error item in the middle', async () => {
@@ -172,7 +196,7 @@ describe('Payments: Challenge Deposit', () => {
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(out[0].json).toMatchObject({ description: 'ref-1', status: 'OK' });
 		expect(out[1].json.error).toBe(
-			'description must be only letters, digits and hyphens (no spaces or other characters), got "ref 2" (item 1)',
+			'Description (description) must be only letters, digits and hyphens (no spaces or other characters), got "ref 2" (item 2)',
 		);
 		expect(out[1].json.transactionId).toBeUndefined();
 		expect(out[2].json).toMatchObject({ description: 'ref-3', status: 'OK' });

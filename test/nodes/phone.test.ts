@@ -77,7 +77,7 @@ describe('Phone: Send OTP', () => {
 		const { error } = await send({ method: 'sms', phoneNumber: '+436501234567', options: { cleanPhoneNumber: false } });
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error!.message).toBe(
-			'phoneNumber must be 6 to 20 digits (international format without +, e.g. 436501234567), got "+436501234567" (item 0)',
+			'Phone Number (phoneNumber) must be 6 to 20 digits (international format without +, e.g. 436501234567), got "+436501234567" (item 1)',
 		);
 		expect((await emulator().stats()).total).toBe(0);
 	});
@@ -97,11 +97,11 @@ describe('Phone: Send OTP', () => {
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error!.message).toContain(field);
 			expect(error!.message).toContain(rule);
-			expect(error!.message).toContain('(item 0)');
+			expect(error!.message).toContain('(item 1)');
 			expect(errorItemIndex(error)).toBe(0);
 			expect((await emulator().stats()).total).toBe(0);
 		}
-		const PHONE_RULE = 'phoneNumber must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed';
+		const PHONE_RULE = 'Phone Number (phoneNumber) must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed';
 
 		it.each([
 			['12345', 'too short'],
@@ -113,15 +113,15 @@ describe('Phone: Send OTP', () => {
 		});
 
 		it('phoneNumber missing for sms (blank from an expression)', async () => {
-			await expectRejected({ method: 'sms', phoneNumber: '={{ $json.blank }}' }, 'phoneNumber', 'phoneNumber is required');
+			await expectRejected({ method: 'sms', phoneNumber: '={{ $json.blank }}' }, 'phoneNumber', 'Phone Number (phoneNumber) is required');
 		});
 
 		it.each([['jane@'], ['jane.example.com'], ['jane @example.com'], ['jane@example']])('email %p', async (email) => {
-			await expectRejected({ method: 'email', email }, 'email', `email must be a valid e-mail address, got "${email}"`);
+			await expectRejected({ method: 'email', email }, 'email', `Email (email) must be a valid e-mail address, got "${email}"`);
 		});
 
 		it('email missing for email (blank from an expression)', async () => {
-			await expectRejected({ method: 'email', email: '={{ $json.blank }}' }, 'email', 'email is required');
+			await expectRejected({ method: 'email', email: '={{ $json.blank }}' }, 'email', 'Email (email) is required');
 		});
 
 		it('method neither sms nor email', async () => {
@@ -129,7 +129,7 @@ describe('Phone: Send OTP', () => {
 			await expectRejected(
 				{ method: '={{ "fax" }}', phoneNumber: '436501234567', email: 'jane@example.com' },
 				'method',
-				'method must be one of sms, email, got "fax"',
+				'Method (method) must be one of sms, email, got "fax"',
 			);
 		});
 
@@ -149,7 +149,7 @@ describe('Phone: Send OTP', () => {
 			await expectRejected(
 				{ method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor } },
 				'securityFactor',
-				`securityFactor must be 3 to 10 digits, got "${securityFactor}"`,
+				`Security Factor (Custom OTP) (securityFactor) must be 3 to 10 digits, got "${securityFactor}"`,
 			);
 		});
 
@@ -158,7 +158,7 @@ describe('Phone: Send OTP', () => {
 			await expectRejected(
 				{ method: 'sms', phoneNumber: '436501234567', additionalFields: { externalId } },
 				'externalId',
-				'externalId must be at most 100 characters, got "xxxx',
+				'External ID (externalId) must be at most 100 characters, got "xxxx',
 			);
 		});
 
@@ -166,7 +166,7 @@ describe('Phone: Send OTP', () => {
 			await expectRejected(
 				{ method: 'sms', phoneNumber: '436501234567', additionalFields: { voiceLang: 'English!' } },
 				'voiceLang',
-				'voiceLang must be a language code such as en-US or de-AT, got "English!"',
+				'Delivery Language (voiceLang) must be a language code such as en-US or de-AT, got "English!"',
 			);
 		});
 
@@ -211,7 +211,7 @@ describe('Phone: Send OTP', () => {
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect((out[0].json.data as IDataObject).recipient).toEqual({ phoneNumber: '436501234567' });
 		expect(out[1].json.error).toBe(
-			'phoneNumber must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed, got "12-34" (item 1)',
+			'Phone Number (phoneNumber) must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed, got "12-34" (item 2)',
 		);
 		expect((out[2].json.data as IDataObject).recipient).toEqual({ phoneNumber: '4915112345678' });
 		expect(await sentBodies()).toEqual([
@@ -409,21 +409,21 @@ describe('Phone: Check OTP', () => {
 			]);
 			expect(out).toEqual([]);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toBe('securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 1)');
+			expect(error!.message).toBe('Security Factor (Code) (securityFactor) must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 2)');
 			expect(errorItemIndex(error)).toBe(1);
 			expect((await emulator().stats()).total).toBe(0);
 		});
 
 		it('securityFactor blank from an expression', async () => {
 			const { error } = await check({ referenceId: 'abc', securityFactor: '={{ $json.code }}' }, [{ json: { code: '  ' } }]);
-			expect(error!.message).toBe('securityFactor is required and must not be blank (item 0)');
+			expect(error!.message).toBe('Security Factor (Code) (securityFactor) is required and must not be blank (item 1)');
 			expect((await emulator().stats()).total).toBe(0);
 		});
 
 		it('referenceId missing: the default expression finds no Send OTP item', async () => {
 			const { error } = await check({ securityFactor: '123456' }, [{ json: { unrelated: true } }]);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toBe('referenceId is required (item 0)');
+			expect(error!.message).toBe('Reference ID (referenceId) is required (item 1)');
 			expect((await emulator().stats()).total).toBe(0);
 		});
 
@@ -455,7 +455,7 @@ describe('Phone: Check OTP', () => {
 		expect(error).toBeUndefined();
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(out[0].json.otpVerified).toBe(true);
-		expect(out[1].json.error).toBe('securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 1)');
+		expect(out[1].json.error).toBe('Security Factor (Code) (securityFactor) must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 2)');
 		expect(out[2].json.error).toContain('no OTP request with referenceId "ffffffffffffffffffffffffffffffff"');
 		expect(out[3].json.otpVerified).toBe(false);
 		expect(await emulator().count(CHECK)).toBe(3);

@@ -262,7 +262,7 @@ describe('getVerification', () => {
 	describe('validation: nothing is sent', () => {
 		it('requires sessionId', async () => {
 			const result = await run(getVerification(), sessions('qes-completed-001', '   '));
-			await expectValidationError(result, 1, 'sessionId is required and must not be blank');
+			await expectValidationError(result, 1, 'Session ID (sessionId) is required and must not be blank');
 		});
 
 		it('refuses a binary field prefix that is not a plain name', async () => {
@@ -270,7 +270,7 @@ describe('getVerification', () => {
 				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'signed doc.' }),
 				sessions('qes-completed-001'),
 			);
-			await expectValidationError(result, 0, 'binaryPropertyPrefix must be letters, digits, _ or -, got "signed doc."');
+			await expectValidationError(result, 0, 'Binary Field Prefix (binaryPropertyPrefix) must be letters, digits, _ or -, got "signed doc."');
 		});
 	});
 });
@@ -355,23 +355,23 @@ describe('configureWebhook', () => {
 				{ json: { url: 'https://example.com/ok' } },
 				{ json: { url: webhookUrl } },
 			]);
-			await expectValidationError(result, 1, `webhookUrl must be an http:// or https:// URL, got "${webhookUrl}"`);
+			await expectValidationError(result, 1, `Webhook URL (webhookUrl) must be an http:// or https:// URL, got "${webhookUrl}"`);
 		});
 
 		it('requires webhookUrl', async () => {
 			const result = await run(configure({ webhookUrl: '={{ $json.url }}' }));
-			await expectValidationError(result, 0, 'webhookUrl is required');
+			await expectValidationError(result, 0, 'Webhook URL (webhookUrl) is required');
 		});
 
 		it.each<[string, ReturnType<typeof headers>, ...string[]]>([
-			['a header name with a space', headers(['X Token', 'abc']), 'authHeader entry 1: the header name must be letters, digits', 'got "X Token"'],
-			['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'authHeader entry 2: the header name must be'],
-			['a duplicate header name', headers(['X-Token', 'abc'], ['x-token', 'def']), 'authHeader entry 2: the header name must be unique, got "x-token" twice'],
-			['a blank value', headers(['X-Token', '  ']), 'authHeader entry 1: the value of header "X-Token" must be a non-blank text (value not shown)'],
+			['a header name with a space', headers(['X Token', 'abc']), 'Auth Headers (authHeader) entry 1: the header name must be letters, digits', 'got "X Token"'],
+			['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'Auth Headers (authHeader) entry 2: the header name must be'],
+			['a duplicate header name', headers(['X-Token', 'abc'], ['x-token', 'def']), 'Auth Headers (authHeader) entry 2: the header name must be unique, got "x-token" twice'],
+			['a blank value', headers(['X-Token', '  ']), 'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a non-blank text (value not shown)'],
 			[
 				'a value with a line break',
 				headers(['X-Token', 'top-secret\r\nX-Injected: 1']),
-				'authHeader entry 1: the value of header "X-Token" must be a single line without line breaks (value not shown)',
+				'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a single line without line breaks (value not shown)',
 			],
 		])('refuses %s without showing any value', async (_what, authHeader, ...parts) => {
 			const result = await run(configure({ authHeader }));
@@ -396,7 +396,7 @@ describe('continue on fail', () => {
 		expect(items).toHaveLength(4);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].binary?.signedDocument0).toBeDefined();
-		expect(items[1].json.error).toBe('sessionId is required (item 1)');
+		expect(items[1].json.error).toBe('Session ID (sessionId) is required (item 2)');
 		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
 		expect((items[3].json.data as IDataObject).status).toBe('pending');
 		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(3);
@@ -507,30 +507,35 @@ describe('createSessionLink', () => {
 
 	describe('validation: nothing is sent', () => {
 		it.each([
-			['docUrl', 'http://example.com/contract.pdf', 'docUrl must be an https:// URL, got "http://example.com/contract.pdf"'],
-			['docUrl', 'contract.pdf', 'docUrl must be an https:// URL, got "contract.pdf"'],
-			['phoneNumber', '4915112345678', 'phoneNumber must be in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678, got "4915112345678"'],
-			['phoneNumber', '+49151', 'phoneNumber must be in E.164 format'],
-			['phoneNumber', '+4915112345678901', 'phoneNumber must be in E.164 format'],
-			['email', 'erika@', 'email must be a valid e-mail address, got "erika@"'],
-			['redirectUrl', 'example.com/done', 'redirectUrl must be an http:// or https:// URL, got "example.com/done"'],
+			['docUrl', 'http://example.com/contract.pdf', 'Document URL (docUrl) must be an https:// URL, got "http://example.com/contract.pdf"'],
+			['docUrl', 'contract.pdf', 'Document URL (docUrl) must be an https:// URL, got "contract.pdf"'],
+			['phoneNumber', '4915112345678', 'Phone Number (phoneNumber) must be in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678, got "4915112345678"'],
+			['phoneNumber', '+49151', 'Phone Number (phoneNumber) must be in E.164 format'],
+			['phoneNumber', '+4915112345678901', 'Phone Number (phoneNumber) must be in E.164 format'],
+			['email', 'erika@', 'Email (email) must be a valid e-mail address, got "erika@"'],
+			['redirectUrl', 'example.com/done', 'Redirect URL (redirectUrl) must be an http:// or https:// URL, got "example.com/done"'],
 		])('refuses %s %p', async (field, value, message) => {
 			const result = await run({ ...required, [field]: '={{ $json.value }}' }, [{ json: { value: (required as IDataObject)[field] } }, { json: { value } }]);
 			await expectValidationError(result, 1, message);
 		});
 
 		it('requires every one of the four fields', async () => {
-			for (const field of ['email', 'phoneNumber', 'redirectUrl', 'docUrl']) {
+			for (const [field, label] of [
+				['email', 'Email'],
+				['phoneNumber', 'Phone Number'],
+				['redirectUrl', 'Redirect URL'],
+				['docUrl', 'Document URL'],
+			]) {
 				const result = await run({ ...required, [field]: '={{ $json.none }}' });
-				await expectValidationError(result, 0, `${field} is required`);
+				await expectValidationError(result, 0, `${label} (${field}) is required`);
 			}
 		});
 
 		it('refuses a sign form without a field id and a fill form entry without a field id', async () => {
 			const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
-			await expectValidationError(noField, 0, 'signForms entry 2: fieldId must not be blank');
+			await expectValidationError(noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');
 			const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
-			await expectValidationError(noFill, 0, 'fillForm entry 1: fieldId must not be blank');
+			await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
 		});
 	});
 
@@ -542,7 +547,7 @@ describe('createSessionLink', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1].json.error).toBe('docUrl must be an https:// URL, got "http://a.example/2.pdf" (item 1)');
+		expect(items[1].json.error).toBe('Document URL (docUrl) must be an https:// URL, got "http://a.example/2.pdf" (item 2)');
 		expect(items[0].json.requestId).not.toBe(items[2].json.requestId);
 		expect((await sandbox().requests(ROUTE)).map((r) => (r.body as IDataObject).docUrl)).toEqual([
 			'https://a.example/1.pdf',

@@ -297,7 +297,7 @@ describe('request path: error output', () => {
 describe('request path: path ids', () => {
 	it.each(['..', '.', ' '])('a sessionId of "%s" is refused before sending', async (sessionId) => {
 		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId } as never);
-		expect(error!.message).toMatch(/^sessionId (must be an id, not empty, "\." or "\.\."|is required)/);
+		expect(error!.message).toMatch(/^Session ID \(sessionId\) (must be an id, not empty, "\." or "\.\."|is required)/);
 		expect((await emulator().stats()).total).toBe(0);
 	});
 });

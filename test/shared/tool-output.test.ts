@@ -65,8 +65,8 @@ describe('AML Check Individual as an AI tool', () => {
 		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json.error).toMatch(/^dob must be .*yyyy\/mm\/dd.*got "15\.01\.1970" \(item 0\)$/);
-		expect(items[0].json.description).toContain('Nothing was sent for item 0');
+		expect(items[0].json.error).toMatch(/^Date of Birth \(dob\) must be .*yyyy\/mm\/dd.*got "15\.01\.1970" \(item 1\)$/);
+		expect(items[0].json.description).toContain('Nothing was sent for item 1');
 		expect((await sandbox().stats()).total).toBe(0);
 	});
 
