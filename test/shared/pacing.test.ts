@@ -87,17 +87,30 @@ describe('Pacer', () => {
 		expect(pacer.rateLimits).toBe(5);
 	});
 
+	it('cuts again on a 429 after the pause: the new pace was still too fast', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 20; i++) pacer.recordSuccess();
+		pacer.rateLimited(1000);
+		expect(pacer.rate).toBeCloseTo(19, 5);
+		clock.advance(1_100);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess();
+		pacer.rateLimited(1000);
+		expect(pacer.rate).toBeCloseTo(9.5, 5);
+		expect(pacer.rateLimits).toBe(2);
+	});
+
 	it('probes back up slowly after a quiet period and forgets after a long one', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 10; i++) pacer.recordSuccess();
 		pacer.rateLimited(1000);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(9_500); // still quiet period: no probing yet
+		clock.advance(29_500); // still quiet period: no probing yet
 		await pacer.acquire();
 		pacer.release();
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(2_500); // 2 s past the 10 s quiet period: +0.2 req/s per second
+		clock.advance(2_500); // 2 s past the 30 s quiet period: +0.2 req/s per second
 		await pacer.acquire();
 		pacer.release();
 		expect(pacer.rate).toBeCloseTo(9.9, 1);
