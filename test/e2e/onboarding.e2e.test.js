@@ -81,11 +81,6 @@ for (const version of ['v2', 'v1']) {
 
 		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
 		/** The execution with this id once it is no longer running or waiting. */
-		const finished = async (id) =>
-			await waitUntil(`execution ${id} to finish`, async () => {
-				const execution = await server.getExecution(id);
-				return ['new', 'running', 'waiting'].includes(execution.status) ? null : execution;
-			});
 		/** The newest finished execution of a workflow that `before` (a list of executions) did not have. */
 		const nextExecution = async (workflowId, before) => {
 			const seen = new Set(before.map((e) => String(e.id)));
