@@ -4,21 +4,13 @@ import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
+import { VALID_DEPOSIT } from '../helpers/deposit';
 
 const emulator = useEmulator();
 const node = new VerificationPayments();
 const ROUTE = 'POST /payments/challenge-deposit';
 
-const VALID = {
-	operation: 'challengeDeposit',
-	amount: '0.01',
-	currency: 'EUR',
-	description: 'order-4711',
-	firstName: 'Anna',
-	lastName: 'Schmidt',
-	piiToggle: true,
-	nameMatchLogic: 'exact',
-};
+const VALID = VALID_DEPOSIT;
 
 async function deposit(parameters: IDataObject, input?: IDataObject[]) {
 	return await emulator().run(node, { ...VALID, ...parameters } as never, input ? { input: items(...input) } : {});

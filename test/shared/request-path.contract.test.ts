@@ -11,6 +11,7 @@ import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { items, useEmulator } from '../helpers/emulator';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+import { VALID_DEPOSIT } from '../helpers/deposit';
 
 const emulator = useEmulator();
 const aml = new VerificationAml();
@@ -23,16 +24,7 @@ const DEPOSIT = 'POST /payments/challenge-deposit';
 const AUTH = 'POST /auth';
 const FAST = { timeoutSeconds: 0.5 };
 
-const DEPOSIT_PARAMS = {
-	operation: 'challengeDeposit',
-	amount: '0.01',
-	currency: 'EUR',
-	description: 'order-4711',
-	firstName: 'Anna',
-	lastName: 'Schmidt',
-	piiToggle: true,
-	nameMatchLogic: 'exact',
-};
+const DEPOSIT_PARAMS = VALID_DEPOSIT;
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 const b64 = (text: string) => Buffer.from(text).toString('base64').replace(/=+$/, '');
