@@ -21,6 +21,15 @@ const QUIET_MS = 30_000;
 const FORGET_MS = 60_000;
 /** The window over which the accepted rate is counted. */
 const BURST_MS = 1_000;
+/**
+ * While the quota is unknown, at most this many requests of the process are in flight at first; the
+ * window then grows by one per round trip in which it was full (TCP's congestion avoidance). The
+ * requests in flight when the quota runs out all come back 429, so the window bounds that burst:
+ * 20 executions starting at once had 100 in flight (55 x 429 for 20 x 10 items at 20 req/s), and
+ * doubling every round trip (TCP's slow start) still overshot by the whole quota (50 x 429 at
+ * 40 req/s). A single run (5 concurrent requests) never fills it.
+ */
+const INITIAL_WINDOW = 10;
 
 /**
  * Paces every request of one n8n process to one account (the same key as the token cache): all
@@ -33,8 +42,10 @@ const BURST_MS = 1_000;
  *   (multiplicative decrease). After a quiet period the pace rises slowly (additive increase), so a
  *   process that shares the quota with other processes (queue-mode workers) converges to its fair
  *   share and takes the capacity back when the others stop, AIMD as in TCP.
- * - The number of requests in flight is counted for the whole process (observability and tests);
- *   each run's Max Concurrent Requests still bounds that run.
+ * - The number of requests in flight is counted for the whole process. While the quota is unknown
+ *   (no 429 yet, no Max Requests per Second) it is bounded by a window that starts at 10 and grows
+ *   by one per full round trip, so a burst of executions learns the quota from a few 429s, not from
+ *   dozens. Each run's Max Concurrent Requests still bounds that run.
  */
 export class Pacer {
 	private nextSlotMs = 0;
@@ -46,6 +57,10 @@ export class Pacer {
 	private readonly recentSuccesses: number[] = [];
 	private inFlightCount = 0;
 	private rateLimitedCount = 0;
+	private window = INITIAL_WINDOW;
+	private windowWasFull = false;
+	/** Callers waiting for room in the window; woken (all) whenever the room or the rules change. */
+	private windowWaiters: Array<() => void> = [];
 
 	constructor(private readonly clock: Clock = systemClock) {}
 
@@ -58,6 +73,10 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			this.probe(now);
+			if (fixedIntervalMs === 0 && this.adaptiveIntervalMs === 0 && this.inFlightCount >= Math.floor(this.window)) {
+				await new Promise<void>((wake) => this.windowWaiters.push(wake));
+				continue;
+			}
 			const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
 			if (start <= now) {
 				this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
@@ -70,13 +89,18 @@ export class Pacer {
 
 	/** The request sent after acquire() has its answer (or failed): it no longer counts as in flight. */
 	release(): void {
+		this.windowWasFull = this.inFlightCount >= Math.floor(this.window);
 		if (this.inFlightCount > 0) this.inFlightCount--;
+		this.wakeWindowWaiters();
 	}
 
 	recordSuccess(): void {
 		const now = this.clock.now();
 		this.recentSuccesses.push(now);
 		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS) this.recentSuccesses.shift();
+		// Grow only when the window was what held requests back (release() ran just before this and
+		// woke the waiters; they look at the window after this).
+		if (this.adaptiveIntervalMs === 0 && this.windowWasFull) this.window += 1 / this.window;
 	}
 
 	/** The API said "too many requests": everybody waits, then the pace follows what it accepted. */
@@ -95,6 +119,8 @@ export class Pacer {
 		const proposed = accepted > 0 ? 1000 / (accepted * DECREASE_FACTOR) : Math.max(this.adaptiveIntervalMs * 2, 100);
 		// A 429 is proof the current pace was too fast: never speed up on one.
 		this.adaptiveIntervalMs = Math.max(this.adaptiveIntervalMs / DECREASE_FACTOR, proposed);
+		// From now on the pace, not the window, holds requests back.
+		this.wakeWindowWaiters();
 	}
 
 	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
@@ -110,12 +136,25 @@ export class Pacer {
 		return this.rateLimitedCount;
 	}
 
+	/** Requests the process may have in flight while the quota is unknown. */
+	get inFlightWindow(): number {
+		return this.adaptiveIntervalMs === 0 ? Math.floor(this.window) : Number.POSITIVE_INFINITY;
+	}
+
+	private wakeWindowWaiters(): void {
+		if (!this.windowWaiters.length) return;
+		const waiters = this.windowWaiters;
+		this.windowWaiters = [];
+		for (const wake of waiters) wake();
+	}
+
 	/** Additive increase after a quiet period; forgetting after a long one. */
 	private probe(now: number): void {
 		if (this.adaptiveIntervalMs === 0) return;
 		const quietFor = now - this.lastRateLimitMs;
 		if (quietFor >= FORGET_MS) {
 			this.adaptiveIntervalMs = 0;
+			this.window = INITIAL_WINDOW;
 			return;
 		}
 		if (quietFor < QUIET_MS) return;

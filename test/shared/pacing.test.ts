@@ -28,6 +28,9 @@ async function sendTimes(pacer: Pacer, clock: FakeClock, count: number, maxReque
 	return times;
 }
 
+/** Lets every caller that can go on run until it waits again (macrotask: all promise jobs done). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
 describe('Pacer', () => {
@@ -61,6 +64,82 @@ describe('Pacer', () => {
 		const times = await sendTimes(pacer, clock, 20);
 		expect(times[19] - times[0]).toBe(0);
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
+	});
+
+	it('while the quota is unknown, at most 10 requests are in flight at first, and one more per full round trip', async () => {
+		const pacer = new Pacer(new FakeClock());
+		const inFlight: Array<() => void> = [];
+		let peak = 0;
+		const callers = Array.from({ length: 120 }, async () => {
+			await pacer.acquire();
+			await new Promise<void>((answered) => inFlight.push(answered));
+		});
+		const windows: number[] = [];
+		// Answer the oldest request, one at a time; waiting callers take the free room in between.
+		for (let answered = 0; answered < 120; answered++) {
+			await settle();
+			peak = Math.max(peak, pacer.inFlight);
+			expect(pacer.inFlight).toBeLessThanOrEqual(pacer.inFlightWindow);
+			windows.push(pacer.inFlightWindow);
+			pacer.release();
+			pacer.recordSuccess();
+			inFlight.shift()!();
+		}
+		await Promise.all(callers);
+		expect(windows[0]).toBe(10);
+		expect(windows[10]).toBe(10); // +1/10 per answer: one full round trip of 10 answers adds one
+		expect(windows[11]).toBe(11);
+		// One more after each window's worth of answers: at answers 11, 22, 35, 48, 63, 78, 95.
+		expect(windows.map((w, i) => (w !== windows[i - 1] ? i : -1)).filter((i) => i > 0)).toEqual([11, 22, 35, 48, 63, 78, 95]);
+		expect(peak).toBe(17);
+	});
+
+	it('a single run (5 concurrent requests) never fills the window, so it never grows', async () => {
+		const pacer = new Pacer(new FakeClock());
+		for (let i = 0; i < 200; i++) {
+			for (let c = 0; c < 5; c++) await pacer.acquire();
+			for (let c = 0; c < 5; c++) {
+				pacer.release();
+				pacer.recordSuccess();
+			}
+		}
+		expect(pacer.inFlightWindow).toBe(10);
+	});
+
+	it('Max Requests per Second is a known quota: no window for that run', async () => {
+		const pacer = new Pacer(new FakeClock());
+		for (let i = 0; i < 30; i++) await pacer.acquire(1000);
+		expect(pacer.inFlight).toBe(30);
+	});
+
+	it('a 429 ends slow start: from then on the learnt pace, not the window, holds requests back', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 10; i++) await pacer.acquire();
+		const waiting = Array.from({ length: 15 }, () => pacer.acquire().then(() => clock.now()));
+		await settle();
+		expect(pacer.inFlight).toBe(10);
+		for (let i = 0; i < 10; i++) pacer.release();
+		for (let i = 0; i < 9; i++) pacer.recordSuccess();
+		pacer.rateLimited(1000);
+		expect(pacer.inFlightWindow).toBe(Number.POSITIVE_INFINITY);
+		const pausedAt = clock.now();
+		const times = await Promise.all(waiting);
+		expect(Math.min(...times)).toBeGreaterThanOrEqual(pausedAt + 1000);
+		expect(pacer.inFlight).toBe(15);
+		expect(Math.min(...gaps(times.sort((a, b) => a - b)))).toBeGreaterThanOrEqual(Math.floor(1000 / 9));
+	});
+
+	it('starts slow again once it has forgotten the quota', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		await sendTimes(pacer, clock, 5);
+		pacer.rateLimited(1000);
+		clock.advance(61_000);
+		await pacer.acquire();
+		pacer.release();
+		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
+		expect(pacer.inFlightWindow).toBe(10);
 	});
 
 	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {

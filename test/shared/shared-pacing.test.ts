@@ -31,4 +31,14 @@ describe('pacing shared by concurrent runs of one credential', () => {
 		// Measured: 15 shared, 23 with one throttle per run (the code before pacing.ts).
 		expect(stats.status['429'] ?? 0).toBeLessThan(20);
 	});
+
+	it('twenty runs starting at once learn the quota from a few 429s (the in-flight window), not from one per request in flight', async () => {
+		await emulator().configure({ rateLimit: { requestsPerSecond: 40 }, latencyMs: 50 });
+		const runs = await Promise.all(Array.from({ length: 20 }, (_, r) => emulator().run(node, search, { input: names(`R${r}`, 10) })));
+		for (const { error } of runs) expect(error).toBeUndefined();
+		const stats = (await emulator().stats()) as { status: Record<string, number> };
+		expect(stats.status['200']).toBe(200 + 1); // + one POST /auth
+		// 20 runs x 5 concurrent requests put 100 in flight at once: 100 x 429 without the window, 13 with it.
+		expect(stats.status['429'] ?? 0).toBeLessThanOrEqual(20);
+	});
 });
