@@ -9,6 +9,7 @@ require('./ensure-deps');
 const fs = require('fs');
 const path = require('path');
 const { execSync } = require('child_process');
+const { announceInstall } = require('./lib/install-progress');
 
 const root = path.resolve(__dirname, '..');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
@@ -55,26 +56,8 @@ setInterval(() => {
 
 function describeInstall() {
 	const { isInstalled, runtimeFor } = require('../test/e2e/lib/install');
-	if (isInstalled('v2')) {
-		log(`n8n ${runtimeFor('v2').n8nVersion} already installed in test/e2e/n8n-v2 (shared with npm test)`);
-		return;
-	}
-	// The install marker records how long the last install on this machine took (an outdated v2 or v1).
-	let usual = 'usually 5 to 8 minutes on a cold npm cache';
-	for (const dir of ['n8n-v2', 'n8n-v1']) {
-		try {
-			const { timings: t, n8nVersion } = JSON.parse(fs.readFileSync(path.join(root, 'test/e2e', dir, 'node_modules/.e2e-install.json'), 'utf8'));
-			usual = `the last install here (n8n ${n8nVersion}) took ${Math.round(t.totalMs / 1000)} s: npm ${Math.round(t.npmMs / 1000)} s, sqlite3 ${Math.round(t.sqlite3Ms / 1000)} s`;
-			break;
-		} catch {
-			/* no earlier install */
-		}
-	}
-	log(`installing n8n into test/e2e/n8n-v2 (shared with npm test): npm ci of ~1000 packages, then a build of sqlite3; ${usual}`);
-	const started = Date.now();
-	const timer = setInterval(() => log(`still installing n8n... ${Math.round((Date.now() - started) / 1000)} s`), 30000);
-	timer.unref();
-	return () => clearInterval(timer);
+	const state = isInstalled('v2') ? { installed: true, n8nVersion: runtimeFor('v2').n8nVersion } : { installed: false };
+	return announceInstall(state, { root, log });
 }
 
 async function main() {
