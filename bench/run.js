@@ -36,6 +36,8 @@ const SETTINGS = {
 	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
 	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
+	// Many executions: a new n8n for every run (every run starts cold) instead of one per mode.
+	manyFresh: env.BENCH_MANY_FRESH === '1',
 	plainConcurrency: 5,
 };
 
@@ -348,7 +350,7 @@ async function main() {
 			results.push(summarize(cfg, runs, settings));
 		}
 		if (settings.groups.includes('many')) {
-			manyRows = await runManyExecutions({ emulator, rate: settings.rate, latencyMs: settings.latencyMs, runs: settings.runs, keys: settings.keys, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID, log: driverLog });
+			manyRows = await runManyExecutions({ emulator, rate: settings.rate, latencyMs: settings.latencyMs, runs: settings.runs, keys: settings.keys, fresh: settings.manyFresh, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID, log: driverLog });
 		}
 	} finally {
 		await ctx.instance?.stop().catch(() => {});

@@ -132,15 +132,38 @@ const LOADS = [
 	[4, 50],
 ];
 
+/** Starts one regular n8n server or one queue topology with the bench workflow active. */
+async function startMode(mode, { emulator, apiKey, customerId, log }) {
+	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
+	const { startQueueTopology } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
+	let env;
+	if (mode === 'regular') {
+		const instance = await createInstance('v2', { name: 'bench-many', log });
+		const server = await instance.startServer();
+		env = { instance, server, webhookBase: server.url, stop: () => instance.stop() };
+	} else {
+		const topology = await startQueueTopology({ name: 'bench-queue', workers: 2, concurrency: 5, log });
+		env = { instance: topology.main.instance, server: topology.main, webhookBase: topology.webhookUrl, stop: topology.stop };
+	}
+	try {
+		await setUpManyExecutions({ instance: env.instance, server: env.server, emulatorBaseUrl: emulator.baseUrl, apiKey, customerId });
+	} catch (error) {
+		await env.stop();
+		throw error;
+	}
+	return env;
+}
+
 /**
  * Runs the "many executions" group: one regular n8n server and one queue topology (2 workers,
  * concurrency 5), each load `runs` times under the emulator's rate limit. Returns rows for the report.
+ * Without `fresh`, the runs of a mode share one n8n, so only its first run starts cold (the pacers
+ * remember the quota for a minute); with `fresh`, every run gets a new n8n (or topology): all cold.
  * @param {{ emulator: object, rate: number, latencyMs: number, runs: number, modes?: string[], keys?: string[],
- *   apiKey: string, customerId: string, log: Function }} opts
+ *   fresh?: boolean, apiKey: string, customerId: string, log: Function }} opts
  */
-async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['regular', 'queue'], keys = [], apiKey, customerId, log }) {
-	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
-	const { startQueueTopology, queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
+async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['regular', 'queue'], keys = [], fresh = false, apiKey, customerId, log }) {
+	const { queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	const rows = [];
 	for (const mode of modes) {
 		const wanted = LOADS.map(([e, i]) => ({ key: `ME-${mode}-${e}x${i}`, executions: e, items: i })).filter((c) => !keys.length || keys.includes(c.key));
@@ -149,44 +172,35 @@ async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['re
 			log(`many executions, queue mode skipped: ${queueModeUnavailable()}`);
 			continue;
 		}
-		let stop;
-		let server;
-		let instance;
-		if (mode === 'regular') {
-			instance = await createInstance('v2', { name: 'bench-many', log });
-			server = await instance.startServer();
-			stop = () => instance.stop();
-		} else {
-			const topology = await startQueueTopology({ name: 'bench-queue', workers: 2, concurrency: 5, log });
-			server = topology.main;
-			instance = topology.main.instance;
-			stop = topology.stop;
-			server.webhookBase = topology.webhookUrl;
-		}
+		let env = null;
 		try {
-			await setUpManyExecutions({ instance, server, emulatorBaseUrl: emulator.baseUrl, apiKey, customerId });
-			const webhookBase = server.webhookBase ?? server.url;
 			for (const cfg of wanted) {
 				const perRun = [];
 				for (let r = 0; r < runs; r++) {
+					if (fresh && env) {
+						await env.stop();
+						env = null;
+					}
+					const cold = !env;
+					env = env ?? (await startMode(mode, { emulator, apiKey, customerId, log }));
 					await emulator.control.prepare({ latencyMs, rateLimit: rate });
-					// Each run starts without what the previous one learnt: a fresh n8n process would too.
-					const result = await fireExecutions({ webhookBase, control: emulator.control, executions: cfg.executions, items: cfg.items, run: `${cfg.key}-${r}` });
+					const result = await fireExecutions({ webhookBase: env.webhookBase, control: emulator.control, executions: cfg.executions, items: cfg.items, run: `${cfg.key}-${r}` });
 					const n = cfg.executions * cfg.items;
 					result.ratio = result.durationMs / ((n / rate) * 1000);
+					result.cold = cold;
 					perRun.push(result);
 					log(
-						`${cfg.key} run ${r + 1}/${runs}: ${(result.durationMs / 1000).toFixed(2)} s (${result.ratio.toFixed(2)}x N/rate) ok ${result.succeeded}/${n}` +
+						`${cfg.key} run ${r + 1}/${runs}${cold ? ' (fresh n8n)' : ''}: ${(result.durationMs / 1000).toFixed(2)} s (${result.ratio.toFixed(2)}x N/rate) ok ${result.succeeded}/${n}` +
 							` lost ${result.lost} 429 ${result.status429} /auth ${result.authCalls} error items ${result.errorItems}` +
 							(result.failedCalls ? ` FAILED CALLS ${result.failedCalls}: ${result.callErrors.join(' | ')}` : ''),
 					);
 					// Let the pacers' learnt state age a little between runs, as between bursts of real traffic.
-					await new Promise((done) => setTimeout(done, 3000));
+					if (!fresh) await new Promise((done) => setTimeout(done, 3000));
 				}
-				rows.push({ ...cfg, mode, count: cfg.executions * cfg.items, rate, perRun });
+				rows.push({ ...cfg, mode, fresh, count: cfg.executions * cfg.items, rate, perRun });
 			}
 		} finally {
-			await stop();
+			await env?.stop();
 		}
 	}
 	return rows;
@@ -204,8 +218,9 @@ function renderManyExecutions(rows) {
 	lines.push('| --- | --- | --- | --- | --- | --- | --- |');
 	for (const row of rows) {
 		const runs = row.perRun;
+		const fresh = row.fresh ? ', fresh n8n every run' : ', first run cold';
 		lines.push(
-			`| ${row.key} | ${row.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'} | ${row.executions} x ${row.items} @ ${row.rate}/s | ` +
+			`| ${row.key} | ${row.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${fresh} | ${row.executions} x ${row.items} @ ${row.rate}/s | ` +
 				`${(median(runs.map((r) => r.durationMs)) / 1000).toFixed(2)} s | ${median(runs.map((r) => r.ratio)).toFixed(2)}x; ${runs.map((r) => r.ratio.toFixed(2)).join(', ')} | ` +
 				`${runs.map((r) => r.status429).join(', ')} | ${runs.map((r) => r.lost).join(', ')} |`,
 		);
