@@ -17,15 +17,31 @@ const { startSandbox } = require('../../sandbox/server');
 const { chromiumPath, launchBrowser, screenshot } = require('./lib/browser');
 const editor = require('./lib/editor');
 const { waitingStep, resumeWaiting } = require('./lib/waiting');
+const { startModelServer } = require('../e2e/lib/model-server');
+const { complianceModel } = require('../e2e/lib/compliance-model');
 
 const { byId, until } = editor;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const DOCS_DIR = path.join(REPO_ROOT, 'docs');
 const WRONG = '00000000-0000-4000-8000-000000000000';
+/** What a caller (a sign-up page, a CRM) posts to the examples' Webhook nodes, by webhook path. */
+const SAMPLE_REQUESTS = {
+	'phone-otp/start': { phoneNumber: '+43 650 123 4567' },
+	'qes-onboarding/start': { email: 'erika.mustermann@example.com', phoneNumber: '+49 151 12345678', customerNumber: 'C-4711' },
+};
+const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
+const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER];
 
 function exampleFiles() {
 	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('credentials')).sort();
+}
+
+const readExample = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+
+/** The nodes an example can be started from in the editor, in the order they appear. */
+function startsOf(json) {
+	return json.nodes.filter((n) => /trigger/i.test(n.type) || n.type === 'n8n-nodes-base.webhook');
 }
 
 async function shot(page, name, { docs = false } = {}) {
@@ -42,15 +58,25 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	let server;
 	let browser;
 	let page;
+	let model;
 	const workflows = {}; // example file -> { id, json }
 
 	before(async () => {
 		sandbox = await startSandbox({ port: 0 });
+		// The agent example's OpenAI credential points at the scripted model the agent e2e uses.
+		model = await startModelServer({ script: complianceModel });
 		n8n = await createInstance('v2', { name: 'browser' });
 		const [credential] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
-		await n8n.importCredentials([{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
+		const openAi = exampleFiles()
+			.flatMap((f) => readExample(f).nodes)
+			.map((n) => n.credentials?.openAiApi)
+			.find(Boolean);
+		await n8n.importCredentials([
+			{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
+			...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
+		]);
 		const files = exampleFiles();
-		const jsons = files.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, f), 'utf8')));
+		const jsons = files.map(readExample);
 		const ids = await n8n.importWorkflows(jsons);
 		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
 		server = await n8n.startServer();
@@ -64,6 +90,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	after(async () => {
 		await browser?.close().catch(() => {});
 		await n8n?.destroy();
+		await model?.close();
 		await sandbox?.close();
 	});
 
@@ -217,63 +244,82 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		assert.equal(ping.status, 200, `ping: ${JSON.stringify(ping.body)}`);
 	}
 
+	/** Posts the example's sample request to its Webhook node's test URL as soon as the editor listens. */
+	async function callTestWebhook(t, node) {
+		const webhookPath = node.parameters.path;
+		const body = SAMPLE_REQUESTS[webhookPath];
+		assert.ok(body, `a sample request for the Webhook path ${webhookPath} in SAMPLE_REQUESTS`);
+		// 404 until "Execute workflow" has registered the test webhook; nothing runs for those calls.
+		const res = await until(async () => {
+			const answer = await server.callWebhook(webhookPath, { body, test: true });
+			return answer.status === 404 ? false : answer;
+		}, `the test webhook ${webhookPath} to listen`);
+		t.diagnostic(`test webhook ${webhookPath}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+		assert.equal(res.status, 200, `the test webhook answered ${res.status}: ${JSON.stringify(res.body)}`);
+	}
+
 	for (const file of exampleFiles()) {
-		test(`example ${file}: "Execute workflow" turns every node that runs green`, async (t) => {
-			const { id, json } = workflows[file];
-			// Webhook-started examples (phone OTP, QES onboarding) run in onboarding.e2e.test.js through the
-			// server's API, the agent example in agent.e2e.test.js against the scripted model.
-			if (json.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.'))) {
-				t.skip('needs an OpenAI-compatible model: agent.e2e.test.js runs it against the scripted test model');
-				return;
-			}
-			if (json.nodes.some((n) => n.type === 'n8n-nodes-base.webhook')) {
-				t.skip('starts from a Webhook node: onboarding.e2e.test.js runs it through the server');
-				return;
-			}
-			const trigger = json.nodes.find((n) => /trigger/i.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');
-			const startsFromPing = trigger?.type === `${PACKAGE}.verificationQesTrigger`;
-			if (trigger && !startsFromPing && !json.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger')) {
-				t.skip(`starts from ${trigger.type}, which this test cannot fire`);
-				return;
-			}
-			const before = new Set((await server.listExecutions(id)).map((e) => e.id));
-			await editor.openWorkflow(page, server.url, id);
-			await page.click(byId('execute-workflow-button'));
-			if (startsFromPing) await sendQesPing(t);
-			const skipped = new Set();
-			const execution = await until(
-				async () => {
-					const waiting = await waitingStep(server, id);
-					if (waiting && !skipped.has(waiting.nodeName)) {
-						const resumed = await resumeWaiting({ server, sandbox, workflow: json, waiting });
-						if (!resumed.ok) {
-							skipped.add(waiting.nodeName);
-							t.diagnostic(`${waiting.nodeName}: not resumed (${resumed.reason})`);
-							return waiting.execution;
+		const starts = startsOf(readExample(file));
+		for (const start of starts) {
+			const from = starts.length > 1 ? ` from "${start.name}"` : '';
+			test(`example ${file}${from}: "Execute workflow" turns every node that runs green`, async (t) => {
+				const { id, json } = workflows[file];
+				if (!STARTS.includes(start.type)) {
+					t.skip(`starts from ${start.type}, which this test cannot fire`);
+					return;
+				}
+				const before = new Set((await server.listExecutions(id)).map((e) => e.id));
+				await editor.openWorkflow(page, server.url, id);
+				if (starts.length > 1) {
+					// Several triggers: the button on the trigger node runs the workflow from that trigger.
+					await page.hover(`${byId('canvas-node')}[data-node-name="${start.name}"]`);
+					await page.click(byId(`execute-workflow-button-${start.name}`));
+				} else {
+					await page.click(byId('execute-workflow-button'));
+				}
+				if (start.type === PING_TRIGGER) await sendQesPing(t);
+				if (start.type === 'n8n-nodes-base.webhook') await callTestWebhook(t, start);
+				const answered = new Set(); // waiting steps already answered
+				const skipped = new Set();
+				const execution = await until(
+					async () => {
+						const waiting = await waitingStep(server, id);
+						const step = waiting && `${waiting.executionId}/${waiting.nodeName}`;
+						if (waiting && !skipped.has(waiting.nodeName) && !answered.has(step)) {
+							const resumed = await resumeWaiting({ server, sandbox, workflow: json, waiting });
+							if (!resumed.ok) {
+								skipped.add(waiting.nodeName);
+								t.diagnostic(`${waiting.nodeName}: not resumed (${resumed.reason})`);
+								return waiting.execution;
+							}
+							answered.add(step);
+							t.diagnostic(`answered the waiting step ${waiting.nodeName}`);
+							return false;
 						}
-						return false;
-					}
-					const done = (await server.listExecutions(id)).find((e) => !before.has(e.id) && !['new', 'running', 'waiting'].includes(e.status));
-					return done ? await server.getExecution(done.id) : false;
-				},
-				`the run of ${file} to finish`,
-				{ timeoutMs: 90000, intervalMs: 500 },
-			).catch(async (error) => {
-				await shot(page, `example-${path.basename(file, '.json')}-timeout`);
-				throw error;
+						const done = (await server.listExecutions(id)).find((e) => !before.has(e.id) && !['new', 'running', 'waiting'].includes(e.status));
+						return done ? await server.getExecution(done.id) : false;
+					},
+					`the run of ${file}${from} to finish`,
+					{ timeoutMs: 90000, intervalMs: 500 },
+				).catch(async (error) => {
+					await shot(page, `example-${path.basename(file, '.json')}-timeout`);
+					throw error;
+				});
+				const ran = Object.keys(execution.data?.resultData?.runData ?? {});
+				const statuses = await until(async () => {
+					const s = await editor.nodeStatuses(page);
+					return ran.every((name) => s[name] && s[name] !== 'running' && s[name] !== 'none') || skipped.size ? s : false;
+				}, `the canvas to show the run of ${file}${from}`);
+				const name = `example-${path.basename(file, '.json')}${starts.length > 1 ? `-${starts.indexOf(start) + 1}` : ''}`;
+				await shot(page, name, { docs: file === 'kyb-onboarding.json' });
+				assert.equal(execution.data?.resultData?.error?.message, undefined, `${file}: the run failed`);
+				const notGreen = ran.filter((n) => statuses[n] !== 'success' && !skipped.has(n)).map((n) => [n, statuses[n]]);
+				assert.deepEqual(notGreen, [], `${file}: nodes that ran but are not green`);
+				assert.ok(ran.includes(start.name) && ran.length >= 3, `${file}: the run went from ${start.name} to its nodes (${ran.join(', ')})`);
+				t.diagnostic(`${ran.length} nodes green: ${ran.join(', ')}`);
+				if (skipped.size) t.skip(`waited at ${[...skipped].join(', ')}: could not resume`);
 			});
-			const ran = Object.keys(execution.data?.resultData?.runData ?? {});
-			const statuses = await until(async () => {
-				const s = await editor.nodeStatuses(page);
-				return ran.every((name) => s[name] && s[name] !== 'running' && s[name] !== 'none') || skipped.size ? s : false;
-			}, `the canvas to show the run of ${file}`);
-			await shot(page, `example-${path.basename(file, '.json')}`, { docs: file === 'kyb-onboarding.json' });
-			assert.equal(execution.data?.resultData?.error?.message, undefined, `${file}: the run failed`);
-			const notGreen = ran.filter((name) => statuses[name] !== 'success' && !skipped.has(name)).map((name) => [name, statuses[name]]);
-			assert.deepEqual(notGreen, [], `${file}: nodes that ran but are not green`);
-			assert.ok(ran.length >= 3, `${file}: the run reached its nodes (${ran.join(', ')})`);
-			if (skipped.size) t.skip(`waited at ${[...skipped].join(', ')}: could not resume`);
-		});
+		}
 	}
 
 	test('a bad value shows a clear red error naming the field and the rule', async () => {

@@ -23,29 +23,15 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { startModelServer } = require('./lib/model-server');
+const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'compliance-agent.json'), 'utf8'));
 const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
 
-/** n8n's nodeNameToToolName: the name the model calls a tool by. */
-const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
-const AGENT = 'Compliance Agent';
-const AML = 'Screen Person';
-const KYB = 'Search Companies';
-const OTP = 'Send OTP';
-
 const log = (message) => {
 	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e agent] ${message}\n`);
-};
-
-const parse = (content) => {
-	try {
-		return JSON.parse(content);
-	} catch {
-		return undefined;
-	}
 };
 
 /** The requests of the conversations whose question starts with `prefix`, and the tool results in them. */
@@ -54,44 +40,6 @@ function conversation(model, prefix) {
 	const requests = model.requests.filter((r) => question(r).startsWith(prefix));
 	const ids = new Set(requests.flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)));
 	return { requests, toolResults: model.toolResults().filter((t) => ids.has(t.toolCallId)) };
-}
-
-/**
- * The scripted model. It acts on what it was shown, like a model would: screen with a wrong date of
- * birth, correct it after reading the error, search the company at the same time, send the OTP, then
- * answer by quoting the screening result it received.
- */
-function complianceModel(_body, { toolMessages, userMessage }) {
-	const results = (tool) => toolMessages.filter((m) => m.name === toolName(tool));
-	const screenings = results(AML);
-	if (/^(Screen Viktor Sanctioned and read|Stream|Legacy order)/.test(userMessage ?? '')) {
-		// One screening, then an answer that quotes what the tool gave back.
-		if (screenings.length === 0) return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '1970/01/15' } }] };
-		const [result] = parse(screenings[0].content) ?? [];
-		return { content: `Screening result as received (${screenings[0].content.length} characters): totalHits ${result?.totalHits}.` };
-	}
-	if (screenings.length === 0) {
-		return { toolCalls: [{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '15.01.1970' } }] };
-	}
-	if (screenings.length === 1) {
-		if (!/dob/.test(screenings[0].content)) return { content: `I could not read the screening tool's answer: ${screenings[0].content}` };
-		return {
-			toolCalls: [
-				{ name: toolName(AML), arguments: { name: 'Viktor Sanctioned', dob: '1970/01/15' } },
-				{ name: toolName(KYB), arguments: { companyName: 'Acme' } },
-			],
-		};
-	}
-	if (results(OTP).length === 0) return { toolCalls: [{ name: toolName(OTP), arguments: { phoneNumber: '+43 650 1234567' } }] };
-	const screening = parse(screenings[1].content)?.[0] ?? {};
-	const companies = (parse(results(KYB)[0]?.content) ?? []).map((c) => c.legalName ?? c.name);
-	const otp = parse(results(OTP)[0].content)?.[0]?.data?.referenceId;
-	const records = (screening.records ?? []).map((r) => `${r.id} (${r.sourceType}, ${r.sourceId})`);
-	return {
-		content:
-			`Do not proceed. Screening of Viktor Sanctioned: isHit ${screening.isHit}, totalHits ${screening.totalHits}, ` +
-			`records ${records.join(', ')}. Companies found: ${companies.join(', ')}. OTP sent, reference ${otp}.`,
-	};
 }
 
 /** A copy of the example with another question (and the changes `edit` makes). */
