@@ -260,6 +260,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 
 	for (const file of exampleFiles()) {
 		const starts = startsOf(readExample(file));
+		if (!starts.length) test(`example ${file} can be started from the editor`, () => assert.fail('no trigger or Webhook node'));
 		for (const start of starts) {
 			const from = starts.length > 1 ? ` from "${start.name}"` : '';
 			test(`example ${file}${from}: "Execute workflow" turns every node that runs green`, async (t) => {
