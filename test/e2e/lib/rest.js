@@ -35,6 +35,13 @@ class RestError extends Error {
 /**
  * @param {{ baseUrl: string, version: 'v1'|'v2', runtimeDir: string }} opts
  */
+/** A succeeded or failed execution whose stored data does not show its last node (yet). */
+function finishedWithoutItsData(exec) {
+	if (!['success', 'error'].includes(exec?.status)) return false;
+	const { runData, lastNodeExecuted, error } = exec.data?.resultData ?? {};
+	return !error && !(lastNodeExecuted && runData?.[lastNodeExecuted]);
+}
+
 function createRestClient({ baseUrl, version, runtimeDir }) {
 	const cookies = new Map();
 	const browserId = crypto.randomUUID();
@@ -168,14 +175,23 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			return data.results ?? data;
 		},
 
-		/** One execution with its `data` decoded (n8n stores it "flatted"): data.resultData.runData ... */
-		async getExecution(id) {
-			const exec = await client.get(`/rest/executions/${id}`);
-			if (exec && typeof exec.data === 'string') {
-				const flatted = require(path.join(runtimeDir, 'node_modules', 'flatted'));
-				exec.data = flatted.parse(exec.data);
+		/**
+		 * One execution with its `data` decoded (n8n stores it "flatted"): data.resultData.runData ...
+		 * n8n 1.x on SQLite stores the final status and the final data in two updates outside a
+		 * transaction (ExecutionRepository.updateExistingExecution with pool size 0): a finished
+		 * execution whose data has not arrived yet is fetched again, for up to `settleMs`.
+		 */
+		async getExecution(id, { settleMs = 10000 } = {}) {
+			const started = Date.now();
+			for (;;) {
+				const exec = await client.get(`/rest/executions/${id}`);
+				if (exec && typeof exec.data === 'string') {
+					const flatted = require(path.join(runtimeDir, 'node_modules', 'flatted'));
+					exec.data = flatted.parse(exec.data);
+				}
+				if (!finishedWithoutItsData(exec) || Date.now() - started > settleMs) return exec;
+				await new Promise((r) => setTimeout(r, 250));
 			}
-			return exec;
 		},
 
 		/** Polls listExecutions until `count` finished executions exist. */
