@@ -40,4 +40,4 @@ function announceInstall(state, { root, log, intervalMs = 30000 }) {
 	return () => clearInterval(timer);
 }
 
-module.exports = { announceInstall, lastInstallTime, USUAL };
+module.exports = { announceInstall, USUAL };

@@ -112,7 +112,7 @@ describe('Pacer', () => {
 		expect(pacer.inFlight).toBe(30);
 	});
 
-	it('a 429 ends slow start: from then on the learnt pace, not the window, holds requests back', async () => {
+	it('a 429 ends the window: from then on the learnt pace, not the window, holds requests back', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 10; i++) await pacer.acquire();
