@@ -3,6 +3,7 @@
 // Runtime configuration of the emulator: defaults and validated merging of patches.
 
 const { ApiError } = require('./http-util');
+const { GENERATIONS } = require('./generation');
 
 const DEFAULT_CONFIG = Object.freeze({
 	tokenLifetimeSeconds: 3600,
@@ -10,6 +11,8 @@ const DEFAULT_CONFIG = Object.freeze({
 	rateLimit: null,
 	failures: [],
 	failureRetryAfter: 1,
+	// Which generation of the API's answer shapes to play (see generation.js): g2 or g3.
+	generation: 'g2',
 });
 
 const KEYS = Object.keys(DEFAULT_CONFIG);
@@ -84,6 +87,10 @@ function mergeConfig(base, patch) {
 			case 'failureRetryAfter':
 				if (!Number.isInteger(value) || value < 0) throw bad('failureRetryAfter must be a non-negative integer');
 				next.failureRetryAfter = value;
+				break;
+			case 'generation':
+				if (!GENERATIONS.includes(value)) throw bad(`generation must be one of ${GENERATIONS.join(', ')}`);
+				next.generation = value;
 				break;
 			default:
 				throw bad(`Unknown config key: ${key} (known: ${KEYS.join(', ')})`);

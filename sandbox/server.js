@@ -2,7 +2,7 @@
 'use strict';
 
 // Starts and stops the sandbox emulator; also the command-line entry point:
-//   node sandbox/server.js [--port 4010] [--host 127.0.0.1] [--latency 50] [--rate 20]
+//   node sandbox/server.js [--port 4010] [--host 127.0.0.1] [--latency 50] [--rate 20] [--generation g3]
 // (env SANDBOX_PORT works too). Prints one line with the API base URL; stops on SIGINT/SIGTERM.
 
 const http = require('node:http');
@@ -72,6 +72,7 @@ function parseArgs(argv) {
 		else if (flag === '--host') out.host = take();
 		else if (flag === '--latency') out.latency = Number(take());
 		else if (flag === '--rate') out.rate = Number(take());
+		else if (flag === '--generation') out.generation = take();
 		else if (flag === '--help' || flag === '-h') out.help = true;
 		else throw new Error(`Unknown argument: ${argv[i]}`);
 	}
@@ -87,12 +88,13 @@ async function main() {
 		process.exit(2);
 	}
 	if (args.help) {
-		process.stdout.write('usage: node sandbox/server.js [--port 4010] [--host 127.0.0.1] [--latency ms] [--rate requestsPerSecond]\n');
+		process.stdout.write('usage: node sandbox/server.js [--port 4010] [--host 127.0.0.1] [--latency ms] [--rate requestsPerSecond] [--generation g2|g3]\n');
 		return;
 	}
 	const config = {};
 	if (args.latency !== undefined) config.latencyMs = args.latency;
 	if (args.rate !== undefined) config.rateLimit = { requestsPerSecond: args.rate };
+	if (args.generation !== undefined) config.generation = args.generation;
 	const port = args.port !== undefined ? args.port : Number(process.env.SANDBOX_PORT || 0);
 	let sandbox;
 	try {
