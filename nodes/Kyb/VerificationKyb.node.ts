@@ -8,10 +8,11 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
+import { isObject, responseJson } from '../shared/json';
 import { operationProperties, operationSubtitle } from '../shared/node-properties';
-import { responseJson, runOperations } from '../shared/run-operations';
+import { runOperations } from '../shared/run-operations';
 import { requestOnce } from '../shared/transport';
-import { findList, isObject } from './list-helpers';
+import { findList } from './list-helpers';
 import { kybOperations } from './operations';
 
 export class VerificationKyb implements INodeType {

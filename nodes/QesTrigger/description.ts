@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { DuplicateKey } from './ping-dedup';
-import { HEADER_NAME } from '../shared/redact';
+import { check } from '../shared/rules';
 
 export const DEFAULT_SECRET_HEADER = 'X-Verification-Webhook-Secret';
 export const DEFAULT_DEDUP_MINUTES = 10;
@@ -159,5 +159,5 @@ export function parseStatusList(value: unknown): string[] {
 
 /** RFC 9110 token characters: what a header name may consist of. */
 export function isValidHeaderName(name: string): boolean {
-	return HEADER_NAME.test(name);
+	return check.headerName.test(name);
 }

@@ -1,6 +1,8 @@
 import { type IDataObject, NodeApiError, sleep } from 'n8n-workflow';
 
-import type { RequestSettings } from '../shared/request-settings';
+import { getVerification } from '../Qes/operations/getVerification';
+import { fillPath } from '../shared/build-request';
+import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from '../shared/request-settings';
 import { ApiClient, type RequestContext } from '../shared/transport';
 import { DEFAULT_FETCH_SECONDS } from './description';
 
@@ -10,7 +12,7 @@ const OPERATION = 'Get Verification';
  * One attempt, no retries: the provider wants its answer within 10 s and n8n answers only after
  * webhook() returns, so a slow or failing call is reported beside the ping instead of retried.
  */
-const FETCH_SETTINGS: RequestSettings = { maxConcurrentRequests: 1, maxRequestsPerSecond: 0, maxRetries: 0 };
+const FETCH_SETTINGS: RequestSettings = { ...DEFAULT_REQUEST_SETTINGS, maxConcurrentRequests: 1, maxRetries: 0 };
 
 export interface Enrichment {
 	/** The full getVerification response, untouched. */
@@ -31,7 +33,7 @@ export async function fetchVerification(ctx: RequestContext, sessionId: string |
 	const work: Promise<Enrichment> = (async () => {
 		const client = await ApiClient.create(ctx, FETCH_SETTINGS);
 		const response = await client.send(
-			{ method: 'GET', path: `/onboarding/getVerification/${encodeURIComponent(sessionId)}` },
+			{ method: getVerification.method, path: fillPath(getVerification.path, { sessionId }) },
 			{ itemIndex: 0, operation: OPERATION, repeatable: true, request: { timeout: budgetMs } },
 		);
 		return { verification: response.body };

@@ -1,12 +1,5 @@
 import { randomBytes } from 'crypto';
-import {
-	type IDataObject,
-	type IHookFunctions,
-	type INode,
-	type JsonObject,
-	NodeApiError,
-	NodeOperationError,
-} from 'n8n-workflow';
+import { type IDataObject, type IHookFunctions, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { requestOnce } from '../shared/transport';
 import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
@@ -57,12 +50,18 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 				path: '/onboarding/configureWebhook',
 				body: { webhookUrl, metadata: { authHeader: { [secretHeader]: secret } } },
 			},
-			// Configuring the same URL again only replaces the configuration: safe to resend.
-			{ operation: OPERATION, repeatable: true },
+			{
+				operation: OPERATION,
+				// Configuring the same URL again only replaces the configuration: safe to resend.
+				repeatable: true,
+				hints: {
+					400: `The API refused n8n's webhook URL ${webhookUrl}. It must be an http(s) URL the provider can reach from the internet: set n8n's WEBHOOK_URL to its public address, then activate again.`,
+				},
+			},
 		);
 		body = response.body;
 	} catch (error) {
-		throw withoutSecret(activationError(node, error, webhookUrl), secret);
+		throw withoutSecret(error, secret);
 	}
 
 	const answer = (body && typeof body === 'object' ? body : {}) as IDataObject;
@@ -98,27 +97,4 @@ export async function forgetRegistration(this: IHookFunctions): Promise<boolean>
 	delete staticData.registration;
 	delete staticData.recentPings;
 	return true;
-}
-
-/** The shared transport already maps HTTP and network failures; the rest (token exchange) is mapped here. */
-function activationError(node: INode, error: unknown, webhookUrl: string): Error {
-	if (error instanceof NodeApiError) {
-		// Token exchange failures do not name the operation; activation errors should.
-		if (!error.message.startsWith(OPERATION)) error.message = `${OPERATION} failed: ${error.message}`;
-		if (error.httpCode === '400') {
-			error.description = `The API refused n8n's webhook URL ${webhookUrl}. It must be an http(s) URL the provider can reach from the internet: set n8n's WEBHOOK_URL to its public address, then activate again.`;
-		}
-		return error;
-	}
-	if (error instanceof NodeOperationError) return error;
-	const { message, httpCode } = error as { message?: string; httpCode?: number };
-	const said = message || 'unknown error';
-	return new NodeApiError(node, { message: said } as JsonObject, {
-		message: `${OPERATION} failed: ${said}`,
-		description:
-			httpCode === 401 || httpCode === 403
-				? 'Check the API key and the customer ID in the credential, and that they belong to the chosen environment (Production or Sandbox).'
-				: 'The webhook could not be registered, so the workflow cannot receive pings. Check the credential and that its base URL is reachable from n8n.',
-		...(httpCode !== undefined ? { httpCode: String(httpCode) } : {}),
-	});
 }

@@ -1,12 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationDefinition } from './operation-types';
-import { requestSettingsOptions } from './request-settings';
+import type { Field, OperationDefinition } from './operation-types';
+import { requestSettings } from './request-settings';
 import { toolProperties } from './tool-output';
 
 /**
  * The node's parameters, derived from its operation table: the operation picker, each operation's
- * fields (top level or in Additional Fields) and its Options (request behaviour + its own).
+ * fields (top level or in Additional Fields) and its Options (its own entries and the request
+ * settings). Each property is the table's literal, shown only for its operation, with its rule's hint
+ * closing the description.
  */
 export function operationProperties(operations: OperationDefinition[]): INodeProperties[] {
 	// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
@@ -27,18 +29,27 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 	return [picker, ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
 }
 
+/** The property as the editor shows it: its description ends with the rule's hint. */
+export function shownProperty(field: Field): INodeProperties {
+	const { property, rule } = field;
+	const hint = typeof rule?.hint === 'function' ? rule.hint(property) : rule?.hint;
+	if (!hint) return property;
+	const said = property.description ? `${property.description.replace(/\.?$/, '.')} ` : '';
+	return { ...property, description: `${said}Must be ${hint}.` };
+}
+
+const byLabel = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+
 function propertiesOf(op: OperationDefinition): INodeProperties[] {
 	const show = { operation: [op.value] };
-	const top: INodeProperties[] = op.fields
-		.filter((f) => f.placement === 'top')
-		.map((f) => ({
-			...f.property,
-			name: f.name,
-			required: f.required,
-			displayOptions: { show: { ...show, ...f.showWhen } },
-		}) as INodeProperties);
-	const additional = op.fields.filter((f) => f.placement === 'additional');
-	const properties = [...top];
+	const top = op.fields
+		.filter((f) => !(f.rule && f.additional))
+		.map((f) => {
+			const property = shownProperty(f);
+			return { ...property, displayOptions: { ...property.displayOptions, show: { ...show, ...property.displayOptions?.show } } };
+		});
+	const additional = op.fields.filter((f) => f.rule && f.additional).map(shownProperty);
+	const properties: INodeProperties[] = [...top];
 	if (additional.length) {
 		properties.push({
 			displayName: 'Additional Fields',
@@ -47,9 +58,7 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 			placeholder: 'Add Field',
 			default: {},
 			displayOptions: { show },
-			options: additional
-				.map((f) => ({ ...f.property, name: f.name }) as INodeProperties)
-				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			options: additional.sort(byLabel),
 		});
 	}
 	properties.push({
@@ -59,9 +68,7 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [...(op.options ?? []), ...requestSettingsOptions].sort((a, b) =>
-			a.displayName.localeCompare(b.displayName),
-		),
+		options: [...(op.options ?? []), ...requestSettings].map(shownProperty).sort(byLabel),
 	});
 	return properties;
 }

@@ -6,6 +6,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/**
+ * The operation-table contract. Every operation of every action node is one `OperationDefinition`
+ * in `nodes/<Node>/operations/<operation>.ts`; from it come the node's parameters (node-properties.ts),
+ * the validation of each item (read-values.ts), the request (build-request.ts), the error hints
+ * (errors.ts) and the README's operation reference (npm run docs).
+ */
+
 export interface ApiResponse {
 	statusCode: number;
 	headers: IDataObject;
@@ -13,18 +20,34 @@ export interface ApiResponse {
 }
 
 /**
+ * A path into a response: `totalHits`, `data.referenceId`. A list is a choice of paths (the API's
+ * generations differ in wrapping values in `data`): the first one present counts.
+ */
+export type ResponsePath = string | string[];
+
+/**
  * What a 2xx answer must be for the operation to trust it; anything else (an HTML page, invalid
- * JSON, an empty body, `null`) is an error that says what arrived, never an empty or negative result.
- * - `json`: a JSON object or array (the default);
- * - `nothing`: documented as "200 with no body": an empty answer or any JSON object.
- * `oneOf` lists keys of which the object must carry at least one (a real result, not `{}`).
+ * JSON, an empty body, `null`, `{}` where a result is due) is an error that says what arrived, never
+ * an empty or negative result.
+ * - `body: 'json'` (the default): a JSON object or array; `'nothing'`: documented as "200 with no
+ *   body", so an empty answer or any JSON object;
+ * - `oneOf`: at least one of these paths holds a value (not undefined, null or '');
+ * - `allOf`: every one of them does.
  */
 export interface ResponseExpectation {
-	body: 'json' | 'nothing';
-	oneOf?: string[];
+	body?: 'json' | 'nothing';
+	oneOf?: ResponsePath[];
+	allOf?: ResponsePath[];
 }
 
-/** A request an operation wants sent; the base URL, token, retries and throttling are added later. */
+/**
+ * What to do when the API refuses the request, in the words of someone using the node: by HTTP
+ * status, and `notFound` for a 404 or a 4xx whose message says "not found". `{field}` is replaced by
+ * the item's value of that field (never a secret field). These replace the general hints of errors.ts.
+ */
+export type ErrorHints = Partial<Record<number | 'notFound', string>>;
+
+/** A request an operation wants sent; the base URL, token, pacing and retries are added later. */
 export interface ApiRequest {
 	method: IHttpRequestMethods;
 	path: string;
@@ -32,34 +55,68 @@ export interface ApiRequest {
 	qs?: IDataObject;
 }
 
-/** The validated values of one item: wire-ready field values by their API name. */
+/** The validated values of one item: wire-ready values by parameter name (options included). */
 export type FieldValues = Record<string, unknown>;
 
-/**
- * One API field as the node shows it and sends it. The parameter carries the field's exact name.
- * `toWire` is the single place that validates a value and converts it to what the API expects; it
- * throws a `FieldError` naming the rule. `hint` is the rule as the user reads it in the field.
- */
-export interface FieldDefinition {
+/** What a rule sees of the field it checks and of the item. */
+export interface RuleInput {
+	/** The parameter's name, which is the API field's name. */
 	name: string;
-	/** Top-level parameter, or an entry of the operation's `additionalFields` collection. */
-	placement: 'top' | 'additional';
-	/** Where the value goes in the request. `none`: read and validated, but used by the operation itself. */
-	location: 'body' | 'query' | 'path' | 'none';
-	required: boolean;
-	/** Extra display conditions on other parameters of the same operation, e.g. { method: ['sms'] }. */
-	showWhen?: IDataObject;
-	property: Omit<INodeProperties, 'name' | 'displayOptions' | 'required'>;
-	toWire: (value: unknown) => unknown;
+	property: INodeProperties;
+	/** The values read so far for this item: the Options first, then the fields in table order. */
+	values: FieldValues;
+	ctx: IExecuteFunctions;
+	itemIndex: number;
 }
 
-/** What an operation's handler may use for one item. */
+/**
+ * How a field's value is checked and converted for the API (rules.ts). The one place of a field's
+ * rule: its hint ends the field's description in the editor ("Must be <hint>.") and its errors name it.
+ */
+export interface Rule {
+	/** Completes "Must be ...", e.g. "6 to 20 digits"; may read the property (min and max of a number). */
+	hint?: string | ((property: INodeProperties) => string | undefined);
+	/** Checks a value the user gave and returns what the API expects; throws a FieldError naming the rule. */
+	toWire: (value: unknown, field: RuleInput) => unknown;
+	/** The value of a field left empty; default: the field is left out (or "is required" when required). */
+	whenEmpty?: (field: RuleInput) => unknown;
+}
+
+/** One parameter of an operation: how n8n shows it (a literal, so n8n's node lint checks it) and its rule. */
+export interface ValueField {
+	/**
+	 * The parameter as n8n shows it; `name` is the API field's exact name. `displayOptions.show` holds
+	 * only the conditions on other parameters of the same operation (the operation is added).
+	 */
+	property: INodeProperties;
+	rule: Rule;
+	/** Where the value goes: the body (default), the query, a `{name}` placeholder of the path, or nowhere (`none`: read by the operation itself). */
+	location?: 'body' | 'query' | 'path' | 'none';
+	/** The body member it is sent as when that differs from the parameter's name (binaryPropertyName sends imageData). */
+	sendAs?: string;
+	/** The body object it is sent inside: `messageTemplate` sends `{ messageTemplate: { voiceLang } }`. */
+	nest?: string;
+	/** In the operation's "Additional Fields" collection rather than at the top level. */
+	additional?: boolean;
+	/** A secret (an OTP code, webhook header values): cut out of every error and message. */
+	secret?: boolean;
+}
+
+/** A notice shown among the fields; it has no value. */
+export interface NoticeField {
+	property: INodeProperties & { type: 'notice' };
+	rule?: undefined;
+}
+
+export type Field = ValueField | NoticeField;
+
+/** What an operation's hooks may use for one item. */
 export interface ItemContext {
 	ctx: IExecuteFunctions;
 	itemIndex: number;
 	values: FieldValues;
-	/** Sends through the shared request path (token, retries, throttling, error mapping). */
-	send: (request: ApiRequest, expects?: ResponseExpectation) => Promise<ApiResponse>;
+	/** Sends through the shared request path (admission, token, retries, error mapping). */
+	send: (request: ApiRequest) => Promise<ApiResponse>;
 }
 
 export interface OperationDefinition {
@@ -68,44 +125,40 @@ export interface OperationDefinition {
 	name: string;
 	action: string;
 	description: string;
-	method: IHttpRequestMethods;
-	/** Path with `{field}` placeholders filled, URL-encoded, from fields located in `path`. */
-	path: string;
-	fields: FieldDefinition[];
-	/** Extra operation-specific behaviour options, shown in the operation's Options collection. */
-	options?: INodeProperties[];
-	/**
-	 * True when sending the request twice has no effect beyond the first (reads, idempotent writes):
-	 * only then are network errors before a response retried. Money and messages are never resent.
-	 */
-	repeatable: boolean;
-	/**
-	 * A non-2xx response that is an answer rather than a failure (for example "wrong code" from
-	 * Check OTP): it is returned like a 2xx instead of becoming an error.
-	 */
-	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
-	/** The answer a success must be; default `{ body: 'json' }`. */
-	expects?: ResponseExpectation;
-	/**
-	 * For operations that are not repeatable: the value that identifies what the API did for an item
-	 * (a deposit's transactionId), listed when a later item fails so that nothing is paid twice.
-	 */
-	receipt?: { name: string; of: (json: IDataObject) => unknown };
-	/** Fields whose values are secrets (an OTP code, webhook auth headers): cut out of every error. */
-	secretFields?: string[];
-	/** Checks that span fields (for example "phoneNumber is required when method is sms"). */
-	validate?: (values: FieldValues, item: { ctx: IExecuteFunctions; itemIndex: number }) => void;
-	/** Adds to the request what fields alone cannot express (for example a nested object). */
-	shapeBody?: (body: IDataObject, values: FieldValues) => IDataObject;
-	/** Turns the response into output items; default: one item holding the whole response. */
-	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
-	/** Replaces the single request for operations that page, upload or download. */
-	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
 	/**
 	 * What an AI agent's model reads about this operation when the node is attached as a tool: what it
 	 * does, which values it needs, and its cost or side effects. Default: `description`.
 	 */
 	toolDescription?: string;
+	method: IHttpRequestMethods;
+	/** Path with `{field}` placeholders, filled (URL-encoded) from the fields located in `path`. */
+	path: string;
+	/**
+	 * True when sending the request twice has no effect beyond the first (reads, idempotent writes):
+	 * only then are network errors, timeouts and 503 retried. Money and messages are never resent.
+	 */
+	repeatable: boolean;
+	fields: Field[];
+	/** The operation's own entries of its Options collection (the request settings are added to every operation). */
+	options?: ValueField[];
+	/** The answer a success must be; default `{ body: 'json' }`. */
+	expects?: ResponseExpectation;
+	/** This operation's hints for refused requests (a "not found" means another id here than there). */
+	hints?: ErrorHints;
+	/**
+	 * For operations that are not repeatable: where the answer names what the API did for an item (a
+	 * deposit's transactionId), listed when a later item fails so that nothing is paid twice.
+	 */
+	receipt?: ResponsePath;
+	/**
+	 * A non-2xx response that is an answer rather than a failure (Check OTP's "wrong code"): it is
+	 * returned like a 2xx instead of becoming an error.
+	 */
+	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
+	/** Turns the response into output items (lists, files, conveniences); default: one item with the whole response. */
+	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
+	/** For an operation that needs several requests per item (paging): sends them and returns the items. */
+	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
 	/**
 	 * The part of one output item a model needs (counts, names, ids for a follow-up call), used when the
 	 * node runs as an AI tool with Tool Output "Summary". Default: the item's json as is.

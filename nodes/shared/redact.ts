@@ -6,9 +6,6 @@
 
 export const REDACTED = '[redacted]';
 
-/** RFC 9110 token: the characters a header name may have. */
-export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /** Shorter values (a 1- or 2-digit code) would cut ordinary words and numbers out of messages. */
 const MIN_SECRET_LENGTH = 3;
 

@@ -1,10 +1,10 @@
 import { type IDataObject, type IHttpRequestOptions, sleep } from 'n8n-workflow';
 
-import { describeNetworkFailure, isTimeout } from './api-errors';
+import { describeNetworkFailure, isTimeout } from './errors';
 import type { ApiCredentials } from './credential-values';
 import { Redactor } from './redact';
 import { backoffMs, retryAfterMs } from './retry-timing';
-import { DEFAULT_TIMEOUT_SECONDS } from './request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
 import { jwtTimes, type IssuedToken, obtainToken, tokenCacheKey } from './token-cache';
 
 type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
@@ -21,7 +21,7 @@ export interface ExchangeOptions {
 	maxRetries: number;
 }
 
-export const DEFAULT_EXCHANGE_OPTIONS: ExchangeOptions = { timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000, maxRetries: 5 };
+export const DEFAULT_EXCHANGE_OPTIONS: ExchangeOptions = { timeoutMs: DEFAULT_REQUEST_SETTINGS.timeoutSeconds * 1000, maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries };
 
 /** A token lifetime when neither expires_in nor the JWT says one (the interface promises 60 minutes). */
 const DEFAULT_LIFETIME_MS = 3_600_000;

@@ -5,22 +5,19 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
-	type JsonObject,
-	NodeApiError,
-	NodeOperationError,
 	sleep,
 } from 'n8n-workflow';
 
-import { AUTH_HINT, apiError, describeBody, isTimeout, networkError, unexpectedAnswerError } from './api-errors';
+import { apiError, describeBody, isTimeout, networkError, tokenError, unexpectedAnswerError } from './errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import { isObject } from './is-object';
-import type { ApiRequest, ApiResponse, ResponseExpectation } from './operation-types';
+import { isObject, present, valueAt } from './json';
+import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { Redactor } from './redact';
-import { DEFAULT_REQUEST_SETTINGS, DEFAULT_TIMEOUT_SECONDS, type RequestSettings } from './request-settings';
+import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
 import { backoffMs, retryAfterMs } from './retry-timing';
 import { type Pacer, pacerFor } from './pacing';
 import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
-import { freshToken, TokenExchangeError } from './token-exchange';
+import { freshToken } from './token-exchange';
 
 export type { ApiResponse } from './operation-types';
 export { backoffMs, retryAfterMs } from './retry-timing';
@@ -43,6 +40,8 @@ export interface SendOptions {
 	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
 	/** What a 2xx answer must be; default a JSON object or array. */
 	expects?: ResponseExpectation;
+	/** The operation's hints for refused requests, filled with the item's values. */
+	hints?: ErrorHints;
 	/** Values of this request that are secrets (an OTP code, webhook auth headers). */
 	secrets?: unknown[];
 	/** Extra request options, e.g. a timeout for the trigger's bounded enrichment call. */
@@ -83,7 +82,7 @@ export class ApiClient {
 		const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 		this.credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: { ...data } };
 		this.cacheKey = tokenCacheKey(this.credentials.baseUrl, this.credentials.apiKey, this.credentials.customerId);
-		this.timeoutMs = Math.round((settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+		this.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
 		this.redactor = new Redactor([this.credentials.apiKey, this.credentials.customerId, this.credentials.accessToken]);
 		this.pacer = pacerFor(this.cacheKey);
 		adoptStoredToken(this.cacheKey, this.credentials.accessToken);
@@ -106,12 +105,11 @@ export class ApiClient {
 	private readonly tokensSeen = new Set<string>();
 
 	private async attempt(request: ApiRequest, options: SendOptions, redactor: Redactor): Promise<ApiResponse> {
-		refuseDotSegments(this.ctx, request.path, options);
 		let attempts = 0;
 		let timeouts = 0;
 		let refreshedAfter401 = false;
 		for (;;) {
-			const token = await this.currentToken();
+			const token = await this.currentToken(options);
 			await this.pacer.acquire(this.settings.maxRequestsPerSecond);
 			attempts++;
 			let response: ApiResponse;
@@ -148,7 +146,7 @@ export class ApiClient {
 			if (statusCode === 401 && !refreshedAfter401) {
 				refreshedAfter401 = true;
 				attempts--;
-				await this.currentToken(token);
+				await this.currentToken(options, token);
 				continue;
 			}
 			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
@@ -170,13 +168,14 @@ export class ApiClient {
 				itemIndex: options.itemIndex,
 				attempts,
 				repeatable: options.repeatable,
+				hints: options.hints,
 			});
 		}
 	}
 
 	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
 	private trusted(response: ApiResponse, options: SendOptions, redactor: Redactor): ApiResponse {
-		const expects = options.expects ?? { body: 'json' };
+		const expects = options.expects ?? {};
 		const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
 		let body = response.body;
 		if (Buffer.isBuffer(body)) body = body.toString('utf8');
@@ -188,14 +187,17 @@ export class ApiClient {
 			}
 		}
 		const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
-		const isJson = body !== null && typeof body === 'object';
+		const named = (paths: ResponseExpectation['oneOf']) => (paths ?? []).map((p) => (Array.isArray(p) ? p.join(' or ') : p));
 		const expected = expects.oneOf?.length
-			? `a JSON object with ${expects.oneOf.join(' or ')}`
-			: expects.body === 'nothing'
-				? 'empty or a JSON object'
-				: 'JSON';
-		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : isJson;
-		if (ok && expects.oneOf?.length) ok = isObject(body) && expects.oneOf.some((key) => body[key] !== undefined && body[key] !== null);
+			? `a JSON object with ${named(expects.oneOf).join(' or ')}`
+			: expects.allOf?.length
+				? `a JSON object with ${named(expects.allOf).join(' and ')}`
+				: expects.body === 'nothing'
+					? 'empty or a JSON object'
+					: 'JSON';
+		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : body !== null && typeof body === 'object';
+		if (ok && expects.oneOf?.length) ok = expects.oneOf.some((path) => present(valueAt(body, path)));
+		if (ok && expects.allOf?.length) ok = expects.allOf.every((path) => present(valueAt(body, path)));
 		if (ok) return { ...response, body: empty ? '' : body };
 		const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
 		throw unexpectedAnswerError(this.ctx.getNode(), {
@@ -227,8 +229,7 @@ export class ApiClient {
 	 * Makes sure the token cache holds a fresh token before the request goes out; the credential's
 	 * authenticate() then reads it. A failed exchange becomes the item's error, with what to do.
 	 */
-	private async currentToken(rejected?: string): Promise<string> {
-		let failure: TokenExchangeError | undefined;
+	private async currentToken(options: SendOptions, rejected?: string): Promise<string> {
 		try {
 			const token = await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected, this.cacheKey, {
 				timeoutMs: this.timeoutMs,
@@ -237,27 +238,9 @@ export class ApiClient {
 			this.tokensSeen.add(token);
 			return token;
 		} catch (error) {
-			failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String(error), 'failed');
+			throw tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
 		}
-		throw new NodeApiError(this.ctx.getNode(), { message: failure.message } as JsonObject, {
-			message: failure.message,
-			description: failure.reason === 'rejected' ? AUTH_HINT : undefined,
-		});
 	}
-}
-
-/**
- * A path segment of ".", ".." or nothing would send the request (and the token) to another endpoint:
- * refused before sending. Operations check their path fields earlier, naming the field.
- */
-function refuseDotSegments(ctx: RequestContext, path: string, options: SendOptions): void {
-	const segments = path.split('?')[0].split('/').slice(1);
-	const bad = segments.find((segment) => segment === '' || segment === '.' || segment === '..' || /^(%2e|\.){1,2}$/i.test(segment));
-	if (bad === undefined) return;
-	throw new NodeOperationError(ctx.getNode(), `${options.operation}: a path id must not be empty, "." or "..", got "${bad}"`, {
-		itemIndex: options.itemIndex,
-		description: 'Nothing was sent. Pass the id from an earlier call of the same operation family.',
-	});
 }
 
 /** A valid token n8n stored with the credential is adopted, so a new process needs no exchange. */

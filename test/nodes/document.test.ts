@@ -491,7 +491,7 @@ describe('verifyDocument', () => {
 			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
 			expect(items).toEqual([]);
 			expect(error!.message).toBe(
-				'Verify Document got HTTP 200 without a verification result (expected journeyId, status, identitySubject ...)',
+				'Verify Document got an answer that is not a JSON object with journeyId or status or identitySubject (HTTP 200): application/json, starting "{"ok":true}"',
 			);
 		} finally {
 			await proxy.close();

@@ -159,7 +159,7 @@ describe('Payments: Challenge Deposit', () => {
 	});
 
 	it('names the label from the operation table and the field, counts items from 1 and keeps itemIndex 0-based', async () => {
-		const label = challengeDeposit.fields.find((f) => f.name === 'description')!.property.displayName;
+		const label = challengeDeposit.fields.find((f) => f.property.name === 'description')!.property.displayName;
 		expect(label).toBe('Description');
 		const { error, items: out } = await emulator().run(
 			node,

@@ -351,14 +351,14 @@ describe('Phone: Check OTP', () => {
 	});
 
 	it('an unknown referenceId is an error naming it', async () => {
-		const { error } = await check({ referenceId: '0123456789abcdef0123456789abcdef', securityFactor: '123456' }, [{ json: {} }]);
+		const { error } = await check({ referenceId: '0123456789abcdef0123456789abcdef', securityFactor: '424242' }, [{ json: {} }]);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toBe(
-			'Check OTP failed with HTTP 404: no OTP request with referenceId "0123456789abcdef0123456789abcdef" (Verification not found)',
-		);
+		expect(error!.message).toBe('Check OTP failed with HTTP 404: Verification not found');
 		expect((error as NodeApiError).httpCode).toBe('404');
-		expect((error as NodeApiError).description).toContain('data.referenceId that Send OTP returned');
-		expect(JSON.stringify(error)).not.toContain('123456"');
+		expect((error as NodeApiError).description).toContain(
+			'No OTP request with referenceId "0123456789abcdef0123456789abcdef": pass the data.referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
+		);
+		expect(JSON.stringify(error)).not.toContain('424242');
 	});
 
 	it('other API errors never show the code, even when the API echoes it', async () => {
@@ -379,8 +379,10 @@ describe('Phone: Check OTP', () => {
 		try {
 			const { error, items: out } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
 			expect(out).toEqual([]);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toBe('Check OTP got HTTP 200 without a status code (expected data.status.code, e.g. 3900 or 3905)');
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error!.message).toBe(
+				'Check OTP got an answer that is not a JSON object with data.status.code or data.status.description or status.code or status.description (HTTP 200): application/json, starting "{"status":true,"data":{"state":"ONGOING"}}"',
+			);
 		} finally {
 			await proxy.close();
 		}
@@ -456,7 +458,7 @@ describe('Phone: Check OTP', () => {
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(out[0].json.otpVerified).toBe(true);
 		expect(out[1].json.error).toBe('Security Factor (Code) (securityFactor) must be 3 to 10 digits (the value is not shown: it is a one-time code) (item 2)');
-		expect(out[2].json.error).toContain('no OTP request with referenceId "ffffffffffffffffffffffffffffffff"');
+		expect(out[2].json.description).toContain('No OTP request with referenceId "ffffffffffffffffffffffffffffffff"');
 		expect(out[3].json.otpVerified).toBe(false);
 		expect(await emulator().count(CHECK)).toBe(3);
 	});

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { date, text } from '../../shared/fields';
+import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
+import { boolean, date, text } from '../../shared/rules';
 import { firstOf, pick } from '../../shared/tool-output';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
@@ -46,39 +46,54 @@ export const checkIndividual: OperationDefinition = {
 	// A verdict needs a real screening result: `{}`, HTML or an empty 200 never becomes "no hit".
 	expects: { body: 'json', oneOf: ['totalHits', 'foundRecords'] },
 	fields: [
-		text('name', {
-			displayName: 'Name',
-			required: true,
-			placeholder: 'Jane Doe',
-			description: 'Full name of the person, checked against the name fields of every list',
-		}),
-		date('dob', {
-			displayName: 'Date of Birth',
-			placeholder: '1980/04/30',
-			description: 'Optional. Narrows the matches to records with this date of birth.',
-		}),
+		{
+			property: {
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Jane Doe',
+				description: 'Full name of the person, checked against the name fields of every list',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName: 'Date of Birth',
+				name: 'dob',
+				type: 'string',
+				default: '',
+				placeholder: '1980/04/30',
+				description: 'Optional. Narrows the matches to records with this date of birth.',
+			},
+			rule: date,
+		},
 	],
 	options: [
 		{
-			displayName: 'One Item per Record',
-			name: 'splitRecords',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to output one item per found record (with the search and its summary beside it) instead of one item per person. A person without hits still yields one item.',
+			property: {
+				displayName: 'One Item per Record',
+				name: 'splitRecords',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output one item per found record (with the search and its summary beside it) instead of one item per person. A person without hits still yields one item.',
+			},
+			rule: boolean(),
 		},
 	],
 	toolSummary: screeningForModel,
-	toItems: (response, { ctx, itemIndex, values }): INodeExecutionData[] => {
+	toItems: (response, { values }): INodeExecutionData[] => {
 		const json = responseJson(response.body);
 		const summary = screeningSummary(json);
-		const split = (ctx.getNodeParameter('options.splitRecords', itemIndex, false) as boolean) === true;
+		const split = values.splitRecords === true;
 		const records = Array.isArray(json.foundRecords) ? (json.foundRecords as IDataObject[]) : [];
 		if (!split || records.length === 0) return [{ json: { ...json, screeningSummary: summary } }];
 		const search = { ...json };
 		delete search.foundRecords;
 		return records.map((record) => ({
-			json: { ...record, search: { ...search, name: values.name, dob: values.dob }, screeningSummary: summary },
+			json: { ...record, search: { ...search, name: values.name as string, dob: values.dob as string }, screeningSummary: summary },
 		}));
 	},
 };

@@ -1,5 +1,5 @@
-import { boolean, choice, date, text, textList } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { boolean, choice, date, text, textList } from '../../shared/rules';
 
 export const registerIndividual: OperationDefinition = {
 	value: 'registerIndividual',
@@ -13,37 +13,71 @@ export const registerIndividual: OperationDefinition = {
 		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's name or names); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
 	expects: { body: 'nothing' },
 	fields: [
-		text('profileId', {
-			displayName: 'Profile ID',
-			required: true,
-			placeholder: 'customer-4711',
-			description: 'Your ID for this monitoring profile; use it later to remove the profile',
-		}),
-		textList('names', {
-			displayName: 'Names',
-			required: true,
-			placeholder: 'Jane Doe, Jane Smith',
-			description: 'The name to monitor; separate several names (aliases) with commas',
-		}),
-		choice('gender', {
-			displayName: 'Gender',
+		{
+			property: {
+				displayName: 'Profile ID',
+				name: 'profileId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'customer-4711',
+				description: 'Your ID for this monitoring profile; use it later to remove the profile',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName: 'Names',
+				name: 'names',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Jane Doe, Jane Smith',
+				description: 'The name to monitor; separate several names (aliases) with commas',
+			},
+			rule: textList,
+		},
+		{
+			property: {
+				displayName: 'Gender',
+				name: 'gender',
+				type: 'options',
+				options: [
+					{ name: 'Female', value: 'FEMALE' },
+					{ name: 'Male', value: 'MALE' },
+					{ name: 'Unknown', value: 'UNKNOWN' },
+				],
+				default: 'FEMALE',
+			},
+			rule: choice,
 			additional: true,
-			options: [
-				{ name: 'Female', value: 'FEMALE' },
-				{ name: 'Male', value: 'MALE' },
-				{ name: 'Unknown', value: 'UNKNOWN' },
-			],
-		}),
-		date('dob', { displayName: 'Date of Birth', additional: true, placeholder: '1980/04/30' }),
-		boolean('searchAll', {
-			displayName: 'Search All Lists',
+		},
+		{
+			property: { displayName: 'Date of Birth', name: 'dob', type: 'string', default: '', placeholder: '1980/04/30' },
+			rule: date,
 			additional: true,
-			description: 'Whether to monitor every list the account has access to',
-		}),
-		boolean('fuzzySearch', {
-			displayName: 'Fuzzy Search',
+		},
+		{
+			property: {
+				displayName: 'Search All Lists',
+				name: 'searchAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to monitor every list the account has access to',
+			},
+			rule: boolean(),
 			additional: true,
-			description: 'Whether to match similar spellings of the names too',
-		}),
+		},
+		{
+			property: {
+				displayName: 'Fuzzy Search',
+				name: 'fuzzySearch',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to match similar spellings of the names too',
+			},
+			rule: boolean(),
+			additional: true,
+		},
 	],
 };

@@ -1,5 +1,5 @@
-import { text } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { text } from '../../shared/rules';
 
 export const removeSearchProfile: OperationDefinition = {
 	value: 'removeSearchProfile',
@@ -13,11 +13,17 @@ export const removeSearchProfile: OperationDefinition = {
 		"Stop ongoing AML monitoring of the profile registered earlier under profileId. Supply profileId. Changes the account's monitoring: call it only when the user asks to stop monitoring that person.",
 	expects: { body: 'nothing' },
 	fields: [
-		text('profileId', {
-			displayName: 'Profile ID',
-			required: true,
-			placeholder: 'customer-4711',
-			description: 'The profile ID used when the individual was registered',
-		}),
+		{
+			property: {
+				displayName: 'Profile ID',
+				name: 'profileId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'customer-4711',
+				description: 'The profile ID used when the individual was registered',
+			},
+			rule: text(),
+		},
 	],
 };

@@ -1,22 +1,24 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { base64Rule, binaryAsBase64, binaryInput, normalizeBase64 } from '../../shared/binary-input';
+import { binaryFile, base64Check, normalizeBase64 } from '../../shared/binary-input';
+import { SentLater } from '../../shared/build-request';
 import { FieldError } from '../../shared/field-error';
-import { boolean, choice, jsonObject, parameter, text } from '../../shared/fields';
-import type { FieldValues, OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-import { journeyIdField } from './journeyId';
+import type { OperationDefinition, Rule } from '../../shared/operation-types';
+import { boolean, choice, jsonObject, text } from '../../shared/rules';
+import { journeyHints, journeyIdField } from './journeyId';
 
-const FROM_BINARY = { imageSource: ['binary'] };
-const FROM_BASE64 = { imageSource: ['base64'] };
-
-/** The image's name: the one given, else the binary file's name; undefined when neither exists. */
-function imageNameOf(ctx: IExecuteFunctions, itemIndex: number, values: FieldValues): string | undefined {
-	if (values.imageName !== undefined) return values.imageName as string;
-	if (values.imageSource !== 'binary') return undefined;
-	const fileName = binaryInput(ctx, itemIndex, values.binaryPropertyName as string).fileName;
-	return fileName && fileName.trim() !== '' ? fileName : undefined;
-}
+/** The name given, else the binary file's own name; required when neither exists. */
+const imageName: Rule = {
+	...text(),
+	whenEmpty: ({ name, values }) => {
+		const file = values.binaryPropertyName;
+		if (file instanceof SentLater && typeof file.about.fileName === 'string') return file.about.fileName;
+		throw new FieldError(
+			name,
+			file instanceof SentLater
+				? `${name} is required when the binary file "${String(file.about.propertyName)}" has no file name`
+				: `${name} is required when the image is given as a base64 string`,
+		);
+	},
+};
 
 export const addImage: OperationDefinition = {
 	value: 'addImage',
@@ -30,87 +32,103 @@ export const addImage: OperationDefinition = {
 	toolDescription:
 		'Upload one image (front or back of an ID document, or a selfie) to the journey journeyId. Supply journeyId and imageSide (front, back or selfie); the image itself comes from the workflow, never from you. Each call stores another image at the provider.',
 	expects: { body: 'nothing' },
+	hints: journeyHints,
 	fields: [
 		journeyIdField,
-		choice('imageSide', {
-			displayName: 'Image Side',
-			required: true,
-			options: [
-				{ name: 'Front', value: 'front', description: 'Front side of the ID document' },
-				{ name: 'Back', value: 'back', description: 'Back side of the ID document' },
-				{ name: 'Selfie', value: 'selfie', description: 'A photo of the person' },
-			],
-		}),
-		choice('imageSource', {
-			displayName: 'Image Source',
-			location: 'none',
-			required: true,
-			description: 'Where the image comes from',
-			options: [
-				{ name: 'Binary File', value: 'binary', description: 'A binary property of the input item, e.g. from Read Binary File or an HTTP download' },
-				{ name: 'Base64 String', value: 'base64', description: 'Base64-encoded image data given in a field' },
-			],
-		}),
-		parameter(
-			'binaryPropertyName',
-			{
-				displayName: 'Input Binary Field',
+		{
+			property: {
+				displayName: 'Image Side',
+				name: 'imageSide',
+				type: 'options',
+				options: [
+					{ name: 'Front', value: 'front', description: 'Front side of the ID document' },
+					{ name: 'Back', value: 'back', description: 'Back side of the ID document' },
+					{ name: 'Selfie', value: 'selfie', description: 'A photo of the person' },
+				],
+				default: 'front',
 				required: true,
-				showWhen: FROM_BINARY,
+			},
+			rule: choice,
+		},
+		{
+			property: {
+				displayName: 'Image Source',
+				name: 'imageSource',
+				type: 'options',
+				options: [
+					{
+						name: 'Binary File',
+						value: 'binary',
+						description: 'A binary property of the input item, e.g. from Read Binary File or an HTTP download',
+					},
+					{ name: 'Base64 String', value: 'base64', description: 'Base64-encoded image data given in a field' },
+				],
+				default: 'binary',
+				required: true,
+				description: 'Where the image comes from',
+			},
+			rule: choice,
+			location: 'none',
+		},
+		{
+			property: {
+				displayName: 'Input Binary Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
 				placeholder: 'data',
 				description: 'The name of the input binary field holding the image',
+				displayOptions: { show: { imageSource: ['binary'] } },
 			},
-			{ type: 'string', default: 'data' },
-			(value) => {
-				const name = String(value).trim();
-				if (name === '') throw new FieldError('binaryPropertyName', 'binaryPropertyName is required and must not be blank');
-				return name;
+			rule: binaryFile,
+			sendAs: 'imageData',
+		},
+		{
+			property: {
+				displayName: 'Image Data (Base64)',
+				name: 'imageData',
+				type: 'string',
+				default: '',
+				required: true,
+				description: 'The image, base64-encoded',
+				displayOptions: { show: { imageSource: ['base64'] } },
 			},
-		),
-		text('imageData', {
-			displayName: 'Image Data (Base64)',
-			required: true,
-			showWhen: FROM_BASE64,
-			normalize: normalizeBase64,
-			rules: [base64Rule],
-			description: 'The image, base64-encoded.',
-		}),
-		text('imageName', {
-			displayName: 'Image Name',
-			placeholder: 'id-front.jpg',
-			description:
-				"Name of the image file. Leave empty to use the binary file's name; required when the image is a base64 string.",
-		}),
-		boolean('storeOnly', {
-			displayName: 'Store Only',
+			rule: text({ normalize: normalizeBase64, checks: [base64Check] }),
+		},
+		{
+			property: {
+				displayName: 'Image Name',
+				name: 'imageName',
+				type: 'string',
+				default: '',
+				placeholder: 'passport-front.jpg',
+				description:
+					"Name of the image file. Leave empty to use the binary file's name; required when the image is a base64 string.",
+			},
+			rule: imageName,
+		},
+		{
+			property: {
+				displayName: 'Store Only',
+				name: 'storeOnly',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to store the image without classifying it',
+			},
+			rule: boolean(),
 			additional: true,
-			description: 'Whether to store the image without classifying it',
-		}),
-		jsonObject('passThroughData', {
-			displayName: 'Pass Through Data',
+		},
+		{
+			property: {
+				displayName: 'Pass Through Data',
+				name: 'passThroughData',
+				type: 'json',
+				default: '{}',
+				description: 'Your own metadata for this image (a JSON object)',
+			},
+			rule: jsonObject,
 			additional: true,
-			description: 'Your own metadata for this image (a JSON object)',
-		}),
+		},
 	],
-	validate: (values, { ctx, itemIndex }) => {
-		// Looks at the binary's metadata only; its bytes are read while this item is being sent.
-		if (values.imageSource === 'binary') binaryInput(ctx, itemIndex, values.binaryPropertyName as string);
-		if (imageNameOf(ctx, itemIndex, values) === undefined) {
-			throw new FieldError(
-				'imageName',
-				values.imageSource === 'binary'
-					? `imageName is required when the binary file "${String(values.binaryPropertyName)}" has no file name`
-					: 'imageName is required when the image is given as a base64 string',
-			);
-		}
-	},
-	run: async ({ ctx, itemIndex, values, send }, request) => {
-		const imageName = imageNameOf(ctx, itemIndex, values);
-		const imageData =
-			values.imageSource === 'binary'
-				? await binaryAsBase64(ctx, itemIndex, values.binaryPropertyName as string)
-				: (values.imageData as string);
-		const response = await send({ ...request, body: { ...request.body, imageName, imageData } });
-		return [{ json: responseJson(response.body) }];
-	},
 };

@@ -1,5 +1,5 @@
-import { jsonObject } from '../../shared/fields';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { jsonObject } from '../../shared/rules';
 
 export const openJourney: OperationDefinition = {
 	value: 'openJourney',
@@ -12,12 +12,18 @@ export const openJourney: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		'Start a document verification journey and return its journeyId, which Add Image and Verify Age need. Needs no input. Creates a journey at the provider: start one per person, not per question.',
-	receipt: { name: 'journeyId', of: (json) => json.journeyId },
+	receipt: 'journeyId',
 	fields: [
-		jsonObject('passThroughData', {
-			displayName: 'Pass Through Data',
+		{
+			property: {
+				displayName: 'Pass Through Data',
+				name: 'passThroughData',
+				type: 'json',
+				default: '{}',
+				description: 'Your own metadata (a JSON object), returned with the journey',
+			},
+			rule: jsonObject,
 			additional: true,
-			description: 'Your own metadata (a JSON object), returned with the journey',
-		}),
+		},
 	],
 };

@@ -1,10 +1,11 @@
-import { type IBinaryKeyData, type IDataObject, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject } from 'n8n-workflow';
 
-import { base64Rule, normalizeBase64 } from '../../shared/binary-input';
+import { base64Check, normalizeBase64 } from '../../shared/binary-input';
+import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
+import { boolean } from '../../shared/rules';
 import { imageType } from './image-type';
-import { journeyIdField } from './journeyId';
+import { journeyHints, journeyIdField } from './journeyId';
 
 /** What the JSON says about one cropped image that became a binary property. */
 export interface CroppedImageFile extends IDataObject {
@@ -13,9 +14,6 @@ export interface CroppedImageFile extends IDataObject {
 	mimeType: string;
 	sizeBytes: number;
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A binary property name n8n accepts for the member (portrait, front, ...). */
 const propertyName = (member: string) => member.replace(/[^A-Za-z0-9_-]/g, '_') || 'image';
@@ -32,36 +30,33 @@ export const verifyDocument: OperationDefinition = {
 		'Ask for the verdict of document journey journeyId (opened with Open Journey, images added with Add Image). Supply journeyId. Returns the identity subject, the document data, the audit trail (workStatus PASS or not) and fraud alerts; the cropped images are files and are not shown to you. The provider may bill each verification.',
 	// Reads the verdict of images already added: asking again gives the same result.
 	repeatable: true,
+	// No verdict without a verification result.
+	expects: { oneOf: ['journeyId', 'status', 'identitySubject'] },
+	hints: journeyHints,
 	fields: [journeyIdField],
 	options: [
 		{
-			displayName: 'Keep Images as Base64 in JSON',
-			name: 'keepImagesInJson',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to leave the cropped images as base64 text in croppedImages instead of turning each one into a binary property (portrait, front, back, selfie, signature)',
+			property: {
+				displayName: 'Keep Images as Base64 in JSON',
+				name: 'keepImagesInJson',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave the cropped images as base64 text in croppedImages instead of turning each one into a binary property (portrait, front, back, selfie, signature)',
+			},
+			rule: boolean(),
 		},
 	],
-	run: async ({ ctx, itemIndex, send }, request) => {
-		const response = await send(request);
+	toItems: async (response, { ctx, values }) => {
 		const json = responseJson(response.body);
-		if (json.status === undefined && json.journeyId === undefined && json.identitySubject === undefined) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Verify Document got HTTP ${response.statusCode} without a verification result (expected journeyId, status, identitySubject ...)`,
-				{ itemIndex, description: 'No verdict was read. Check the base URL of the credential.' },
-			);
-		}
-		const keepInJson = ctx.getNodeParameter('options.keepImagesInJson', itemIndex, false) === true;
-		if (keepInJson || !isObject(json.croppedImages)) return [{ json }];
+		if (values.keepImagesInJson === true || !isObject(json.croppedImages)) return [{ json }];
 
 		const binary: IBinaryKeyData = {};
 		const files: Record<string, CroppedImageFile> = {};
 		const left: IDataObject = {};
 		for (const [member, value] of Object.entries(json.croppedImages)) {
 			const base64 = typeof value === 'string' ? normalizeBase64(value) : '';
-			if (!base64Rule.test(base64)) {
+			if (!base64Check.test(base64)) {
 				// Not an image we can read (null, a URL, ...): it stays in the JSON untouched.
 				left[member] = value;
 				continue;

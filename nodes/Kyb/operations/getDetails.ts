@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { integer, parameter, text } from '../../shared/fields';
-import { flagSet } from '../../shared/fields-extra';
+import { isObject } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { flagSet, integer, text } from '../../shared/rules';
 import { firstOf, pick } from '../../shared/tool-output';
-import { isObject } from '../list-helpers';
 
 /** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */
 export function companyForModel(json: IDataObject): IDataObject {
@@ -43,42 +42,69 @@ export const getDetails: OperationDefinition = {
 		'Get the registry record of one company found by Search Companies: legal name, status, registration, and the data packages this node is set to include (officers, owners, beneficial owners, addresses, documents, financials). Supply transactionId and companyId from the same search result. Each data package is priced separately by the provider: call it once per company you need, not for every search result.',
 	toolSummary: companyForModel,
 	fields: [
-		text('transactionId', {
-			displayName: 'Transaction ID',
-			required: true,
-			placeholder: '5f0c6a1e-3b1d-4c7a-9a52-0d6f1f1b2c3d',
-			description: 'The transactionId of the search that found the company (Search Companies output)',
-		}),
-		text('companyId', {
-			displayName: 'Company ID',
-			required: true,
-			placeholder: 'DE-HRB-123456',
-			description: 'The companyId from the same search result (Search Companies output)',
-		}),
-		parameter(
-			'includeNotice',
-			{ displayName: 'Each data package chosen in Include is priced separately by the provider. Leave Include empty to get the basic company record only.' },
-			{ type: 'notice', default: '' },
-		),
-		flagSet('include', {
-			displayName: 'Include',
-			description: 'Data packages to add to the company record; each one is priced separately. Sent as an object of six booleans.',
-			// Wire order as documented; the UI sorts them.
-			options: [
-				{ name: 'Officers', value: 'officers', description: 'Directors, managers and other officers' },
-				{ name: 'Addresses', value: 'addresses', description: 'All known addresses of the company' },
-				{ name: 'Ownerships', value: 'ownerships', description: 'Shareholders and their shares' },
-				{ name: 'Transparency', value: 'transparency', description: 'Beneficial owners from the transparency register' },
-				{ name: 'Documents', value: 'documents', description: 'Register documents (each with a linkToken to retrieve it)' },
-				{ name: 'Financials', value: 'financials', description: 'Financial statements and key figures' },
-			],
-		}),
-		integer('timeoutMs', {
-			displayName: 'Timeout (Milliseconds)',
+		{
+			property: {
+				displayName: 'Transaction ID',
+				name: 'transactionId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: '5f0c6a1e-3b1d-4c7a-9a52-0d6f1f1b2c3d',
+				description: 'The transactionId of the search that found the company (Search Companies output)',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName: 'Company ID',
+				name: 'companyId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'DE-HRB-123456',
+				description: 'The companyId from the same search result (Search Companies output)',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName:
+					'Each data package chosen in Include is priced separately by the provider. Leave Include empty to get the basic company record only.',
+				name: 'includeNotice',
+				type: 'notice',
+				default: '',
+			},
+		},
+		{
+			property: {
+				displayName: 'Include',
+				name: 'include',
+				type: 'multiOptions',
+				// Sent as an object with one boolean per option, in this order.
+				options: [
+					{ name: 'Addresses', value: 'addresses', description: 'All known addresses of the company' },
+					{ name: 'Documents', value: 'documents', description: 'Register documents (each with a linkToken to retrieve it)' },
+					{ name: 'Financials', value: 'financials', description: 'Financial statements and key figures' },
+					{ name: 'Officers', value: 'officers', description: 'Directors, managers and other officers' },
+					{ name: 'Ownerships', value: 'ownerships', description: 'Shareholders and their shares' },
+					{ name: 'Transparency', value: 'transparency', description: 'Beneficial owners from the transparency register' },
+				],
+				default: [],
+				description: 'Data packages to add to the company record; each one is priced separately. Sent as an object of six booleans.',
+			},
+			rule: flagSet,
+		},
+		{
+			property: {
+				displayName: 'Timeout (Milliseconds)',
+				name: 'timeoutMs',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 30000,
+				description: 'How long the provider may take to collect the data, in milliseconds',
+			},
+			rule: integer,
 			additional: true,
-			min: 1,
-			default: 30000,
-			description: 'How long the provider may take to collect the data, in milliseconds.',
-		}),
+		},
 	],
 };

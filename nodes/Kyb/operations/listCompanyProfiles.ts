@@ -1,10 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { ruleBroken } from '../../shared/field-error';
-import { boolean, integer } from '../../shared/fields';
+import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-import { elementJson, findList, isObject } from '../list-helpers';
+import { boolean, integer } from '../../shared/rules';
+import { elementJson, findList } from '../list-helpers';
 
 /** Profiles asked for per request unless Options > Page Size says otherwise (the API's maximum is undocumented). */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -22,42 +21,49 @@ export const listCompanyProfiles: OperationDefinition = {
 	toolDescription:
 		'List the company profiles (earlier KYB requests) of this account. Needs no input. Read-only.',
 	fields: [
-		boolean('returnAll', {
-			displayName: 'Return All',
+		{
+			property: {
+				displayName: 'Return All',
+				name: 'returnAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return all results or only up to a given limit',
+			},
+			rule: boolean(),
 			location: 'none',
-			description: 'Whether to return all results or only up to a given limit',
-		}),
-		integer('limit', {
-			displayName: 'Limit',
+		},
+		{
+			property: {
+				displayName: 'Limit',
+				name: 'limit',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 50,
+				description: 'Max number of results to return',
+				displayOptions: { show: { returnAll: [false] } },
+			},
+			rule: integer,
 			location: 'none',
-			min: 1,
-			default: 50,
-			showWhen: { returnAll: [false] },
-			description: 'Max number of results to return.',
-		}),
+		},
 	],
 	options: [
 		{
-			displayName: 'Page Size',
-			name: 'pageSize',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: DEFAULT_PAGE_SIZE,
-			description:
-				'How many profiles each request asks for (query parameter limit). Lower it if the API refuses the page size or answers too slowly.',
+			property: {
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_PAGE_SIZE,
+				description:
+					'How many profiles each request asks for (query parameter limit). Lower it if the API refuses the page size or answers too slowly.',
+			},
+			rule: integer,
 		},
 	],
-	validate: (values, { ctx, itemIndex }) => {
-		const pageSize = ctx.getNodeParameter('options.pageSize', itemIndex, DEFAULT_PAGE_SIZE);
-		if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1) {
-			throw ruleBroken('pageSize', 'a whole number of at least 1', pageSize);
-		}
-		values.pageSize = pageSize;
-	},
 	/** Pages with `page` and `limit` until the limit is reached or `data.pagination` says it was the last page. */
 	run: async ({ values, send }, request): Promise<INodeExecutionData[]> => {
 		const wanted = values.returnAll === true ? Infinity : ((values.limit as number | undefined) ?? 50);
-		const pageSize = Math.min(wanted, (values.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE);
+		const pageSize = Math.min(wanted, values.pageSize as number);
 		const items: INodeExecutionData[] = [];
 		for (let page = 1; page <= MAX_PAGES; page++) {
 			const response = await send({ ...request, qs: { ...request.qs, page, limit: pageSize } });

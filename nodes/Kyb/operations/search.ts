@@ -1,12 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { rule, text } from '../../shared/fields';
-import { withLoadedOptions } from '../../shared/fields-extra';
+import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-import { elementJson, findList, isObject } from '../list-helpers';
+import { boolean, check, text } from '../../shared/rules';
+import { elementJson, findList } from '../list-helpers';
 
-/** Where the vendor's own client looks for the companies found (api-notes.md). */
+/** Where the vendor's own client looks for the companies found. */
 export const SEARCH_LIST_KEYS = ['companies', 'results', 'matches', 'items'];
 
 /** The search's transactionId when the API gives it once for the whole search. */
@@ -27,34 +26,48 @@ export const search: OperationDefinition = {
 	toolDescription:
 		'Search business registries for companies by name. Supply name (the company name or part of it) and optionally country (two-letter ISO code such as DE). Returns one result per company with its companyId and transactionId, both needed by Get Company Details. Read-only.',
 	fields: [
-		text('name', {
-			displayName: 'Company Name',
-			required: true,
-			placeholder: 'Acme Holdings',
-			description: 'Name of the company, or part of it',
-		}),
-		withLoadedOptions(
-			text('country', {
+		{
+			property: {
+				displayName: 'Company Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Acme Holdings',
+				description: 'Name of the company, or part of it',
+			},
+			rule: text(),
+		},
+		{
+			property: {
 				displayName: 'Country Name or ID',
+				name: 'country',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getCountries' },
+				default: '',
 				description:
 					'Optional. Only companies registered in this country. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			rule: text({
 				normalize: (value) => value.trim().toUpperCase(),
-				rules: [rule.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')],
+				checks: [check.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')],
 			}),
-			'getCountries',
-		),
+		},
 	],
 	options: [
 		{
-			displayName: 'Output an Item When Nothing Is Found',
-			name: 'outputWhenNotFound',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether a search that finds no company still outputs one item for its input: {found: false, search: {...}}, without companyId, paired with the input item. Off (default): such an input produces no item.',
+			property: {
+				displayName: 'Output an Item When Nothing Is Found',
+				name: 'outputWhenNotFound',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a search that finds no company still outputs one item for its input: {found: false, search: {...}}, without companyId, paired with the input item. Off (default): such an input produces no item.',
+			},
+			rule: boolean(),
 		},
 	],
-	toItems: (response, { ctx, itemIndex, values }): INodeExecutionData[] => {
+	toItems: (response, { values }): INodeExecutionData[] => {
 		const body = responseJson(response.body);
 		const found = findList(body, SEARCH_LIST_KEYS) ?? { list: [], rest: body };
 		const transactionId = searchTransactionId(body);
@@ -65,8 +78,7 @@ export const search: OperationDefinition = {
 			resultCount: found.list.length,
 		};
 		if (found.list.length === 0) {
-			const outputEmpty = ctx.getNodeParameter('options.outputWhenNotFound', itemIndex, false) === true;
-			if (!outputEmpty) return [];
+			if (values.outputWhenNotFound !== true) return [];
 			return [
 				{
 					json: {

@@ -1,6 +1,5 @@
-import { boolean, choice, rule, text } from '../../shared/fields';
-import { decimalText, withLoadedOptions } from '../../shared/fields-extra';
 import type { OperationDefinition } from '../../shared/operation-types';
+import { boolean, check, choice, decimal, text } from '../../shared/rules';
 
 export const challengeDeposit: OperationDefinition = {
 	value: 'challengeDeposit',
@@ -14,63 +13,99 @@ export const challengeDeposit: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		"MOVES MONEY: sends a small real deposit to a person's bank account to verify who holds it; returns the verified IBAN, the status (OK or FAIL) and a name-match score. Supply amount (for example 0.01), currency (ISO code such as EUR), description (letters, digits and dashes only), firstName and lastName of the expected account holder. Every call is a new payment that is never undone: call it once per account, only when the user has asked for a deposit check, and never again to retry without asking the user.",
-	receipt: { name: 'transactionId', of: (json) => json.transactionId },
+	receipt: 'transactionId',
 	fields: [
-		decimalText('amount', {
-			displayName: 'Amount',
-			required: true,
-			maxDecimals: 2,
-			positive: true,
-			placeholder: '0.01',
-			description: 'The small amount sent to the account, e.g. 0.01.',
-		}),
-		withLoadedOptions(
-			text('currency', {
-				displayName: 'Currency Name or ID',
+		{
+			property: {
+				displayName: 'Amount',
+				name: 'amount',
+				type: 'string',
+				default: '',
 				required: true,
-				default: 'EUR',
+				placeholder: '0.01',
 				description:
-					'Currency of the amount. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a> (any ISO 4217 code; lower case is upper-cased).',
+					'The small amount sent to the account, e.g. 0.01. A number from an expression is sent with 2 decimals (1 becomes "1.00").',
+			},
+			rule: decimal({ maxDecimals: 2, positive: true }),
+		},
+		{
+			property: {
+				displayName: 'Currency Name or ID',
+				name: 'currency',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getCurrencies' },
+				default: 'EUR',
+				required: true,
+				description:
+					'Currency of the amount: any ISO 4217 code (lower case is upper-cased). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			rule: text({
 				normalize: (value) => value.trim().toUpperCase(),
-				rules: [rule.pattern(/^[A-Z]{3}$/, 'a three-letter ISO 4217 currency code such as EUR')],
+				checks: [check.pattern(/^[A-Z]{3}$/, 'a three-letter ISO 4217 currency code such as EUR')],
 			}),
-			'getCurrencies',
-		),
-		text('description', {
-			displayName: 'Description',
-			required: true,
-			placeholder: 'order-4711',
-			description: 'Your reference for this deposit, echoed in the response.',
-			rules: [rule.pattern(/^[A-Za-z0-9-]+$/, 'only letters, digits and hyphens (no spaces or other characters)')],
-		}),
-		text('firstName', {
-			displayName: 'First Name',
-			required: true,
-			placeholder: 'Anna',
-			description: 'First name of the expected account holder',
-		}),
-		text('lastName', {
-			displayName: 'Last Name',
-			required: true,
-			placeholder: 'Schmidt',
-			description: 'Last name of the expected account holder',
-		}),
-		boolean('piiToggle', {
-			displayName: 'Return Holder Name',
-			required: true,
-			description:
-				'Whether the response may include the account holder name the bank returned (returnedFirstName, returnedLastName). Sent as piiToggle 1 (on) or 0 (off).',
-			wire: (on) => (on ? 1 : 0),
-		}),
-		choice('nameMatchLogic', {
-			displayName: 'Name Match Logic',
-			required: true,
-			default: 'exact',
-			description: 'How the given name is compared with the account holder name',
-			options: [
-				{ name: 'Exact', value: 'exact', description: 'The names must be equal (score 100 or 0)' },
-				{ name: 'Fuzzy', value: 'fuzzy', description: 'Similar spellings score between 0 and 100' },
-			],
-		}),
+		},
+		{
+			property: {
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'order-4711',
+				description: 'Your reference for this deposit, echoed in the response',
+			},
+			rule: text({ checks: [check.pattern(/^[A-Za-z0-9-]+$/, 'only letters, digits and hyphens (no spaces or other characters)')] }),
+		},
+		{
+			property: {
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Anna',
+				description: 'First name of the expected account holder',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Schmidt',
+				description: 'Last name of the expected account holder',
+			},
+			rule: text(),
+		},
+		{
+			property: {
+				displayName: 'Return Holder Name',
+				name: 'piiToggle',
+				type: 'boolean',
+				default: false,
+				required: true,
+				description:
+					'Whether the response may include the account holder name the bank returned (returnedFirstName, returnedLastName). Sent as piiToggle 1 (on) or 0 (off).',
+			},
+			rule: boolean((on) => (on ? 1 : 0)),
+		},
+		{
+			property: {
+				displayName: 'Name Match Logic',
+				name: 'nameMatchLogic',
+				type: 'options',
+				options: [
+					{ name: 'Exact', value: 'exact', description: 'The names must be equal (score 100 or 0)' },
+					{ name: 'Fuzzy', value: 'fuzzy', description: 'Similar spellings score between 0 and 100' },
+				],
+				default: 'exact',
+				required: true,
+				description: 'How the given name is compared with the account holder name',
+			},
+			rule: choice,
+		},
 	],
 };

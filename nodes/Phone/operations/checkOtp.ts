@@ -1,60 +1,23 @@
-import { type IDataObject, type IExecuteFunctions, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
-
-import { apiMessage } from '../../shared/api-errors';
 import { FieldError } from '../../shared/field-error';
-import { parameter, text } from '../../shared/fields';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
-import { withoutSecret } from '../../shared/redact';
-import { isVerified, isWrongCodeAnswer, OTP_INVALID, OTP_VERIFIED, otpStatus } from './otp-status';
+import { responseJson } from '../../shared/json';
+import type { OperationDefinition, Rule } from '../../shared/operation-types';
+import { text } from '../../shared/rules';
+import { isVerified, isWrongCodeAnswer, otpStatus } from './otp-status';
 
 const CODE_RULE = '3 to 10 digits';
 
-/**
- * The code the person typed. It is a secret while it lives: masked in the UI, and no message ever
- * quotes it (the rule is named, never the value).
- */
-const securityFactor = {
-	...parameter(
-		'securityFactor',
-		{
-			displayName: 'Security Factor (Code)',
-			required: true,
-			placeholder: '482913',
-			description: `The one-time password the person received and typed in. Must be ${CODE_RULE}. Usually an expression that reads the code from a form or a Wait node's webhook, e.g. {{ $json.body.code }}.`,
-		},
-		{ type: 'string', typeOptions: { password: true }, default: '' },
-		(value) => {
-			if (typeof value !== 'string' && typeof value !== 'number') {
-				throw new FieldError('securityFactor', `securityFactor must be ${CODE_RULE} (the value is not shown)`);
-			}
-			const code = String(value).trim();
-			if (code === '') throw new FieldError('securityFactor', 'securityFactor is required and must not be blank');
-			if (!/^[0-9]{3,10}$/.test(code)) {
-				throw new FieldError('securityFactor', `securityFactor must be ${CODE_RULE} (the value is not shown: it is a one-time code)`);
-			}
-			return code;
-		},
-	),
-	location: 'body' as const,
+/** The code the person typed: a secret while it lives, so no message ever quotes it (only the rule). */
+const oneTimeCode: Rule = {
+	hint: CODE_RULE,
+	toWire: (value, field) => {
+		const code = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
+		if (code === '') throw new FieldError(field.name, `${field.name} is required and must not be blank`);
+		if (code === undefined || !/^[0-9]{3,10}$/.test(code)) {
+			throw new FieldError(field.name, `${field.name} must be ${CODE_RULE} (the value is not shown: it is a one-time code)`);
+		}
+		return code;
+	},
 };
-
-/** An unknown referenceId: the API's "not found" answer, said with the id the user passed. */
-function unknownReference(ctx: IExecuteFunctions, error: unknown, referenceId: string, itemIndex: number): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	const status = Number(error.httpCode);
-	const body = (error as { errorResponse?: unknown }).errorResponse;
-	const said = apiMessage(body);
-	const notFound = status === 404 || (status >= 400 && status < 500 && /not\s*found|unknown|does not exist/i.test(said ?? ''));
-	if (!notFound) return error;
-	return new NodeApiError(ctx.getNode(), (body && typeof body === 'object' ? body : { message: said ?? 'not found' }) as JsonObject, {
-		message: `Check OTP failed with HTTP ${status}: no OTP request with referenceId "${referenceId}" (${said ?? 'no message'})`,
-		description:
-			'Pass the data.referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
-		httpCode: String(status),
-		itemIndex,
-	});
-}
 
 export const checkOtp: OperationDefinition = {
 	value: 'checkOtp',
@@ -69,41 +32,45 @@ export const checkOtp: OperationDefinition = {
 	// Repeated wrong attempts may lock the request at the provider: never resent after a network error.
 	repeatable: false,
 	acceptsAnswer: isWrongCodeAnswer,
-	receipt: { name: 'referenceId', of: (json) => (json.data as IDataObject | undefined)?.referenceId ?? json.referenceId },
-	secretFields: ['securityFactor'],
+	// Neither "verified" nor "wrong code" can be read from an answer without a status.
+	expects: { oneOf: ['data.status.code', 'data.status.description', 'status.code', 'status.description'] },
+	hints: {
+		notFound:
+			'No OTP request with referenceId "{referenceId}": pass the data.referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
+	},
+	receipt: ['data.referenceId', 'referenceId'],
 	fields: [
-		text('referenceId', {
-			displayName: 'Reference ID',
+		{
+			property: {
+				displayName: 'Reference ID',
+				name: 'referenceId',
+				type: 'string',
+				default: '={{ $json.data.referenceId }}',
+				required: true,
+				placeholder: 'e.g. 9f86d081884c7d659a2feaa0c55ad015',
+				description:
+					"The data.referenceId that Send OTP returned. The default reads it from the previous node's item; after a Wait or Form node, point the expression at the Send OTP node's item instead.",
+			},
+			rule: text({ normalize: (value) => value.trim() }),
 			location: 'path',
-			required: true,
-			default: '={{ $json.data.referenceId }}',
-			placeholder: 'e.g. 9f86d081884c7d659a2feaa0c55ad015',
-			description:
-				"The data.referenceId that Send OTP returned. The default reads it from the previous node's item; after a Wait or Form node use e.g. {{ $('Send OTP').item.json.data.referenceId }}.",
-			normalize: (value) => value.trim(),
-		}),
-		securityFactor,
+		},
+		{
+			property: {
+				displayName: 'Security Factor (Code)',
+				name: 'securityFactor',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				required: true,
+				placeholder: '482913',
+				description: 'The one-time password the person received and typed in: usually an expression that reads the code from a form or a Wait node\'s webhook',
+			},
+			rule: oneTimeCode,
+			secret: true,
+		},
 	],
-	run: async ({ ctx, itemIndex, values, send }, request) => {
-		const code = values.securityFactor as string;
-		let response;
-		try {
-			response = await send(request);
-		} catch (error) {
-			throw unknownReference(ctx, withoutSecret(error, code), values.referenceId as string, itemIndex);
-		}
-		const status = otpStatus(response.body);
-		if (!status) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Check OTP got HTTP ${response.statusCode} without a status code (expected data.status.code, e.g. ${OTP_VERIFIED} or ${OTP_INVALID})`,
-				{
-					itemIndex,
-					description:
-						'The answer is not the shape of a code check, so it is neither "verified" nor "wrong code". Check the base URL of the credential.',
-				},
-			);
-		}
+	toItems: (response) => {
+		const status = otpStatus(response.body) ?? { code: null, description: null };
 		return [
 			{
 				json: {

@@ -1,6 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import { isObject } from '../../shared/json';
 
-/** The provider's status codes of a code check (api-notes.md, Phone). */
+/** The provider's status codes of a code check. */
 export const OTP_VERIFIED = 3900;
 export const OTP_INVALID = 3905;
 
@@ -8,9 +8,6 @@ export interface OtpStatus {
 	code: number | null;
 	description: string | null;
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The `status` object of a code check, read with and without the `data` wrapper (the older API

@@ -1,12 +1,22 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import type { OperationDefinition, Rule } from '../../shared/operation-types';
 import { ruleBroken } from '../../shared/field-error';
-import { choice, rule, text } from '../../shared/fields';
-import type { OperationDefinition } from '../../shared/operation-types';
+import { boolean, check, choice, text } from '../../shared/rules';
 
 const PHONE_RULE = '6 to 20 digits (international format without +, e.g. 436501234567)';
 /** What "Clean Phone Number" removes before the digits are checked. */
 const PHONE_FORMATTING = /[\s+\-()./]/g;
+
+/** Digits only; with Options > Clean Phone Number (read before the fields) formatting is removed first. */
+const phoneDigits: Rule = {
+	hint: PHONE_RULE,
+	toWire: (value, field) => {
+		const given = String(value);
+		const clean = field.values.cleanPhoneNumber !== false;
+		const digits = clean ? given.replace(PHONE_FORMATTING, '') : given.trim();
+		if (!/^[0-9]{6,20}$/.test(digits)) throw ruleBroken(field.name, clean ? `${PHONE_RULE} once formatting is removed` : PHONE_RULE, value);
+		return digits;
+	},
+};
 
 /** en-US, de-at, EN -> en-US, de-AT, en: language lower case, region upper case. */
 function normalizeLanguage(value: string): string {
@@ -25,81 +35,101 @@ export const sendOtp: OperationDefinition = {
 	repeatable: false,
 	toolDescription:
 		'SENDS A MESSAGE: sends a one-time password to a real person by SMS (phoneNumber: digits in international format, for example 436501234567) or e-mail (email), and returns the referenceId needed to check the code. Every call sends a new message that may be billed: call it once, only when the user asks to verify that number or address, and never to retry without asking the user.',
-	receipt: { name: 'referenceId', of: (json) => json.referenceId },
-	secretFields: ['securityFactor'],
+	receipt: ['data.referenceId', 'referenceId'],
 	fields: [
-		choice('method', {
-			displayName: 'Method',
-			required: true,
-			default: 'sms',
-			description: 'How the one-time password is delivered',
-			options: [
-				{ name: 'SMS', value: 'sms' },
-				{ name: 'Email', value: 'email' },
-			],
-		}),
-		text('phoneNumber', {
-			displayName: 'Phone Number',
-			required: true,
-			showWhen: { method: ['sms'] },
-			placeholder: '436501234567',
-			description: `Recipient in international format. Must be ${PHONE_RULE}. With Options > Clean Phone Number (on by default), +, spaces, dashes, dots, slashes and parentheses are removed first, so "+43 (650) 123-4567" is sent as 436501234567.`,
-		}),
-		text('email', {
-			displayName: 'Email',
-			required: true,
-			showWhen: { method: ['email'] },
-			placeholder: 'name@email.com',
-			description: 'Recipient e-mail address.',
-			normalize: (value) => value.trim(),
-			rules: [rule.email],
-		}),
-		text('securityFactor', {
-			displayName: 'Security Factor (Custom OTP)',
+		{
+			property: {
+				displayName: 'Method',
+				name: 'method',
+				type: 'options',
+				options: [
+					{ name: 'SMS', value: 'sms' },
+					{ name: 'Email', value: 'email' },
+				],
+				default: 'sms',
+				required: true,
+				description: 'How the one-time password is delivered',
+			},
+			rule: choice,
+		},
+		{
+			property: {
+				displayName: 'Phone Number',
+				name: 'phoneNumber',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: '436501234567',
+				description:
+					'Recipient in international format. With Options > Clean Phone Number (on by default), +, spaces, dashes, dots, slashes and parentheses are removed first, so "+43 (650) 123-4567" is sent as 436501234567.',
+				displayOptions: { show: { method: ['sms'] } },
+			},
+			rule: phoneDigits,
+		},
+		{
+			property: {
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'name@email.com',
+				description: 'Recipient e-mail address',
+				displayOptions: { show: { method: ['email'] } },
+			},
+			rule: text({ normalize: (value) => value.trim(), checks: [check.email] }),
+		},
+		{
+			property: {
+				displayName: 'Security Factor (Custom OTP)',
+				name: 'securityFactor',
+				type: 'string',
+				default: '',
+				placeholder: '482913',
+				description: 'Your own one-time password. Leave out to let the provider generate a 6-digit code.',
+			},
+			rule: text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[0-9]{3,10}$/, '3 to 10 digits')] }),
 			additional: true,
-			placeholder: '482913',
-			description: 'Your own one-time password. Leave out to let the provider generate a 6-digit code.',
-			normalize: (value) => value.trim(),
-			rules: [rule.pattern(/^[0-9]{3,10}$/, '3 to 10 digits')],
-		}),
-		text('externalId', {
-			displayName: 'External ID',
+			secret: true,
+		},
+		{
+			property: {
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				placeholder: 'signup-4711',
+				description: 'Your own ID for this verification, returned with it',
+			},
+			rule: text({ checks: [check.maxLength(100)] }),
 			additional: true,
-			placeholder: 'signup-4711',
-			description: 'Your own ID for this verification, returned with it.',
-			rules: [rule.maxLength(100)],
-		}),
-		text('voiceLang', {
-			displayName: 'Delivery Language',
+		},
+		{
+			property: {
+				displayName: 'Delivery Language',
+				name: 'voiceLang',
+				type: 'string',
+				default: '',
+				placeholder: 'en-US',
+				description:
+					'Language of the message, e.g. en-US or de-AT (provider default: English). Sent as messageTemplate.voiceLang, only when set.',
+			},
+			rule: text({ normalize: normalizeLanguage, checks: [check.pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language code such as en-US or de-AT')] }),
 			additional: true,
-			location: 'none',
-			placeholder: 'en-US',
-			description:
-				'Language of the message, e.g. en-US or de-AT (provider default: English). Sent as messageTemplate.voiceLang, only when set.',
-			normalize: normalizeLanguage,
-			rules: [rule.pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language code such as en-US or de-AT')],
-		}),
+			nest: 'messageTemplate',
+		},
 	],
 	options: [
 		{
-			displayName: 'Clean Phone Number',
-			name: 'cleanPhoneNumber',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to remove +, spaces, dashes, dots, slashes and parentheses from the phone number before checking that it is 6 to 20 digits. Off: the number must already be digits only.',
+			property: {
+				displayName: 'Clean Phone Number',
+				name: 'cleanPhoneNumber',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to remove +, spaces, dashes, dots, slashes and parentheses from the phone number before checking that it is 6 to 20 digits. Off: the number must already be digits only.',
+			},
+			rule: boolean(),
 		},
 	],
-	validate: (values, { ctx, itemIndex }) => {
-		if (values.phoneNumber === undefined) return;
-		const given = values.phoneNumber as string;
-		const clean = ctx.getNodeParameter('options.cleanPhoneNumber', itemIndex, true) !== false;
-		const digits = clean ? given.replace(PHONE_FORMATTING, '') : given.trim();
-		if (!/^[0-9]{6,20}$/.test(digits)) {
-			throw ruleBroken('phoneNumber', clean ? `${PHONE_RULE} once formatting is removed` : PHONE_RULE, given);
-		}
-		values.phoneNumber = digits;
-	},
-	shapeBody: (body, values): IDataObject =>
-		values.voiceLang !== undefined ? { ...body, messageTemplate: { voiceLang: values.voiceLang as string } } : body,
 };

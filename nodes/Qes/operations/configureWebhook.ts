@@ -1,44 +1,38 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { FieldError, quote } from '../../shared/field-error';
-import { parameter, rule, text } from '../../shared/fields';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { HEADER_NAME } from '../../shared/redact';
+import type { OperationDefinition, Rule } from '../../shared/operation-types';
+import { check, text } from '../../shared/rules';
 
 /**
- * The UI's name/value pairs as the object the API takes (`metadata.authHeader`). Header values are
+ * The name/value pairs as the object the API takes (`metadata.authHeader`). Header values are
  * secrets: no message ever quotes one, only the header's name and position.
  */
-export function authHeaderToWire(value: unknown): Record<string, string> | undefined {
-	const entries = (value as { header?: unknown } | undefined)?.header;
-	if (entries === undefined || entries === null) return undefined;
-	if (!Array.isArray(entries)) throw new FieldError('authHeader', 'authHeader must be a list of name/value pairs');
-	const headers: Record<string, string> = {};
-	const seen = new Set<string>();
-	entries.forEach((entry: { name?: unknown; value?: unknown }, position) => {
-		const label = `authHeader entry ${position + 1}`;
-		const name = typeof entry?.name === 'string' ? entry.name.trim() : '';
-		if (!HEADER_NAME.test(name)) {
-			throw new FieldError(
-				'authHeader',
-				`${label}: the header name must be letters, digits and !#$%&'*+.^_\`|~-, got ${quote(entry?.name ?? '')}`,
-			);
-		}
-		if (seen.has(name.toLowerCase())) {
-			throw new FieldError('authHeader', `${label}: the header name must be unique, got "${name}" twice`);
-		}
-		seen.add(name.toLowerCase());
-		const headerValue = entry?.value;
-		if (typeof headerValue !== 'string' || headerValue.trim() === '') {
-			throw new FieldError('authHeader', `${label}: the value of header "${name}" must be a non-blank text (value not shown)`);
-		}
-		if (/[\r\n\0]/.test(headerValue)) {
-			throw new FieldError('authHeader', `${label}: the value of header "${name}" must be a single line without line breaks (value not shown)`);
-		}
-		headers[name] = headerValue;
-	});
-	return Object.keys(headers).length ? headers : undefined;
-}
+const authHeaders: Rule = {
+	toWire: (value, { name }) => {
+		const entries = (value as { header?: unknown } | undefined)?.header;
+		if (entries === undefined || entries === null) return undefined;
+		if (!Array.isArray(entries)) throw new FieldError(name, `${name} must be a list of name/value pairs`);
+		const headers: Record<string, string> = {};
+		const seen = new Set<string>();
+		entries.forEach((entry: { name?: unknown; value?: unknown }, position) => {
+			const label = `${name} entry ${position + 1}`;
+			const header = typeof entry?.name === 'string' ? entry.name.trim() : '';
+			if (!check.headerName.test(header)) {
+				throw new FieldError(name, `${label}: the header name must be ${check.headerName.hint}, got ${quote(entry?.name ?? '')}`);
+			}
+			if (seen.has(header.toLowerCase())) throw new FieldError(name, `${label}: the header name must be unique, got "${header}" twice`);
+			seen.add(header.toLowerCase());
+			const headerValue = entry?.value;
+			if (typeof headerValue !== 'string' || headerValue.trim() === '') {
+				throw new FieldError(name, `${label}: the value of header "${header}" must be a non-blank text (value not shown)`);
+			}
+			if (/[\r\n\0]/.test(headerValue)) {
+				throw new FieldError(name, `${label}: the value of header "${header}" must be a single line without line breaks (value not shown)`);
+			}
+			headers[header] = headerValue;
+		});
+		return Object.keys(headers).length ? headers : undefined;
+	},
+};
 
 export const configureWebhook: OperationDefinition = {
 	value: 'configureWebhook',
@@ -50,39 +44,40 @@ export const configureWebhook: OperationDefinition = {
 	path: '/onboarding/configureWebhook',
 	// Saving the same URL again leaves the same state.
 	repeatable: true,
-	// The header values are the webhook's secret: the shared request path cuts them out of every error.
-	secretFields: ['authHeader'],
 	toolDescription:
 		"CHANGES ACCOUNT SETTINGS: replaces the account's one QES status webhook with webhookUrl, so status pings stop reaching whatever listened before. Supply webhookUrl. Call it only when the user asks for exactly this change.",
 	fields: [
-		parameter(
-			'replacesNotice',
-			{
+		{
+			property: {
 				displayName:
 					'The API keeps one webhook URL per account: configuring a URL here replaces the previous one, also one set by a QES Trigger node. The QES Trigger node configures its own URL automatically when its workflow is activated.',
+				name: 'replacesNotice',
+				type: 'notice',
+				default: '',
 			},
-			{ type: 'notice', default: '' },
-			() => undefined,
-		),
-		text('webhookUrl', {
-			displayName: 'Webhook URL',
-			required: true,
-			placeholder: 'https://example.com/webhook/qes',
-			description: 'The URL that receives a status ping when an onboarding session changes.',
-			rules: [rule.httpUrl],
-		}),
-		parameter(
-			'authHeader',
-			{
+		},
+		{
+			property: {
+				displayName: 'Webhook URL',
+				name: 'webhookUrl',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'https://example.com/webhook/qes',
+				description: 'The URL that receives a status ping when an onboarding session changes',
+			},
+			rule: text({ checks: [check.httpUrl] }),
+		},
+		{
+			property: {
 				displayName: 'Auth Headers',
-				description:
-					'Headers the API sends with every ping, so your endpoint can tell genuine pings from others (sent as metadata.authHeader)',
-				placeholder: 'Add Header',
-			},
-			{
+				name: 'authHeader',
 				type: 'fixedCollection',
 				typeOptions: { multipleValues: true },
 				default: {},
+				placeholder: 'Add Header',
+				description:
+					'Headers the API sends with every ping, so your endpoint can tell genuine pings from others (sent as metadata.authHeader)',
 				options: [
 					{
 						displayName: 'Header',
@@ -106,9 +101,10 @@ export const configureWebhook: OperationDefinition = {
 					},
 				],
 			},
-			authHeaderToWire,
-		),
+			rule: authHeaders,
+			nest: 'metadata',
+			// The header values are the webhook's secret: cut out of every error.
+			secret: true,
+		},
 	],
-	shapeBody: (body: IDataObject, values) =>
-		values.authHeader ? { ...body, metadata: { authHeader: values.authHeader as IDataObject } } : body,
 };

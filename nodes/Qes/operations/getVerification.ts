@@ -1,20 +1,12 @@
-import {
-	type IBinaryKeyData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { FieldError, quote } from '../../shared/field-error';
-import { text } from '../../shared/fields';
+import { downloadError } from '../../shared/errors';
+import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/run-operations';
+import { boolean, check, text } from '../../shared/rules';
 import { pick } from '../../shared/tool-output';
-import { isObject } from '../../shared/is-object';
 
-export const DEFAULT_BINARY_PREFIX = 'signedDocument';
-const PREFIX_RULE = /^[A-Za-z0-9_-]+$/;
+const DEFAULT_BINARY_PREFIX = 'signedDocument';
 
 /** What the output says about each signed document (beside the response, under `signedDocumentDownloads`). */
 export interface SignedDocumentDownload extends IDataObject {
@@ -33,12 +25,6 @@ export interface SignedDocumentDownload extends IDataObject {
 
 const stringOr = (value: unknown, fallback: string | null): string | null =>
 	typeof value === 'string' && value.trim() !== '' ? value : fallback;
-
-function downloadOptions(ctx: IExecuteFunctions, itemIndex: number): { download: boolean; prefix: string } {
-	const download = ctx.getNodeParameter('options.downloadSignedDocuments', itemIndex, false) === true;
-	const prefix = ctx.getNodeParameter('options.binaryPropertyPrefix', itemIndex, DEFAULT_BINARY_PREFIX) as unknown;
-	return { download, prefix: typeof prefix === 'string' ? prefix.trim() : String(prefix) };
-}
 
 /** The signature items, with or without the `data` wrapper (robustness rule of the API notes). */
 function signatureItems(response: IDataObject): unknown[] {
@@ -75,22 +61,10 @@ async function downloadFile(
 			ignoreHttpStatusErrors: true,
 		})) as typeof response;
 	} catch (error) {
-		const code = (error as { code?: string }).code ?? (error as Error).message;
-		throw new NodeOperationError(ctx.getNode(), `Downloading ${what} from ${shownUrl(url)} failed (${code})`, {
-			itemIndex,
-			description: 'The file host could not be reached. Run the operation again; the verification result itself was read.',
-		});
+		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, error });
 	}
 	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Downloading ${what} from ${shownUrl(url)} failed with HTTP ${response.statusCode}`,
-			{
-				itemIndex,
-				description:
-					'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.',
-			},
-		);
+		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, statusCode: response.statusCode });
 	}
 	const body = response.body;
 	const bytes = Buffer.isBuffer(body)
@@ -189,47 +163,48 @@ export const getVerification: OperationDefinition = {
 		'Read the result of a QES (qualified electronic signature) onboarding session: whether the person is verified, the session status, the identified person and the state of each signature. Supply sessionId. Read-only.',
 	toolSummary: verificationForModel,
 	fields: [
-		text('sessionId', {
-			displayName: 'Session ID',
+		{
+			property: {
+				displayName: 'Session ID',
+				name: 'sessionId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. qes-4c1f...',
+				description: 'The ID of the onboarding session (the requestId of its session link, also sent in status pings)',
+			},
+			rule: text(),
 			location: 'path',
-			required: true,
-			placeholder: 'e.g. qes-4c1f...',
-			description: 'The ID of the onboarding session (the requestId of its session link, also sent in status pings)',
-		}),
+		},
 	],
 	options: [
 		{
-			displayName: 'Download Signed Documents',
-			name: 'downloadSignedDocuments',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to download every signed document of the session as binary data (while its link is valid). The list "signedDocumentDownloads" beside the result tells which binary field holds which file.',
+			property: {
+				displayName: 'Download Signed Documents',
+				name: 'downloadSignedDocuments',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to download every signed document of the session as binary data (while its link is valid). The list "signedDocumentDownloads" beside the result tells which binary field holds which file.',
+			},
+			rule: boolean(),
 		},
 		{
-			displayName: 'Binary Field Prefix',
-			name: 'binaryPropertyPrefix',
-			type: 'string',
-			default: DEFAULT_BINARY_PREFIX,
-			description:
-				'Downloaded documents go into binary fields named this prefix plus the position of the signature item, e.g. signedDocument0 and signedDocument1',
+			property: {
+				displayName: 'Binary Field Prefix',
+				name: 'binaryPropertyPrefix',
+				type: 'string',
+				default: DEFAULT_BINARY_PREFIX,
+				description:
+					'Downloaded documents go into binary fields named this prefix plus the position of the signature item, e.g. signedDocument0 and signedDocument1',
+			},
+			rule: text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -')] }),
 		},
 	],
-	validate: (_values, { ctx, itemIndex }) => {
-		const { download, prefix } = downloadOptions(ctx, itemIndex);
-		if (download && !PREFIX_RULE.test(prefix)) {
-			throw new FieldError(
-				'binaryPropertyPrefix',
-				`binaryPropertyPrefix must be letters, digits, _ or -, got ${quote(prefix)}`,
-			);
-		}
-	},
-	run: async ({ ctx, itemIndex, send }, request): Promise<INodeExecutionData[]> => {
-		const response = await send(request);
+	toItems: async (response, { ctx, itemIndex, values }): Promise<INodeExecutionData[]> => {
 		const json = responseJson(response.body);
-		const { download, prefix } = downloadOptions(ctx, itemIndex);
-		if (!download) return [{ json }];
-		const { binary, downloads } = await downloadSignedDocuments(ctx, itemIndex, json, prefix);
+		if (values.downloadSignedDocuments !== true) return [{ json }];
+		const { binary, downloads } = await downloadSignedDocuments(ctx, itemIndex, json, values.binaryPropertyPrefix as string);
 		return [
 			{
 				json: { ...json, signedDocumentDownloads: downloads },

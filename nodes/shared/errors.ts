@@ -1,9 +1,20 @@
-import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
+import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { FieldError } from './field-error';
+import { fieldLabel } from './field-labels';
+import type { ErrorHints, FieldValues, OperationDefinition } from './operation-types';
+import { TokenExchangeError } from './token-exchange';
+
+/**
+ * The one module that turns failures into the errors n8n shows: refused requests, network failures,
+ * answers that cannot be trusted, a refused or failed token exchange, invalid values. Each says what
+ * happened (operation, HTTP status, the API's own words) and, as its description, what to do.
+ */
 
 export const AUTH_HINT =
 	'Check the API key and the customer ID in the credential, and that they belong to the chosen environment (Production or Sandbox).';
 
-/** What to do about each kind of failure, in the words of someone using the node. */
+/** What to do about each kind of refusal, unless the operation's table entry says better. */
 const HINTS: Record<number, string> = {
 	400: 'The API refused the values sent: check the field named in the message.',
 	401: AUTH_HINT,
@@ -14,18 +25,13 @@ const HINTS: Record<number, string> = {
 	503: 'The API is temporarily unavailable and stayed so through all retries. Try again later or raise Max Retries (node Options).',
 };
 
-const JOURNEY_NOT_FOUND_HINT =
-	'Open a journey first (Document Verification > Open Journey) and pass its journeyId to this operation.';
-
-export interface ApiFailure {
-	statusCode: number;
-	/** Already redacted. */
-	body: unknown;
-	operation: string;
-	itemIndex: number;
-	attempts: number;
-	/** False for operations that move money or send a message: the description then says what may have happened. */
-	repeatable: boolean;
+/** The operation's hints with `{field}` replaced by the item's values (secret fields stay unnamed). */
+export function itemHints(op: OperationDefinition, values: FieldValues): ErrorHints | undefined {
+	if (!op.hints) return undefined;
+	const secret = new Set(op.fields.filter((f) => f.rule && f.secret).map((f) => f.property.name));
+	const fill = (text: string) =>
+		text.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined || secret.has(name) ? whole : String(values[name])));
+	return Object.fromEntries(Object.entries(op.hints).map(([key, text]) => [key, fill(text as string)])) as ErrorHints;
 }
 
 /** For an operation that is not repeatable: whether the API may have acted on a failed request. */
@@ -47,17 +53,31 @@ export function apiMessage(body: unknown): string | undefined {
 	return undefined;
 }
 
-export function isJourneyNotFound(statusCode: number, body: unknown): boolean {
-	return statusCode >= 400 && statusCode < 500 && /journey/i.test(apiMessage(body) ?? '') && /not\s*found|unknown|does not exist/i.test(apiMessage(body) ?? '');
+function isNotFound(statusCode: number, body: unknown): boolean {
+	return statusCode === 404 || (statusCode >= 400 && statusCode < 500 && /not\s*found|unknown|does not exist/i.test(apiMessage(body) ?? ''));
 }
 
-/** NodeApiError with the status, the API's message, the operation and a hint; no request headers. */
+export interface ApiFailure {
+	statusCode: number;
+	/** Already redacted. */
+	body: unknown;
+	operation: string;
+	itemIndex: number;
+	attempts: number;
+	/** False for operations that move money or send a message: the description then says what may have happened. */
+	repeatable: boolean;
+	hints?: ErrorHints;
+}
+
+/** NodeApiError with the status, the API's message, the operation and what to do; no request headers. */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
-	const { statusCode, body, operation, itemIndex, attempts, repeatable } = failure;
+	const { statusCode, body, operation, itemIndex, attempts, repeatable, hints } = failure;
 	const said = (apiMessage(body) ?? 'no message').slice(0, 500);
-	const known = isJourneyNotFound(statusCode, body)
-		? JOURNEY_NOT_FOUND_HINT
-		: (HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : HINTS[400]));
+	const known =
+		(isNotFound(statusCode, body) ? hints?.notFound : undefined) ??
+		hints?.[statusCode] ??
+		HINTS[statusCode] ??
+		(statusCode >= 500 ? HINTS[500] : HINTS[400]);
 	const hint = repeatable || statusCode === 429 || statusCode === 401 ? known : `${mayHaveActed(statusCode)} ${known}`;
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const responseBody = body && typeof body === 'object' ? (body as JsonObject) : { message: said };
@@ -147,5 +167,55 @@ export function unexpectedAnswerError(
 		description,
 		httpCode: String(statusCode),
 		itemIndex,
+	});
+}
+
+/** The token exchange failed: the item's error names the operation and says what to check. */
+export function tokenError(node: INode, error: unknown, operation: string, itemIndex: number): NodeApiError {
+	const failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
+	const message = `${operation} failed: ${failure.message}`;
+	return new NodeApiError(node, { message: failure.message } as JsonObject, {
+		message,
+		description: failure.reason === 'rejected' ? AUTH_HINT : undefined,
+		itemIndex,
+	});
+}
+
+/**
+ * A value that broke its field's rule: the message names the field's label and name and counts the
+ * item from 1 (as n8n's editor does; itemIndex stays 0-based, as n8n expects it).
+ */
+export function validationError(node: INode, op: OperationDefinition, error: FieldError, itemIndex: number): NodeOperationError {
+	const position = itemIndex + 1;
+	const label = fieldLabel(op, error.field);
+	const named = `${label} (${error.field})`;
+	const rest = error.message.slice(error.field.length);
+	const message = error.message.startsWith(error.field) && /^[ :]/.test(rest) ? `${named}${rest}` : `${named}: ${error.message}`;
+	return new NodeOperationError(node, `${message} (item ${position})`, {
+		itemIndex,
+		description: `Nothing was sent for item ${position}. Fix the value of "${label}" (${error.field}) and run again.`,
+	});
+}
+
+/** Any failure of an item as the error n8n shows for it. */
+export function itemError(node: INode, op: OperationDefinition, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof FieldError) return validationError(node, op, error, itemIndex);
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** A file an operation downloads (a signed document) could not be fetched. */
+export function downloadError(
+	node: INode,
+	failure: { what: string; url: string; itemIndex: number; statusCode?: number; error?: unknown },
+): NodeOperationError {
+	const { what, url, itemIndex, statusCode } = failure;
+	const how = statusCode !== undefined ? `with HTTP ${statusCode}` : `(${describeNetworkFailure(failure.error)})`;
+	return new NodeOperationError(node, `Downloading ${what} from ${url} failed ${how}`, {
+		itemIndex,
+		description:
+			statusCode !== undefined
+				? 'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.'
+				: 'The file host could not be reached. Run the operation again; the verification result itself was read.',
 	});
 }

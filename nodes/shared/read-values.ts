@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { FieldError } from './field-error';
+import type { Field, FieldValues, OperationDefinition, ValueField } from './operation-types';
+import { requestSettings } from './request-settings';
+
+/**
+ * Reads and validates one item's values: the Options first (a field's rule may depend on one, such
+ * as Clean Phone Number), then the fields in table order. Each value passes its field's rule, which
+ * throws a FieldError naming the field and the rule. Fields hidden by their display conditions are
+ * skipped; an empty optional field is left out unless its rule supplies a value.
+ */
+export function readValues(ctx: IExecuteFunctions, op: OperationDefinition, itemIndex: number): FieldValues {
+	const values: FieldValues = {};
+	const options = op.options?.length ? (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
+	for (const field of op.options ?? []) {
+		read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex, values });
+	}
+	const additional = op.fields.some((f) => f.rule && f.additional)
+		? (ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject)
+		: {};
+	for (const field of op.fields) {
+		if (!field.rule) continue;
+		const { name, displayOptions } = field.property;
+		if (!field.additional && !shown(ctx, displayOptions?.show, itemIndex)) continue;
+		read(field, field.additional ? additional[name] : ctx.getNodeParameter(name, itemIndex, undefined), { ctx, itemIndex, values });
+	}
+	return values;
+}
+
+/** The request settings of a run (Options > Max Concurrent Requests ...), read through their rules from the first item. */
+export function readSettings(ctx: IExecuteFunctions): FieldValues {
+	const values: FieldValues = {};
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	for (const field of requestSettings) read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex: 0, values });
+	return values;
+}
+
+function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; itemIndex: number; values: FieldValues }): void {
+	const { name } = field.property;
+	const input = { ...item, name, property: field.property };
+	let value: unknown;
+	if (raw === undefined || raw === null || raw === '') {
+		if (field.rule.whenEmpty) value = field.rule.whenEmpty(input);
+		else if (field.property.required && !field.additional) throw new FieldError(name, `${name} is required`);
+	} else {
+		value = field.rule.toWire(raw, input);
+	}
+	if (value !== undefined) item.values[name] = value;
+}
+
+/** Whether a field's display conditions on other parameters hold for this item. */
+function shown(ctx: IExecuteFunctions, conditions: IDataObject | undefined, itemIndex: number): boolean {
+	return Object.entries(conditions ?? {}).every(([name, allowed]) =>
+		(allowed as unknown[]).includes(ctx.getNodeParameter(name, itemIndex, undefined)),
+	);
+}
+
+/** The fields whose values are sent or read, with their rules (notices left out). */
+export function valueFields(op: OperationDefinition): ValueField[] {
+	return op.fields.filter((f: Field): f is ValueField => f.rule !== undefined);
+}
