@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from './is-object';
+import { isObject } from './json';
 
 /**
  * The one reader of the API's answer shapes across its generations: the newest wraps every answer
