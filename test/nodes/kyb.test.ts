@@ -3,8 +3,7 @@ import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFuncti
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfiles';
 import { search } from '../../nodes/Kyb/operations/search';
-import type { ApiRequest, ItemContext } from '../../nodes/shared/operation-types';
-import type { ApiResponse } from '../../nodes/shared/transport';
+import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation-types';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
 
@@ -357,7 +356,8 @@ describe('KYB: List Company Profiles', () => {
 				requests.push(request);
 				return { statusCode: 200, headers: {}, body: bodies[requests.length - 1] ?? { data: { kybRequestData: [] } } };
 			};
-			const out = await listCompanyProfiles.run!({ values, send } as unknown as ItemContext, { method: 'GET', path: '/KYB/companyProfile' });
+			const ctx = { getNode: () => ({ name: 'KYB Company Data' }) };
+			const out = await listCompanyProfiles.run!({ ctx, itemIndex: 0, values, send } as unknown as ItemContext, { method: 'GET', path: '/KYB/companyProfile' });
 			return { out, requests };
 		}
 		const page = (ids: string[], pagination?: IDataObject) => ({ data: { kybRequestData: ids.map((id) => ({ id })), pagination } });
@@ -368,13 +368,10 @@ describe('KYB: List Company Profiles', () => {
 			expect(requests).toHaveLength(1);
 		});
 
-		it('the API ignored the page asked for: no repeated data', async () => {
-			const { out, requests } = await pages(
-				[page(['a', 'b'], { currentPage: 1, lastPage: 3 }), page(['a', 'b'], { currentPage: 1, lastPage: 3 })],
-				{ returnAll: true, pageSize: 2 },
-			);
-			expect(out.map((i) => i.json.id)).toEqual(['a', 'b', 'a', 'b']);
-			expect(requests).toHaveLength(2);
+		it('the API ignored the page asked for: an error, and no profile output twice', async () => {
+			const answers = [page(['a', 'b'], { currentPage: 1, lastPage: 3 }), page(['a', 'b'], { currentPage: 1, lastPage: 3 })];
+			const run = pages(answers, { returnAll: true, pageSize: 2, limit: 50 });
+			await expect(run).rejects.toThrow('List Company Profiles asked for page 2 and got page 1: the API did not page, so the list stops after 2 profiles');
 		});
 
 		it('an empty page ends the list', async () => {
