@@ -1,12 +1,13 @@
-import { sleep } from 'n8n-workflow';
+import { unlessCancelled, wait } from './wait';
 
 /** Time and waiting, injectable so the pacer can be tested with a fake clock. */
 export interface Clock {
 	now(): number;
-	sleep(ms: number): Promise<void>;
+	/** Waits `ms`; ends at once with ExecutionCancelled when `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
 /** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
 const DECREASE_FACTOR = 0.95;
@@ -14,7 +15,7 @@ const DECREASE_FACTOR = 0.95;
 const PROBE_STEP_PER_SECOND = 0.2;
 /**
  * No probing for this long after a 429: above the learnt pace every probe costs a 429 and a whole
- * Retry-After pause for the process. With 10 s the many-executions bench rows measured 1.21-1.31x N/rate.
+ * Retry-After pause for the process, so shorter quiet periods make many executions slower overall.
  */
 const QUIET_MS = 30_000;
 /** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */
@@ -66,15 +67,25 @@ export class Pacer {
 
 	/**
 	 * Resolves when the caller may send its request. maxRequestsPerSecond > 0 is the caller's run's
-	 * fixed quota; the spacing used is the slower of it and the adaptive pace.
+	 * fixed quota; the spacing used is the slower of it and the adaptive pace. An aborted `signal`
+	 * (a cancelled execution) ends the wait at once with ExecutionCancelled, admitting nothing.
 	 */
-	async acquire(maxRequestsPerSecond = 0): Promise<void> {
+	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<void> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
 		for (;;) {
 			const now = this.clock.now();
 			this.probe(now);
 			if (fixedIntervalMs === 0 && this.adaptiveIntervalMs === 0 && this.inFlightCount >= Math.floor(this.window)) {
-				await new Promise<void>((wake) => this.windowWaiters.push(wake));
+				let wake = () => {};
+				const room = new Promise<void>((resolve) => {
+					wake = resolve;
+					this.windowWaiters.push(resolve);
+				});
+				try {
+					await unlessCancelled(room, signal);
+				} finally {
+					this.windowWaiters = this.windowWaiters.filter((waiter) => waiter !== wake);
+				}
 				continue;
 			}
 			const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
@@ -83,7 +94,7 @@ export class Pacer {
 				this.inFlightCount++;
 				return;
 			}
-			await this.clock.sleep(start - now);
+			await this.clock.sleep(start - now, signal);
 		}
 	}
 

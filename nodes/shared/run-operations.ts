@@ -57,9 +57,11 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	}
 
 	if (ready.length) {
-		const client = await ApiClient.create(ctx, settings);
+		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends.
+		const cancel = ctx.getExecutionCancelSignal?.();
+		const client = await ApiClient.create(ctx, settings, cancel);
 		const failed: ItemFailure[] = [];
-		const cancelled = () => ctx.getExecutionCancelSignal?.()?.aborted === true;
+		const cancelled = () => cancel?.aborted === true;
 		const started = await forEachBounded(
 			ready,
 			settings.maxConcurrentRequests,
