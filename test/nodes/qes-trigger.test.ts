@@ -84,6 +84,18 @@ const withSecret = (secret: string, body: unknown, headers: Record<string, strin
 
 const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 
+describe('QES trigger: node panel', () => {
+	it('names its event where n8n lists a trigger\'s events, and the QES node is found by the trigger\'s name', () => {
+		// n8n's node creator merges the trigger into the QES node (same type name without "Trigger") and
+		// lists its events from a property displayed as "Trigger On"; search reads the merged node's aliases.
+		const event = new VerificationQesTrigger().description.properties.find((p) => p.displayName === 'Trigger On')!;
+		expect(event.options).toEqual([expect.objectContaining({ action: 'On QES onboarding status ping' })]);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const codex = require('../../nodes/Qes/VerificationQes.node.json') as { alias: string[] };
+		expect(codex.alias).toContain('QES Onboarding Trigger');
+	});
+});
+
 describe('QES trigger: webhook lifecycle', () => {
 	it('create registers the n8n URL with a random secret in metadata.authHeader and stores the registration with its hash', async () => {
 		const created = await activate();
