@@ -74,16 +74,7 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 			secret,
 		);
 	}
-	const data = (answer.data && typeof answer.data === 'object' ? answer.data : {}) as IDataObject;
-	const id = data.id;
-	const registration: Registration = {
-		webhookUrl,
-		...(typeof id === 'string' || typeof id === 'number' ? { webhookId: String(id) } : {}),
-		secretHeader,
-		secretSha256: secretSha256(secret),
-		registeredAt: new Date().toISOString(),
-		test: this.getMode() === 'manual',
-	};
+	const registration: Registration = { webhookUrl, secretHeader, secretSha256: secretSha256(secret) };
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	staticData.registration = registration;
 	// Pings remembered for an earlier registration say nothing about this one.

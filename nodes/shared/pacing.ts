@@ -25,10 +25,9 @@ const BURST_MS = 1_000;
 /**
  * While the quota is unknown, at most this many requests of the process are in flight at first; the
  * window then grows by one per round trip in which it was full (TCP's congestion avoidance). The
- * requests in flight when the quota runs out all come back 429, so the window bounds that burst:
- * 20 executions starting at once had 100 in flight (55 x 429 for 20 x 10 items at 20 req/s), and
- * doubling every round trip (TCP's slow start) still overshot by the whole quota (50 x 429 at
- * 40 req/s). A single run (5 concurrent requests) never fills it.
+ * requests in flight when the quota runs out all come back 429, so the window bounds that burst
+ * (unbounded, or doubled every round trip as in TCP's slow start, a burst of executions overshoots by
+ * the whole quota). A single run (5 concurrent requests) never fills it.
  */
 const INITIAL_WINDOW = 10;
 
@@ -179,7 +178,7 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The process-wide pacer of one account (key: tokenCacheKey of the credential). */
+/** The process-wide pacer of one account (key: credentialKey of the credential). */
 export function pacerFor(key: string): Pacer {
 	let pacer = pacers.get(key);
 	if (!pacer) {

@@ -39,7 +39,7 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	const fail = (error: unknown, itemIndex: number) => itemError(ctx.getNode(), op, error, itemIndex);
 	let settings: RequestSettings;
 	try {
-		settings = readSettings(ctx) as unknown as RequestSettings;
+		settings = readSettings(ctx);
 	} catch (error) {
 		throw fail(error, 0);
 	}

@@ -112,10 +112,7 @@ describe('QES trigger: webhook lifecycle', () => {
 
 		// The node keeps the secret's SHA-256, not the secret.
 		const registration = registrationOf(created.staticData)!;
-		expect(registration).toMatchObject({ webhookUrl: PRODUCTION_URL, secretHeader: HEADER, test: false });
-		expect(registration.secretSha256).toBe(sha256(secret));
-		expect(Object.keys(registration).sort()).toEqual(['registeredAt', 'secretHeader', 'secretSha256', 'test', 'webhookId', 'webhookUrl']);
-		expect(registration.webhookId).toBe(stored.id);
+		expect(registration).toEqual({ webhookUrl: PRODUCTION_URL, secretHeader: HEADER, secretSha256: sha256(secret) });
 
 		// A second activation makes a new secret.
 		const again = await activate();
@@ -174,7 +171,7 @@ describe('QES trigger: webhook lifecycle', () => {
 
 	it('"Listen for test event" registers the test URL, kept apart from the production registration', async () => {
 		const test = await activate({}, { isTest: true });
-		expect(registrationOf(test.staticData)).toMatchObject({ webhookUrl: TEST_URL, test: true });
+		expect(registrationOf(test.staticData)).toMatchObject({ webhookUrl: TEST_URL });
 		expect((await controlWebhook()).url).toBe(TEST_URL);
 
 		const production = await runWebhookMethod({ ...common(), method: 'checkExists', staticData: test.staticData });
