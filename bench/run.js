@@ -61,7 +61,7 @@ function configurations(s) {
 			...(hasUndici() ? [{ key: 'L-plain-undici', group: g, kind: 'plain', label: `plain client undici, concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'undici', reference: true }] : []),
 			{ key: 'L-n8n-helper', group: g, kind: 'plain', label: `n8n's HTTP client alone (outside n8n), concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'n8n-helper' },
 			{ key: 'L-plain-unbounded', group: g, kind: 'plain', label: `plain client node:http, concurrency ${s.items} (all at once)`, scenario: latency, count: s.items, concurrency: s.items, client: 'http' },
-			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml', minRuns: 2 },
+			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml' },
 			{ key: 'L-aml-c10', group: g, kind: 'n8n', label: 'AML node, Max Concurrent Requests 10', scenario: latency, count: s.items, workflow: 'aml', options: { maxConcurrentRequests: 10 } },
 			{ key: 'L-http-nobatch', group: g, kind: 'n8n', label: 'HTTP Request, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'http', batching: null },
 			{ key: 'L-http-batch5', group: g, kind: 'n8n', label: `HTTP Request, batch ${c} / ${s.latencyMs} ms, Retry On Fail`, scenario: latency, count: s.items, workflow: 'http', batching: { batchSize: c, batchInterval: s.latencyMs } },
@@ -72,7 +72,7 @@ function configurations(s) {
 		list.push(
 			{ key: 'R-limit', group: g, kind: 'limit', label: `physical limit N / rate = ${s.items} / ${s.rate}`, scenario: limited, count: s.items },
 			{ key: 'R-plain-paced', group: g, kind: 'plain', label: `plain client node:http, concurrency ${c}, perfect pacer (${s.rate}/s - 1 %)`, scenario: limited, count: s.items, concurrency: c, client: 'http', pace: s.rate, reference: true },
-			{ key: 'R-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: limited, count: s.items, workflow: 'aml', minRuns: 2 },
+			{ key: 'R-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: limited, count: s.items, workflow: 'aml' },
 			{ key: 'R-http-batch', group: g, kind: 'n8n', label: `HTTP Request, batch ${s.rate} / 1000 ms, Retry On Fail`, scenario: limited, count: s.items, workflow: 'http', batching: { batchSize: s.rate, batchInterval: 1000 } },
 		);
 	}

@@ -1,22 +1,23 @@
 import type {
-	IAuthenticate,
+	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
-	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	PRODUCTION_BASE_URL,
-	readCredentials,
-	SANDBOX_BASE_URL,
-} from '../nodes/shared/credential-values';
-import { peekToken, tokenCacheKey } from '../nodes/shared/token-cache';
-import { freshToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
+import { PRODUCTION_BASE_URL, readCredentials, SANDBOX_BASE_URL } from '../nodes/shared/credential-values';
+import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
 
+/**
+ * The credential of every node of the package. The nodes take their tokens from their own request
+ * path (after the pacer admitted each request); the hooks below serve n8n's own requests with this
+ * credential, such as the HTTP Request node's "Predefined Credential Type": n8n calls
+ * preAuthentication when no token is stored or the API answered 401, stores the token with the
+ * credential, and authenticate sends it.
+ */
 export class VerificationServicesApi implements ICredentialType {
 	name = 'verificationServicesApi';
 
@@ -85,23 +86,13 @@ export class VerificationServicesApi implements ICredentialType {
 
 	/** Exchanges the key for a token; n8n calls it when the stored token is empty or was refused. */
 	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-		const credentials = readCredentials(data);
-		const rejected = credentials.accessToken || undefined;
-		return { accessToken: await freshToken(this.helpers.httpRequest, credentials, rejected) };
+		const { token } = await exchangeToken(this.helpers.httpRequest, readCredentials(data));
+		return { accessToken: token };
 	}
 
-	/** Bearer token: a newer one this process already holds wins over the stored one. */
-	authenticate: IAuthenticate = async (
-		data: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => {
-		const credentials = readCredentials(data);
-		const key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId);
-		const token = peekToken(key) ?? credentials.accessToken;
-		return {
-			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
-		};
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
 	};
 
 	/**

@@ -44,7 +44,7 @@ export class VerificationQesTrigger implements INodeType {
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
 		eventTriggerDescription: 'Waiting for a QES onboarding status ping',
 		activationMessage:
-			'QES status pings for this account now go to this workflow (any webhook configured elsewhere for the account was replaced).',
+			'QES status pings of this account now come to this workflow; the webhook set elsewhere for it was replaced.',
 		properties: triggerProperties,
 	};
 

@@ -18,8 +18,26 @@ export const ANSWER_WITHIN_MS = 7_000;
 
 export const triggerProperties: INodeProperties[] = [
 	{
+		// n8n's node panel lists a trigger's events from a property called "Trigger On"; without one it
+		// shows the generic "On new QES Onboarding event" inside the QES Onboarding node.
+		displayName: 'Trigger On',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Status Ping',
+				value: 'statusPing',
+				action: 'On QES onboarding status ping',
+				description: 'A QES onboarding session changed its status, e.g. the person was identified or signed',
+			},
+		],
+		default: 'statusPing',
+		description: 'What starts the workflow: the provider pings on every status change of an onboarding session',
+	},
+	{
 		displayName:
-			'The API keeps one webhook URL per account: activating this workflow (or listening for a test event) replaces any webhook configured elsewhere for the same credential, including another workflow with this trigger or a URL set with the QES node. After listening for a test event, deactivate and activate the workflow again so that pings go to the production URL.',
+			'The API keeps one webhook URL per account: publishing this workflow, or listening for a test event, replaces the one set elsewhere for this credential. After a test event, unpublish and publish the workflow (n8n 1.x: deactivate and activate) so pings reach its production URL.',
 		name: 'oneUrlNotice',
 		type: 'notice',
 		default: '',

@@ -2,17 +2,11 @@ import { type IDataObject, NodeApiError, sleep } from 'n8n-workflow';
 
 import { getVerification } from '../Qes/operations/getVerification';
 import { fillPath } from '../shared/build-request';
-import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from '../shared/request-settings';
-import { ApiClient, type RequestContext } from '../shared/transport';
+import { DEFAULT_REQUEST_SETTINGS } from '../shared/request-settings';
+import { type RequestContext, requestOnce } from '../shared/transport';
 import { DEFAULT_FETCH_SECONDS } from './description';
 
 const OPERATION = 'Get Verification';
-
-/**
- * One attempt, no retries: the provider wants its answer within 10 s and n8n answers only after
- * webhook() returns, so a slow or failing call is reported beside the ping instead of retried.
- */
-const FETCH_SETTINGS: RequestSettings = { ...DEFAULT_REQUEST_SETTINGS, maxConcurrentRequests: 1, maxRetries: 0 };
 
 export interface Enrichment {
 	/** The full getVerification response, untouched. */
@@ -22,33 +16,36 @@ export interface Enrichment {
 }
 
 /**
- * GET /onboarding/getVerification/{sessionId} through the shared transport (token, 401 refresh,
- * error mapping), bounded by `budgetMs` overall (token exchange included). Never throws.
+ * GET /onboarding/getVerification/{sessionId} through the shared request path (pacer, token, error
+ * mapping), tried once: the provider wants its answer within 10 s and n8n answers only after
+ * webhook() returns, so a slow or failing call is reported beside the ping instead of retried. At
+ * `budgetMs` the call is aborted wherever it is (waiting for the pacer, the token or the answer), so
+ * it frees its pacer slot and sends nothing more; the token exchange it may have started is bounded
+ * by the same time. Never throws.
  */
 export async function fetchVerification(ctx: RequestContext, sessionId: string | undefined, budgetMs = DEFAULT_FETCH_SECONDS * 1000): Promise<Enrichment> {
 	if (sessionId === undefined) {
 		return { verificationError: { message: 'The ping names no session (sessionId, requestId or id): nothing to fetch' } };
 	}
 	if (!(budgetMs > 0)) return timedOut(budgetMs);
+	const deadline = new AbortController();
+	const settings = { ...DEFAULT_REQUEST_SETTINGS, maxRetries: 0, timeoutSeconds: budgetMs / 1000 };
 	const work: Promise<Enrichment> = (async () => {
-		const client = await ApiClient.create(ctx, FETCH_SETTINGS);
-		const response = await client.send(
-			{ method: getVerification.method, path: fillPath(getVerification.path, { sessionId }) },
-			{ itemIndex: 0, operation: OPERATION, repeatable: true, request: { timeout: budgetMs } },
-		);
+		const request = { method: getVerification.method, path: fillPath(getVerification.path, { sessionId }) };
+		const response = await requestOnce(ctx, request, { operation: OPERATION, repeatable: true }, settings, deadline.signal);
 		return { verification: response.body };
-	})().catch((error: unknown) => ({ verificationError: describeFailure(error) }));
+	})().catch((error: unknown) => (deadline.signal.aborted ? timedOut(budgetMs) : { verificationError: describeFailure(error) }));
 
 	const stopTimer = new AbortController();
-	const deadline = sleep(budgetMs, stopTimer.signal).then(
-		() => timedOut(budgetMs),
-		() => undefined,
+	const late = sleep(budgetMs, stopTimer.signal).then(
+		() => true,
+		() => false,
 	);
-	try {
-		return (await Promise.race([work, deadline])) as Enrichment;
-	} finally {
-		stopTimer.abort();
-	}
+	const first = await Promise.race([work, late]);
+	stopTimer.abort();
+	if (first !== true && first !== false) return first;
+	deadline.abort();
+	return timedOut(budgetMs);
 }
 
 function timedOut(budgetMs: number): Enrichment {

@@ -43,7 +43,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 			this.logger.debug(
 				registration
 					? 'QES trigger rejected a ping: the secret header is missing or wrong'
-					: 'QES trigger rejected a ping: no registration is stored; deactivate and activate the workflow',
+					: 'QES trigger rejected a ping: no registration is stored; unpublish and publish the workflow (n8n 1.x: deactivate and activate)',
 			);
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };

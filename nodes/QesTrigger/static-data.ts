@@ -8,11 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
  * {
  *   registration: {
  *     webhookUrl:   string   // the n8n URL registered with POST /onboarding/configureWebhook
- *     webhookId?:   string   // data.id the API returned, when it returned one
  *     secretHeader: string   // header name sent in metadata.authHeader (e.g. X-Verification-Webhook-Secret)
  *     secretSha256: string   // SHA-256 (64 lower-case hex chars) of the secret sent in metadata.authHeader
- *     registeredAt: string   // ISO time of the registration
- *     test:         boolean  // true when made for "Listen for test event" (n8n's test URL)
  *   },
  *   recentPings: { [duplicate key, 32 hex chars]: epoch ms of the last copy }  // Ignore Duplicates Within;
  *                at most MAX_REMEMBERED_PINGS (ping-memory.ts), none older than the window
@@ -29,11 +26,8 @@ import type { IDataObject } from 'n8n-workflow';
  */
 export interface Registration extends IDataObject {
 	webhookUrl: string;
-	webhookId?: string;
 	secretHeader: string;
 	secretSha256: string;
-	registeredAt: string;
-	test: boolean;
 }
 
 export type RecentPings = Record<string, number>;

@@ -55,7 +55,7 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 				// Configuring the same URL again only replaces the configuration: safe to resend.
 				repeatable: true,
 				hints: {
-					400: `The API refused n8n's webhook URL ${webhookUrl}. It must be an http(s) URL the provider can reach from the internet: set n8n's WEBHOOK_URL to its public address, then activate again.`,
+					400: `The API refused n8n's webhook URL ${webhookUrl}. It must be an http(s) URL the provider can reach from the internet: set n8n's WEBHOOK_URL to its public address, then publish the workflow again (n8n 1.x: activate).`,
 				},
 			},
 		);
@@ -69,21 +69,12 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 		throw withoutSecret(
 			new NodeApiError(node, answer as JsonObject, {
 				message: `${OPERATION} answered that the webhook was not saved (status false)`,
-				description: `The API did not accept ${webhookUrl} as the account's webhook URL. Check that n8n's webhook URL is public (set WEBHOOK_URL) and try activating again.`,
+				description: `The API did not accept ${webhookUrl} as the account's webhook URL. Check that n8n's webhook URL is public (set WEBHOOK_URL), then publish the workflow again (n8n 1.x: activate).`,
 			}),
 			secret,
 		);
 	}
-	const data = (answer.data && typeof answer.data === 'object' ? answer.data : {}) as IDataObject;
-	const id = data.id;
-	const registration: Registration = {
-		webhookUrl,
-		...(typeof id === 'string' || typeof id === 'number' ? { webhookId: String(id) } : {}),
-		secretHeader,
-		secretSha256: secretSha256(secret),
-		registeredAt: new Date().toISOString(),
-		test: this.getMode() === 'manual',
-	};
+	const registration: Registration = { webhookUrl, secretHeader, secretSha256: secretSha256(secret) };
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	staticData.registration = registration;
 	// Pings remembered for an earlier registration say nothing about this one.

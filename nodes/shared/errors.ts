@@ -96,34 +96,70 @@ const NETWORK_FAILURES: Record<string, string> = {
 	EAI_AGAIN: 'host name lookup failed',
 	ETIMEDOUT: 'timed out',
 	ECONNABORTED: 'timed out',
-	ERR_CANCELED: 'cancelled',
 	EPIPE: 'connection closed',
 	ECONNECTIONCLOSED: 'connection closed',
 	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	CERT_HAS_EXPIRED: 'TLS certificate expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+	SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate in the chain',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS certificate not trusted',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate of another host',
+	EPROTO: 'TLS handshake failed',
 };
 
+/** What is known of a failure before any response: its code (ECONNREFUSED, CERT_HAS_EXPIRED, ...) and its own words. */
+export interface NetworkFailure {
+	code?: string;
+	message: string;
+}
+
+/** The code and message of a network error, wherever the HTTP client put them (the error, its cause). */
+export function networkFailure(error: unknown): NetworkFailure {
+	const { code, cause, message } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown; message?: unknown }; message?: unknown };
+	const found = [code, cause?.code].find((c): c is string => typeof c === 'string' && c !== '');
+	const said = [message, cause?.message].find((m): m is string => typeof m === 'string' && m !== '');
+	return { ...(found ? { code: found } : {}), message: said ?? 'no message' };
+}
+
 /**
- * The network failure in words. n8n replaces any message that contains a raw code such as
- * ECONNREFUSED with its own generic sentence, which would hide which URL failed.
+ * The failure in words for the message. n8n replaces any message that holds a raw code such as
+ * ECONNREFUSED with a generic sentence (which would hide which URL failed), so the code itself goes
+ * to the description (`networkDetail`).
  */
 export function describeNetworkFailure(error: unknown): string {
-	const { code, cause } = (error ?? {}) as { code?: string; cause?: { code?: string } };
-	const key = code ?? cause?.code ?? '';
-	return NETWORK_FAILURES[key] ?? 'network error';
+	const { code } = networkFailure(error);
+	return (code && NETWORK_FAILURES[code]) ?? 'network error';
 }
 
-/** True when the request was given up because no answer came within its timeout. */
-export function isTimeout(error: unknown): boolean {
-	const { code, cause, message } = (error ?? {}) as { code?: string; cause?: { code?: string }; message?: unknown };
-	const key = code ?? cause?.code ?? '';
-	return key === 'ECONNABORTED' || key === 'ETIMEDOUT' || (typeof message === 'string' && /timeout of \d+ms exceeded|timed? ?out/i.test(message));
+/** "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9.": the start of the description. */
+function networkDetail(failure: NetworkFailure): string {
+	const said = failure.message.replace(/\.$/, '');
+	return failure.code ? `${failure.code}: ${said}.` : `${said}.`;
 }
 
-/** A failure before any response: connection refused, reset, timeout. */
+/**
+ * Whether a request was given up because no answer came within its timeout: by the code, by the
+ * words, or by the time it took (n8n 1.x wraps the timeout into an error without its code).
+ */
+export function timedOut(error: unknown, sentAt: number, timeoutMs: number): boolean {
+	const { code, message } = networkFailure(error);
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return true;
+	return /timeout of \d+ms exceeded|timed? ?out/i.test(message) || Date.now() - sentAt >= timeoutMs - 50;
+}
+
+/** A copy of the failure to keep as the error's cause: code and message, never the request (its headers hold the token). */
+function causeOf(failure: NetworkFailure): Error {
+	return Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
+}
+
+/** A failure before any response: connection refused, reset, TLS, DNS, proxy, timeout. */
 export function networkError(
 	node: INode,
 	failure: {
 		error: unknown;
+		timedOut: boolean;
 		operation: string;
 		itemIndex: number;
 		baseUrl: string;
@@ -132,17 +168,20 @@ export function networkError(
 		timeoutMs: number;
 	},
 ): NodeApiError {
-	const timedOut = isTimeout(failure.error);
-	const what = timedOut ? `no answer within the timeout of ${failure.timeoutMs / 1000} s` : describeNetworkFailure(failure.error);
+	const { timedOut: late } = failure;
+	const cause = networkFailure(failure.error);
+	const what = late ? `no answer within the timeout of ${failure.timeoutMs / 1000} s` : describeNetworkFailure(failure.error);
 	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
-	const description = failure.repeatable
-		? `${timedOut ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${timedOut ? ', or raise Timeout (Seconds) in the node options' : ''}.`
-		: `${mayHaveActed(undefined)} It is never resent after a ${timedOut ? 'timeout' : 'network error'}.`;
-	return new NodeApiError(node, { message: what } as JsonObject, {
-		message: `${failure.operation} could not ${timedOut ? 'get an answer from' : 'reach'} the API at ${failure.baseUrl} (${what})`,
-		description,
+	const advice = failure.repeatable
+		? `${late ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${late ? ', or raise Timeout (Seconds) in the node options' : ''}.`
+		: `${mayHaveActed(undefined)} It is never resent after a ${late ? 'timeout' : 'network error'}.`;
+	const error = new NodeApiError(node, { message: what } as JsonObject, {
+		message: `${failure.operation} could not ${late ? 'get an answer from' : 'reach'} the API at ${failure.baseUrl} (${what})`,
+		description: late ? advice : `${networkDetail(cause)} ${advice}`,
 		itemIndex: failure.itemIndex,
 	});
+	Object.defineProperty(error, 'cause', { value: causeOf(cause), configurable: true, writable: true });
+	return error;
 }
 
 /** What a 2xx answer that is not the expected JSON looked like: its content type and first characters. */
@@ -173,12 +212,17 @@ export function unexpectedAnswerError(
 /** The token exchange failed: the item's error names the operation and says what to check. */
 export function tokenError(node: INode, error: unknown, operation: string, itemIndex: number): NodeApiError {
 	const failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
+	const description =
+		failure.reason === 'rejected' ? AUTH_HINT : failure.network ? networkDetail(failure.network) : undefined;
 	const message = `${operation} failed: ${failure.message}`;
-	return new NodeApiError(node, { message: failure.message } as JsonObject, {
+	// The same text as errorResponse, so that n8n does not repeat the message as the description.
+	const mapped = new NodeApiError(node, { message } as JsonObject, {
 		message,
-		description: failure.reason === 'rejected' ? AUTH_HINT : undefined,
+		description,
 		itemIndex,
 	});
+	if (failure.network) Object.defineProperty(mapped, 'cause', { value: causeOf(failure.network), configurable: true, writable: true });
+	return mapped;
 }
 
 /**
@@ -216,6 +260,6 @@ export function downloadError(
 		description:
 			statusCode !== undefined
 				? 'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.'
-				: 'The file host could not be reached. Run the operation again; the verification result itself was read.',
+				: `${networkDetail(networkFailure(failure.error))} The file host could not be reached. Run the operation again; the verification result itself was read.`,
 	});
 }

@@ -1,12 +1,13 @@
-import { sleep } from 'n8n-workflow';
+import { unlessCancelled, wait } from './wait';
 
 /** Time and waiting, injectable so the pacer can be tested with a fake clock. */
 export interface Clock {
 	now(): number;
-	sleep(ms: number): Promise<void>;
+	/** Waits `ms`; ends at once with ExecutionCancelled when `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
 /** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
 const DECREASE_FACTOR = 0.95;
@@ -14,7 +15,7 @@ const DECREASE_FACTOR = 0.95;
 const PROBE_STEP_PER_SECOND = 0.2;
 /**
  * No probing for this long after a 429: above the learnt pace every probe costs a 429 and a whole
- * Retry-After pause for the process. With 10 s the many-executions bench rows measured 1.21-1.31x N/rate.
+ * Retry-After pause for the process, so shorter quiet periods make many executions slower overall.
  */
 const QUIET_MS = 30_000;
 /** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */
@@ -24,10 +25,9 @@ const BURST_MS = 1_000;
 /**
  * While the quota is unknown, at most this many requests of the process are in flight at first; the
  * window then grows by one per round trip in which it was full (TCP's congestion avoidance). The
- * requests in flight when the quota runs out all come back 429, so the window bounds that burst:
- * 20 executions starting at once had 100 in flight (55 x 429 for 20 x 10 items at 20 req/s), and
- * doubling every round trip (TCP's slow start) still overshot by the whole quota (50 x 429 at
- * 40 req/s). A single run (5 concurrent requests) never fills it.
+ * requests in flight when the quota runs out all come back 429, so the window bounds that burst
+ * (unbounded, or doubled every round trip as in TCP's slow start, a burst of executions overshoots by
+ * the whole quota). A single run (5 concurrent requests) never fills it.
  */
 const INITIAL_WINDOW = 10;
 
@@ -66,15 +66,25 @@ export class Pacer {
 
 	/**
 	 * Resolves when the caller may send its request. maxRequestsPerSecond > 0 is the caller's run's
-	 * fixed quota; the spacing used is the slower of it and the adaptive pace.
+	 * fixed quota; the spacing used is the slower of it and the adaptive pace. An aborted `signal`
+	 * (a cancelled execution) ends the wait at once with ExecutionCancelled, admitting nothing.
 	 */
-	async acquire(maxRequestsPerSecond = 0): Promise<void> {
+	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<void> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
 		for (;;) {
 			const now = this.clock.now();
 			this.probe(now);
 			if (fixedIntervalMs === 0 && this.adaptiveIntervalMs === 0 && this.inFlightCount >= Math.floor(this.window)) {
-				await new Promise<void>((wake) => this.windowWaiters.push(wake));
+				let wake = () => {};
+				const room = new Promise<void>((resolve) => {
+					wake = resolve;
+					this.windowWaiters.push(resolve);
+				});
+				try {
+					await unlessCancelled(room, signal);
+				} finally {
+					this.windowWaiters = this.windowWaiters.filter((waiter) => waiter !== wake);
+				}
 				continue;
 			}
 			const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
@@ -83,7 +93,7 @@ export class Pacer {
 				this.inFlightCount++;
 				return;
 			}
-			await this.clock.sleep(start - now);
+			await this.clock.sleep(start - now, signal);
 		}
 	}
 
@@ -168,7 +178,7 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The process-wide pacer of one account (key: tokenCacheKey of the credential). */
+/** The process-wide pacer of one account (key: credentialKey of the credential). */
 export function pacerFor(key: string): Pacer {
 	let pacer = pacers.get(key);
 	if (!pacer) {

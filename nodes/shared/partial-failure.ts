@@ -1,4 +1,4 @@
-import { type IExecuteFunctions, type INodeExecutionData, type NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, type JsonObject, NodeApiError, type NodeOperationError } from 'n8n-workflow';
 
 import { valueAt } from './json';
 import type { OperationDefinition } from './operation-types';
@@ -18,7 +18,7 @@ export function partialFailure(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
 	run: { sent: number[]; notSent: number[]; failed: ItemFailure[]; results: INodeExecutionData[][] },
-): NodeOperationError {
+): NodeApiError {
 	const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
 	const accepted = run.sent
 		.filter((itemIndex) => run.results[itemIndex] !== undefined)
@@ -41,9 +41,8 @@ export function partialFailure(
 	]
 		.filter(Boolean)
 		.join('\n');
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`,
-		{ itemIndex: first.itemIndex, description },
-	);
+	const message = `${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`;
+	// A NodeApiError, so that the failing item's HTTP status stays on the error n8n shows.
+	const httpCode = first.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: first.itemIndex, httpCode });
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldError } from './field-error';
 import type { Field, FieldValues, OperationDefinition, ValueField } from './operation-types';
-import { requestSettings } from './request-settings';
+import { type RequestSettings, requestSettings } from './request-settings';
 
 /**
  * Reads and validates one item's values: the Options first (a field's rule may depend on one, such
@@ -29,11 +29,11 @@ export function readValues(ctx: IExecuteFunctions, op: OperationDefinition, item
 }
 
 /** The request settings of a run (Options > Max Concurrent Requests ...), read through their rules from the first item. */
-export function readSettings(ctx: IExecuteFunctions): FieldValues {
+export function readSettings(ctx: IExecuteFunctions): RequestSettings {
 	const values: FieldValues = {};
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	for (const field of requestSettings) read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex: 0, values });
-	return values;
+	return values as unknown as RequestSettings;
 }
 
 function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; itemIndex: number; values: FieldValues }): void {

@@ -39,7 +39,7 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	const fail = (error: unknown, itemIndex: number) => itemError(ctx.getNode(), op, error, itemIndex);
 	let settings: RequestSettings;
 	try {
-		settings = readSettings(ctx) as unknown as RequestSettings;
+		settings = readSettings(ctx);
 	} catch (error) {
 		throw fail(error, 0);
 	}
@@ -57,9 +57,11 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	}
 
 	if (ready.length) {
-		const client = await ApiClient.create(ctx, settings);
+		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends.
+		const cancel = ctx.getExecutionCancelSignal?.();
+		const client = await ApiClient.create(ctx, settings, cancel);
 		const failed: ItemFailure[] = [];
-		const cancelled = () => ctx.getExecutionCancelSignal?.()?.aborted === true;
+		const cancelled = () => cancel?.aborted === true;
 		const started = await forEachBounded(
 			ready,
 			settings.maxConcurrentRequests,

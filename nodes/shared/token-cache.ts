@@ -1,30 +1,42 @@
 import { createHash } from 'crypto';
 
+import { type ExchangeOptions, exchangeToken, type HttpRequest, type IssuedToken, TokenExchangeError } from './token-exchange';
+import type { ApiCredentials } from './credential-values';
+import { unlessCancelled } from './wait';
+
 /**
- * One access token per credential (base URL + API key + customer id), shared by every node run and
- * by the credential's own preAuthentication in this n8n process.
+ * The request path's access tokens: one per credential (base URL, API key, customer id) and n8n
+ * process, shared by every execution. The request path is their only user: it takes a token for
+ * each request after the pacer admitted it, so a long pause never sends a stale one.
  *
- * n8n fires the requests of all items at once and calls preAuthentication for each of them; without
- * this cache 200 items meant 200 POST /auth calls. Here concurrent callers share one in-flight
- * exchange, and a token is replaced shortly before it expires so expiry costs no failed request.
+ * - Concurrent callers share one exchange; a token is replaced shortly before it expires, so expiry
+ *   costs no failed request; a token the API refused (401) is never handed out again.
+ * - A refused key is remembered for a short while: 1,000 items against a wrong key make one exchange
+ *   and all get its answer, instead of one exchange per wave of concurrent items. The key is part of
+ *   the cache key, so a corrected key is exchanged at once.
  */
 
-export interface IssuedToken {
-	token: string;
-	expiresAtMs: number;
-	lifetimeMs: number;
+/** How long a refused key (401/403 from /auth) is answered from memory. */
+const REFUSAL_MEMORY_MS = 30_000;
+
+/** An exchange under way, with the number of callers waiting for it. */
+interface Pending {
+	promise: Promise<IssuedToken>;
+	waiters: number;
+	abort: AbortController;
 }
 
 interface Entry {
 	current?: IssuedToken;
-	inFlight?: Promise<IssuedToken>;
+	pending?: Pending;
+	refused?: { error: TokenExchangeError; untilMs: number };
 }
 
 const entries = new Map<string, Entry>();
 
 /** Keys the cache by a hash, so the map never holds the secrets themselves. */
-export function tokenCacheKey(baseUrl: string, apiKey: string, customerId: string): string {
-	return createHash('sha256').update(`${baseUrl}\n${apiKey}\n${customerId}`).digest('hex');
+export function credentialKey(credentials: ApiCredentials): string {
+	return createHash('sha256').update(`${credentials.baseUrl}\n${credentials.apiKey}\n${credentials.customerId}`).digest('hex');
 }
 
 /** Time before expiry at which a token stops being handed out: 60 s, or a tenth of a short lifetime. */
@@ -36,65 +48,56 @@ export function isFresh(token: IssuedToken | undefined, now = Date.now()): token
 	return token !== undefined && token.expiresAtMs - refreshMarginMs(token) > now;
 }
 
-/** The cached token if it is still fresh. */
-export function peekToken(key: string): string | undefined {
-	const current = entries.get(key)?.current;
-	return isFresh(current) ? current.token : undefined;
-}
-
 /**
- * Adopts a token obtained elsewhere (the one n8n stored with the credential) when none is cached.
- * A cached token always wins: the stored one may be a token the API has since refused.
+ * A fresh token for these credentials: the cached one, the exchange already under way, or a new
+ * exchange (with `timeoutMs` and `maxRetries`). `rejected` is a token the API has just refused. A
+ * cancelled caller stops waiting at once; when nobody waits any more, the exchange is aborted too.
  */
-export function rememberToken(key: string, token: IssuedToken): void {
-	const entry = entries.get(key) ?? {};
-	if (!isFresh(entry.current) && !entry.inFlight) entry.current = token;
-	entries.set(key, entry);
-}
-
-/**
- * A fresh token: the cached one, the exchange already under way, or a new exchange.
- * `rejected` is a token the API has just refused; it is never handed out again.
- */
-export async function obtainToken(
-	key: string,
-	exchange: () => Promise<IssuedToken>,
-	rejected?: string,
+export async function tokenFor(
+	httpRequest: HttpRequest,
+	credentials: ApiCredentials,
+	options: ExchangeOptions & { key?: string; rejected?: string; signal?: AbortSignal },
 ): Promise<string> {
+	const key = options.key ?? credentialKey(credentials);
 	const entry = entries.get(key) ?? {};
 	entries.set(key, entry);
-	if (rejected !== undefined && entry.current?.token === rejected) entry.current = undefined;
+	if (options.rejected !== undefined && entry.current?.token === options.rejected) entry.current = undefined;
 	if (isFresh(entry.current)) return entry.current.token;
-	if (!entry.inFlight) {
-		entry.inFlight = exchange()
-			.then((issued) => {
-				entry.current = issued;
-				return issued;
-			})
-			.finally(() => {
-				entry.inFlight = undefined;
-			});
-	}
-	return (await entry.inFlight).token;
-}
-
-/** Reads `exp` and `iat` (seconds) from a JWT without verifying it; empty when it is not a JWT. */
-export function jwtTimes(token: string): { expiresAtMs?: number; issuedAtMs?: number } {
+	if (entry.refused && entry.refused.untilMs > Date.now()) throw entry.refused.error;
+	const pending = (entry.pending ??= exchange(entry, httpRequest, credentials, { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries }));
+	pending.waiters++;
 	try {
-		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
-			exp?: unknown;
-			iat?: unknown;
-		};
-		return {
-			expiresAtMs: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined,
-			issuedAtMs: typeof claims.iat === 'number' ? claims.iat * 1000 : undefined,
-		};
-	} catch {
-		return {};
+		return (await unlessCancelled(pending.promise, options.signal)).token;
+	} finally {
+		pending.waiters--;
+		if (pending.waiters === 0 && options.signal?.aborted && entry.pending === pending) {
+			entry.pending = undefined;
+			pending.abort.abort();
+		}
 	}
 }
 
-/** For tests: forget every token. */
+function exchange(entry: Entry, httpRequest: HttpRequest, credentials: ApiCredentials, options: ExchangeOptions): Pending {
+	const abort = new AbortController();
+	const promise: Promise<IssuedToken> = exchangeToken(httpRequest, credentials, { ...options, signal: abort.signal })
+		.then((issued) => {
+			entry.current = issued;
+			entry.refused = undefined;
+			return issued;
+		})
+		.catch((error: unknown) => {
+			if (error instanceof TokenExchangeError && error.reason === 'rejected') {
+				entry.refused = { error, untilMs: Date.now() + REFUSAL_MEMORY_MS };
+			}
+			throw error;
+		})
+		.finally(() => {
+			if (entry.pending?.promise === promise) entry.pending = undefined;
+		});
+	return { promise, waiters: 0, abort };
+}
+
+/** For tests: forget every token and every refusal. */
 export function clearTokenCache(): void {
 	entries.clear();
 }

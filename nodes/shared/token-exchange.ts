@@ -1,13 +1,19 @@
-import { type IDataObject, type IHttpRequestOptions, sleep } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { describeNetworkFailure, isTimeout } from './errors';
 import type { ApiCredentials } from './credential-values';
+import { describeNetworkFailure, type NetworkFailure, networkFailure, timedOut } from './errors';
 import { Redactor } from './redact';
-import { backoffMs, retryAfterMs } from './retry-timing';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
-import { jwtTimes, type IssuedToken, obtainToken, tokenCacheKey } from './token-cache';
+import { backoffMs, retryAfterMs } from './retry-timing';
+import { wait } from './wait';
 
-type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+
+export interface IssuedToken {
+	token: string;
+	expiresAtMs: number;
+	lifetimeMs: number;
+}
 
 interface FullResponse {
 	statusCode: number;
@@ -15,13 +21,17 @@ interface FullResponse {
 	body: unknown;
 }
 
-/** How one exchange behaves: its timeout, and how often a 429/503 of /auth is waited out. */
+/** How one exchange behaves: its timeout, how often a 429/503 of /auth is waited out, and what ends it early. */
 export interface ExchangeOptions {
 	timeoutMs: number;
 	maxRetries: number;
+	signal?: AbortSignal;
 }
 
-export const DEFAULT_EXCHANGE_OPTIONS: ExchangeOptions = { timeoutMs: DEFAULT_REQUEST_SETTINGS.timeoutSeconds * 1000, maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries };
+const DEFAULT_EXCHANGE_OPTIONS: ExchangeOptions = {
+	timeoutMs: DEFAULT_REQUEST_SETTINGS.timeoutSeconds * 1000,
+	maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries,
+};
 
 /** A token lifetime when neither expires_in nor the JWT says one (the interface promises 60 minutes). */
 const DEFAULT_LIFETIME_MS = 3_600_000;
@@ -34,6 +44,8 @@ export class TokenExchangeError extends Error {
 	constructor(
 		message: string,
 		readonly reason: 'rejected' | 'unreachable' | 'failed',
+		/** For `unreachable`: the network failure's code and words. */
+		readonly network?: NetworkFailure,
 	) {
 		super(message);
 		this.name = 'TokenExchangeError';
@@ -47,7 +59,8 @@ export function rejectedKeyMessage(status: number): string {
 
 /**
  * POST {base}/auth with the key and customer id in headers, as the vendor documents it. A 429 or 503
- * is waited out (Retry-After, else backoff) inside this one exchange, which every waiting item shares.
+ * is waited out (Retry-After, else backoff) inside this one exchange. The request path calls it through
+ * its token cache; the credential calls it for n8n's own requests (the HTTP Request node).
  */
 export async function exchangeToken(
 	httpRequest: HttpRequest,
@@ -76,23 +89,23 @@ export async function exchangeToken(
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				timeout: options.timeoutMs,
+				...(options.signal ? { abortSignal: options.signal } : {}),
 			})) as FullResponse;
 		} catch (error) {
 			unreachable = error;
 		}
 		if (response === undefined) {
-			if (Date.now() - sentAt >= options.timeoutMs - 50) unreachable = { code: 'ETIMEDOUT' };
-			const what = isTimeout(unreachable)
-				? `no answer within the timeout of ${options.timeoutMs / 1000} s`
-				: describeNetworkFailure(unreachable);
+			const late = timedOut(unreachable, sentAt, options.timeoutMs);
+			const what = late ? `no answer within the timeout of ${options.timeoutMs / 1000} s` : describeNetworkFailure(unreachable);
 			throw new TokenExchangeError(
-				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${isTimeout(unreachable) ? ', or raise Timeout (Seconds) in the node options' : ''}`,
+				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,
 				'unreachable',
+				late ? undefined : networkFailure(unreachable),
 			);
 		}
 		const { statusCode } = response;
 		if ((statusCode === 429 || statusCode === 503) && attempt <= options.maxRetries) {
-			await sleep(retryAfterMs(response.headers ?? {}) ?? backoffMs(attempt));
+			await wait(retryAfterMs(response.headers ?? {}) ?? backoffMs(attempt), options.signal);
 			continue;
 		}
 		const body = parseBody(response.body);
@@ -119,12 +132,22 @@ export async function exchangeToken(
 function issued(token: string, expiresIn: unknown): IssuedToken {
 	const now = Date.now();
 	const fromExpiresIn = typeof expiresIn === 'number' && expiresIn > 0 ? now + expiresIn * 1000 : undefined;
-	const fromJwt = jwtTimes(token).expiresAtMs;
+	const fromJwt = jwtExpiry(token);
 	const candidates = [fromExpiresIn, fromJwt !== undefined && fromJwt > now ? fromJwt : undefined].filter(
 		(t): t is number => t !== undefined,
 	);
 	const expiresAtMs = candidates.length ? Math.min(...candidates) : now + DEFAULT_LIFETIME_MS;
 	return { token, expiresAtMs, lifetimeMs: Math.max(expiresAtMs - now, 0) };
+}
+
+/** `exp` of a JWT (read, not verified), in ms; undefined when it is not a JWT. */
+function jwtExpiry(token: string): number | undefined {
+	try {
+		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+		return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function parseBody(body: unknown): IDataObject {
@@ -136,18 +159,4 @@ function parseBody(body: unknown): IDataObject {
 		}
 	}
 	return (body ?? {}) as IDataObject;
-}
-
-/**
- * A fresh token for these credentials, exchanging at most once at a time per credential. A caller
- * that sends many requests passes the cache key it computed once.
- */
-export async function freshToken(
-	httpRequest: HttpRequest,
-	credentials: ApiCredentials,
-	rejected?: string,
-	key = tokenCacheKey(credentials.baseUrl, credentials.apiKey, credentials.customerId),
-	options: ExchangeOptions = DEFAULT_EXCHANGE_OPTIONS,
-): Promise<string> {
-	return await obtainToken(key, async () => await exchangeToken(httpRequest, credentials, options), rejected);
 }

@@ -1,30 +1,19 @@
-import {
-	type IAllExecuteFunctions,
-	type ICredentialDataDecryptedObject,
-	type ICredentialsDecrypted,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestOptions,
-	sleep,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { apiError, describeBody, isTimeout, networkError, tokenError, unexpectedAnswerError } from './errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
+import { apiError, describeBody, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import { isObject, present, valueAt } from './json';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
+import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
 import { backoffMs, retryAfterMs } from './retry-timing';
-import { type Pacer, pacerFor } from './pacing';
-import { isFresh, jwtTimes, rememberToken, tokenCacheKey } from './token-cache';
-import { freshToken } from './token-exchange';
+import { credentialKey, tokenFor } from './token-cache';
+import { ExecutionCancelled, wait } from './wait';
 
-export type { ApiResponse } from './operation-types';
-export { backoffMs, retryAfterMs } from './retry-timing';
-
-/** Any n8n context that has credentials and request helpers: execute, load options, hooks, webhooks. */
+/** Any n8n context that has credentials and the request helper: execute, load options, hooks, webhooks. */
 export type RequestContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials'> & {
-	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequest' | 'httpRequestWithAuthentication'>;
+	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequest'>;
 };
 
 export interface SendOptions {
@@ -44,52 +33,42 @@ export interface SendOptions {
 	hints?: ErrorHints;
 	/** Values of this request that are secrets (an OTP code, webhook auth headers). */
 	secrets?: unknown[];
-	/** Extra request options, e.g. a timeout for the trigger's bounded enrichment call. */
-	request?: Partial<IHttpRequestOptions>;
 }
 
 /** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
 const MAX_TIMEOUT_RETRIES = 1;
 
 /**
- * The one request path of every node: token, throttling, per-request retries of 429/503 (and of
- * network errors and a timeout for repeatable operations), one token refresh on 401, the check that
- * a 2xx is the answer expected, error mapping, and redaction of every secret from what it throws.
- * n8n's routing engine sends all items at once and retries whole nodes, so the loop lives here.
+ * The one request path of every node. Per request: admission by the account's pacer, then the
+ * token (so a long pause never sends a stale one), the request with the bearer token, the retries
+ * (429 and 503, and network errors and a timeout for repeatable operations, one token renewal after
+ * 401), the check that a 2xx is the answer expected, the error mapping, and redaction of every
+ * secret from what it throws. `signal` (the execution's cancel signal, or the trigger's deadline)
+ * ends every wait and the request under way at once; nothing more is sent.
  */
 export class ApiClient {
 	/** Shared by every run in this process that uses the same account (see pacing.ts). */
 	private readonly pacer: Pacer;
-	private readonly cacheKey: string;
-	private readonly credentials: ApiCredentials;
+	private readonly key: string;
 	private readonly timeoutMs: number;
 	/** Key, customer id, and every token this client saw: cut out of everything it throws. */
 	private readonly redactor: Redactor;
-	/**
-	 * The credential as read once per run, handed to every request. Without it n8n reads and decrypts
-	 * the credential from its database again for each request (two queries that sqlite serialises):
-	 * about 6 % of a 1,000-item run at 50 ms latency in bench/, far more when the machine is busy.
-	 * The token itself comes from the credential's token cache (token-cache.ts), shared per credential.
-	 */
-	private readonly credentialsDecrypted: ICredentialsDecrypted;
+	private readonly tokensSeen = new Set<string>();
 
 	private constructor(
 		private readonly ctx: RequestContext,
-		data: ICredentialDataDecryptedObject,
+		private readonly credentials: ApiCredentials,
 		private readonly settings: RequestSettings,
+		private readonly signal?: AbortSignal,
 	) {
-		this.credentials = readCredentials(data);
-		const stored = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-		this.credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: { ...data } };
-		this.cacheKey = tokenCacheKey(this.credentials.baseUrl, this.credentials.apiKey, this.credentials.customerId);
+		this.key = credentialKey(credentials);
 		this.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
-		this.redactor = new Redactor([this.credentials.apiKey, this.credentials.customerId, this.credentials.accessToken]);
-		this.pacer = pacerFor(this.cacheKey);
-		adoptStoredToken(this.cacheKey, this.credentials.accessToken);
+		this.redactor = new Redactor([credentials.apiKey, credentials.customerId, credentials.accessToken]);
+		this.pacer = pacerFor(this.key);
 	}
 
-	static async create(ctx: RequestContext, settings: RequestSettings): Promise<ApiClient> {
-		return new ApiClient(ctx, await ctx.getCredentials(CREDENTIAL_TYPE), settings);
+	static async create(ctx: RequestContext, settings: RequestSettings, signal?: AbortSignal): Promise<ApiClient> {
+		return new ApiClient(ctx, readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE)), settings, signal);
 	}
 
 	/** Everything the client throws has passed through here. */
@@ -102,32 +81,41 @@ export class ApiClient {
 		}
 	}
 
-	private readonly tokensSeen = new Set<string>();
-
 	private async attempt(request: ApiRequest, options: SendOptions, redactor: Redactor): Promise<ApiResponse> {
 		let attempts = 0;
 		let timeouts = 0;
-		let refreshedAfter401 = false;
+		let rejected: string | undefined;
+		let renewedAfter401 = false;
 		for (;;) {
-			const token = await this.currentToken(options);
-			await this.pacer.acquire(this.settings.maxRequestsPerSecond);
-			attempts++;
-			let response: ApiResponse;
-			const sentAt = Date.now();
+			await this.pacer.acquire(this.settings.maxRequestsPerSecond, this.signal);
+			let token: string;
+			let response: ApiResponse | undefined;
+			let failure: unknown;
+			let sentAt: number;
 			try {
-				response = await this.transmit(request, options);
-			} catch (error) {
-				// n8n 1.x wraps the timeout into an error without its code: the elapsed time tells too.
-				const timedOut = isTimeout(error) || Date.now() - sentAt >= this.timeoutMs - 50;
-				if (timedOut) timeouts++;
-				const mayRetry = timedOut ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
+				token = await this.token(options, rejected);
+				attempts++;
+				sentAt = Date.now();
+				response = await this.transmit(request, token).catch((error: unknown) => {
+					failure = error;
+					return undefined;
+				});
+			} finally {
 				this.pacer.release();
+			}
+			if (this.signal?.aborted) throw new ExecutionCancelled();
+
+			if (response === undefined) {
+				const late = timedOut(failure, sentAt, this.timeoutMs);
+				if (late) timeouts++;
+				const mayRetry = late ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
 				if (options.repeatable && mayRetry) {
-					await sleep(backoffMs(attempts));
+					await wait(backoffMs(attempts), this.signal);
 					continue;
 				}
 				throw networkError(this.ctx.getNode(), {
-					error: timedOut ? { code: 'ETIMEDOUT' } : error,
+					error: failure,
+					timedOut: late,
 					operation: options.operation,
 					itemIndex: options.itemIndex,
 					baseUrl: this.credentials.baseUrl,
@@ -136,17 +124,17 @@ export class ApiClient {
 					timeoutMs: this.timeoutMs,
 				});
 			}
-			this.pacer.release();
+
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
 				this.pacer.recordSuccess();
 				return this.trusted(response, options, redactor);
 			}
 			// A 401 means the request was not processed: renewing the token and resending is safe.
-			if (statusCode === 401 && !refreshedAfter401) {
-				refreshedAfter401 = true;
+			if (statusCode === 401 && !renewedAfter401) {
+				renewedAfter401 = true;
+				rejected = token!;
 				attempts--;
-				await this.currentToken(options, token);
 				continue;
 			}
 			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
@@ -154,7 +142,7 @@ export class ApiClient {
 			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
 				if (statusCode === 429) this.pacer.rateLimited(waitMs);
-				await sleep(waitMs);
+				await wait(waitMs, this.signal);
 				continue;
 			}
 			if (options.acceptsAnswer?.(statusCode, response.body)) {
@@ -171,6 +159,39 @@ export class ApiClient {
 				hints: options.hints,
 			});
 		}
+	}
+
+	/** A fresh token from the process-wide cache; a failed exchange becomes the item's error, with what to do. */
+	private async token(options: SendOptions, rejected: string | undefined): Promise<string> {
+		const token = await tokenFor(this.ctx.helpers.httpRequest, this.credentials, {
+			key: this.key,
+			rejected,
+			signal: this.signal,
+			timeoutMs: this.timeoutMs,
+			maxRetries: this.settings.maxRetries,
+		}).catch((error: unknown) => {
+			const failure = error instanceof ExecutionCancelled ? error : tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
+			return Promise.reject(failure);
+		});
+		this.tokensSeen.add(token);
+		return token;
+	}
+
+	private async transmit(request: ApiRequest, token: string): Promise<ApiResponse> {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${this.credentials.baseUrl}${request.path}`,
+			headers: { Authorization: `Bearer ${token}` },
+			...(request.body !== undefined ? { body: request.body } : {}),
+			...(request.qs !== undefined ? { qs: request.qs } : {}),
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: this.timeoutMs,
+			...(this.signal ? { abortSignal: this.signal } : {}),
+		};
+		const raw = (await this.ctx.helpers.httpRequest(options)) as { statusCode: number; headers?: IDataObject; body: unknown };
+		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
 	}
 
 	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
@@ -209,46 +230,6 @@ export class ApiClient {
 			repeatable: options.repeatable,
 		});
 	}
-
-	private async transmit(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
-		const raw = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx as IAllExecuteFunctions, CREDENTIAL_TYPE, {
-			method: request.method,
-			url: `${this.credentials.baseUrl}${request.path}`,
-			...(request.body !== undefined ? { body: request.body } : {}),
-			...(request.qs !== undefined ? { qs: request.qs } : {}),
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: this.timeoutMs,
-			...options.request,
-		}, { credentialsDecrypted: this.credentialsDecrypted })) as { statusCode: number; headers?: IDataObject; body: unknown };
-		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
-	}
-
-	/**
-	 * Makes sure the token cache holds a fresh token before the request goes out; the credential's
-	 * authenticate() then reads it. A failed exchange becomes the item's error, with what to do.
-	 */
-	private async currentToken(options: SendOptions, rejected?: string): Promise<string> {
-		try {
-			const token = await freshToken(this.ctx.helpers.httpRequest, this.credentials, rejected, this.cacheKey, {
-				timeoutMs: this.timeoutMs,
-				maxRetries: this.settings.maxRetries,
-			});
-			this.tokensSeen.add(token);
-			return token;
-		} catch (error) {
-			throw tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
-		}
-	}
-}
-
-/** A valid token n8n stored with the credential is adopted, so a new process needs no exchange. */
-function adoptStoredToken(cacheKey: string, stored: string): void {
-	const { expiresAtMs, issuedAtMs } = stored ? jwtTimes(stored) : {};
-	if (expiresAtMs === undefined) return;
-	const token = { token: stored, expiresAtMs, lifetimeMs: expiresAtMs - (issuedAtMs ?? expiresAtMs - 3_600_000) };
-	if (isFresh(token)) rememberToken(cacheKey, token);
 }
 
 /** One request outside a node run (load options, trigger hooks and webhooks), with default settings. */
@@ -256,7 +237,9 @@ export async function requestOnce(
 	ctx: RequestContext,
 	request: ApiRequest,
 	options: Omit<SendOptions, 'itemIndex'>,
+	settings: RequestSettings = DEFAULT_REQUEST_SETTINGS,
+	signal?: AbortSignal,
 ): Promise<ApiResponse> {
-	const client = await ApiClient.create(ctx, DEFAULT_REQUEST_SETTINGS);
+	const client = await ApiClient.create(ctx, settings, signal);
 	return await client.send(request, { itemIndex: 0, ...options });
 }

@@ -52,42 +52,6 @@ describe('credential: token exchange', () => {
 		expect((await sandbox.stats()).status['401'] ?? 0).toBe(0);
 	});
 
-	it('uses a valid token stored with the credential without exchanging', async () => {
-		const first = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(1),
-		});
-		const stored = String(first.credentialUpdates.at(-1)?.data.accessToken);
-		expect(stored).toMatch(/^ey/);
-		await sandbox.reset(); // forgets the process cache and the emulator's counters, not the token's validity
-		const second = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials, accessToken: stored } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(20),
-		});
-		expect(second.error).toBeUndefined();
-		expect(await sandbox.count('POST /auth')).toBe(0);
-	});
-
-	it('recovers from a token the API refuses with one exchange, whatever the number of items', async () => {
-		const refused = 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjk5OTk5OTk5OTksImlhdCI6MX0.bad-signature';
-		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials, accessToken: refused } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(50),
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(50);
-		expect(await sandbox.count('POST /auth')).toBe(1);
-	});
-
 	it('fails clearly on a wrong key, without leaking it', async () => {
 		const wrongKey = '00000000-dead-beef-0000-000000000000';
 		const result = await runNode({
@@ -101,6 +65,22 @@ describe('credential: token exchange', () => {
 		const everything = JSON.stringify({ error: result.error, items: result.items, updates: result.credentialUpdates });
 		expect(everything).not.toContain(wrongKey);
 		expect(everything).not.toContain(SANDBOX_CUSTOMER_ID);
+		expect(await sandbox.count('POST /aml/checkIndividual')).toBe(0);
+	});
+
+	it('1,000 items against a wrong key with Continue On Fail: at most 2 exchanges, the credential error on every item', async () => {
+		const result = await runNode({
+			node: new VerificationAml(),
+			parameters: checkIndividual,
+			credentials: { verificationServicesApi: { ...sandbox.credentials, apiKey: '00000000-dead-beef-0000-000000000000' } },
+			credentialTypes: sandbox.credentialTypes,
+			input: people(1000),
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1000);
+		expect(result.items.every((item, i) => /rejected the API key or the customer ID \(HTTP 401\)/.test(String(item.json.error)) && (item.pairedItem as { item: number }).item === i)).toBe(true);
+		expect(await sandbox.count('POST /auth')).toBeLessThanOrEqual(2);
 		expect(await sandbox.count('POST /aml/checkIndividual')).toBe(0);
 	});
 });

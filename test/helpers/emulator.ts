@@ -31,7 +31,13 @@ export class Emulator {
 	async run(
 		node: INodeType,
 		parameters: INodeParameters,
-		options: { input?: INodeExecutionData[]; continueOnFail?: boolean; onError?: OnError; credentials?: Record<string, string> } = {},
+		options: {
+			input?: INodeExecutionData[];
+			continueOnFail?: boolean;
+			onError?: OnError;
+			credentials?: Record<string, string>;
+			cancelWhen?: Promise<unknown>;
+		} = {},
 	): Promise<RunNodeResult> {
 		return await runNode({
 			node,
@@ -41,6 +47,7 @@ export class Emulator {
 			input: options.input,
 			continueOnFail: options.continueOnFail,
 			onError: options.onError,
+			cancelWhen: options.cancelWhen,
 		});
 	}
 

@@ -74,6 +74,8 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** WorkflowExecute mode; default 'manual' (like n8n's own node test harness). */
 	mode?: WorkflowExecuteMode;
+	/** When this settles, the execution is stopped as the editor's Stop button does (n8n-core's cancel()). */
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface RunNodeResult {
@@ -175,9 +177,9 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	let run: IRun | undefined;
 	let startError: unknown;
 	try {
-		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-			workflow,
-		);
+		const running = new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+		void opts.cancelWhen?.finally(() => running.cancel());
+		run = await running;
 	} catch (error) {
 		startError = error;
 	}

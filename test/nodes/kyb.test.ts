@@ -1,12 +1,12 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfiles';
 import { search } from '../../nodes/Kyb/operations/search';
-import type { ApiRequest, ItemContext } from '../../nodes/shared/operation-types';
-import type { ApiResponse } from '../../nodes/shared/transport';
-import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation-types';
+import { items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
+import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();
@@ -21,22 +21,10 @@ async function searchIds(name: string): Promise<{ transactionId: string; company
 	return { transactionId, companyId };
 }
 
-/** The run failed before anything was sent: message names field, rule and item; the emulator saw nothing. */
-async function expectRejected(
-	parameters: IDataObject,
-	expected: { field: string; rule: string | RegExp; item?: number },
-	input?: IDataObject[],
-) {
-	const { error, items: out } = await emulator().run(node, parameters as never, input ? { input: items(...input) } : {});
-	expect(out).toEqual([]);
-	expect(error).toBeInstanceOf(NodeOperationError);
-	const item = expected.item ?? 0;
-	expect(error!.message).toContain(expected.field);
-	if (typeof expected.rule === 'string') expect(error!.message).toContain(expected.rule);
-	else expect(error!.message).toMatch(expected.rule);
-	expect(error!.message).toContain(`(item ${item + 1})`);
-	expect(errorItemIndex(error)).toBe(item);
-	expect((await emulator().stats()).total).toBe(0);
+/** The run failed before anything was sent, naming the field and the rule (item 1). */
+async function expectRejected(parameters: IDataObject, expected: { field: string; rule: string }, input?: IDataObject[]) {
+	const result = await emulator().run(node, parameters as never, input ? { input: items(...input) } : {});
+	await expectValidationError(emulator(), result, 0, `(${expected.field})`, expected.rule);
 }
 
 describe('KYB: Search Companies', () => {
@@ -357,7 +345,8 @@ describe('KYB: List Company Profiles', () => {
 				requests.push(request);
 				return { statusCode: 200, headers: {}, body: bodies[requests.length - 1] ?? { data: { kybRequestData: [] } } };
 			};
-			const out = await listCompanyProfiles.run!({ values, send } as unknown as ItemContext, { method: 'GET', path: '/KYB/companyProfile' });
+			const ctx = { getNode: () => ({ name: 'KYB Company Data' }) };
+			const out = await listCompanyProfiles.run!({ ctx, itemIndex: 0, values, send } as unknown as ItemContext, { method: 'GET', path: '/KYB/companyProfile' });
 			return { out, requests };
 		}
 		const page = (ids: string[], pagination?: IDataObject) => ({ data: { kybRequestData: ids.map((id) => ({ id })), pagination } });
@@ -368,13 +357,10 @@ describe('KYB: List Company Profiles', () => {
 			expect(requests).toHaveLength(1);
 		});
 
-		it('the API ignored the page asked for: no repeated data', async () => {
-			const { out, requests } = await pages(
-				[page(['a', 'b'], { currentPage: 1, lastPage: 3 }), page(['a', 'b'], { currentPage: 1, lastPage: 3 })],
-				{ returnAll: true, pageSize: 2 },
-			);
-			expect(out.map((i) => i.json.id)).toEqual(['a', 'b', 'a', 'b']);
-			expect(requests).toHaveLength(2);
+		it('the API ignored the page asked for: an error, and no profile output twice', async () => {
+			const answers = [page(['a', 'b'], { currentPage: 1, lastPage: 3 }), page(['a', 'b'], { currentPage: 1, lastPage: 3 })];
+			const run = pages(answers, { returnAll: true, pageSize: 2, limit: 50 });
+			await expect(run).rejects.toThrow('List Company Profiles asked for page 2 and got page 1: the API did not page, so the list stops after 2 profiles');
 		});
 
 		it('an empty page ends the list', async () => {

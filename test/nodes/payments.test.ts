@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
+import { expectValidationError } from '../helpers/validation';
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 
@@ -88,16 +89,8 @@ describe('Payments: Challenge Deposit', () => {
 	});
 
 	describe('refuses invalid values before sending anything', () => {
-		async function expectRejected(parameters: IDataObject, field: string, rule: string, input: IDataObject[] = [{}]) {
-			const { error, items: out } = await deposit(parameters, input);
-			expect(out).toEqual([]);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toContain(field);
-			expect(error!.message).toContain(rule);
-			expect(error!.message).toContain('(item 1)');
-			expect(errorItemIndex(error)).toBe(0);
-			expect((await emulator().stats()).total).toBe(0);
-		}
+		const expectRejected = async (parameters: IDataObject, field: string, rule: string, input: IDataObject[] = [{}]) =>
+			await expectValidationError(emulator(), await deposit(parameters, input), 0, `(${field})`, rule);
 		const AMOUNT_RULE = 'Amount (amount) must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
 
 		it.each([['1.234'], ['1,50'], ['-1'], ['0'], ['0.00'], ['abc'], ['1.'], ['.5'], ['1e3']])('amount %p', async (amount) => {

@@ -6,6 +6,7 @@ import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
+import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
 const node = new VerificationPhone();
@@ -91,16 +92,8 @@ describe('Phone: Send OTP', () => {
 	});
 
 	describe('refuses invalid values before sending anything', () => {
-		async function expectRejected(parameters: IDataObject, field: string, rule: string) {
-			const { error, items: out } = await send(parameters, [{ blank: '' }]);
-			expect(out).toEqual([]);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error!.message).toContain(field);
-			expect(error!.message).toContain(rule);
-			expect(error!.message).toContain('(item 1)');
-			expect(errorItemIndex(error)).toBe(0);
-			expect((await emulator().stats()).total).toBe(0);
-		}
+		const expectRejected = async (parameters: IDataObject, field: string, rule: string) =>
+			await expectValidationError(emulator(), await send(parameters, [{ blank: '' }]), 0, `(${field})`, rule);
 		const PHONE_RULE = 'Phone Number (phoneNumber) must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed';
 
 		it.each([

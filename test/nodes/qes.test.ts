@@ -107,7 +107,7 @@ describe('node description', () => {
 		const options = operation.options as Array<{ value: string; description: string }>;
 		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
 		const notice = description.properties.find((p) => p.type === 'notice')!;
-		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node configures its own URL automatically/);
+		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node sets its own URL when its workflow is published/);
 	});
 });
 

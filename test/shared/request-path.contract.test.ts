@@ -43,7 +43,7 @@ function expectNoSecret(text: string): void {
 	expect(text).not.toMatch(JWT);
 }
 
-async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean } = {}) {
+async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean; cancelWhen?: Promise<unknown> } = {}) {
 	const input = items(...Array.from({ length: n }, (_, i) => ({ name: i % 2 ? 'Viktor Sanctioned' : `Clean Person ${i}` })));
 	return await emulator().run(aml, { operation: 'checkIndividual', name: '={{ $json.name }}', options } as never, { input, ...run });
 }
@@ -291,5 +291,60 @@ describe('request path: path ids', () => {
 		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId } as never);
 		expect(error!.message).toMatch(/^Session ID \(sessionId\) (must be an id, not empty, "\." or "\.\."|is required)/);
 		expect((await emulator().stats()).total).toBe(0);
+	});
+});
+
+/** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+	while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('request path: network failures keep their code', () => {
+	it('a dropped connection names its code in the description and keeps a redacted cause', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 0, count: 5 }] });
+		const { error } = await checkIndividual(1, { maxRetries: 0 });
+		expect(error!.message).toBe(`Check Individual could not reach the API at ${emulator().baseUrl} (connection reset)`);
+		expect((error as NodeApiError).description).toMatch(/^ECONNRESET: socket hang up\. The request could not reach the API/);
+		expect((error as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+		expectNoSecret(everything({ error, outputs: [] }));
+	});
+
+	it('a refused connection at the token exchange names ECONNREFUSED', async () => {
+		const { error } = await emulator().run(aml, { operation: 'checkIndividual', name: 'Jane Doe' } as never, {
+			credentials: { sandboxBaseUrl: 'http://127.0.0.1:9/api/services' },
+		});
+		expect(error!.message).toBe('Check Individual failed: Could not reach the verification API at http://127.0.0.1:9/api/services (connection refused): check the base URL of the credential\'s environment');
+		expect((error as NodeApiError).description).toMatch(/^ECONNREFUSED: connect ECONNREFUSED 127\.0\.0\.1:9\.$/);
+	});
+
+	it('the partial-failure report of a deposit keeps the failing item\'s HTTP status', async () => {
+		await emulator().configure({ failures: [{ route: DEPOSIT, status: 500 }] });
+		const { error } = await deposits(3, { maxConcurrentRequests: 1 });
+		expect(error!.message).toBe('Challenge Deposit failed for item 1; 0 items were already accepted by the API and 2 not sent');
+		expect((error as NodeApiError).httpCode).toBe('500');
+	});
+});
+
+describe('request path: a stopped execution', () => {
+	it('ends a 429 pause and the pacer waits at once, and sends nothing more', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 429, retryAfter: 100, count: 100 }] });
+		const firstAnswered = until(async () => (await emulator().stats()).status['429'] >= 1);
+		// Without the cancel signal the run would sleep out the 100 s pause (and outlast the test's timeout).
+		const run = await checkIndividual(6, { maxConcurrentRequests: 2 }, { cancelWhen: firstAnswered });
+		expect(run.items).toEqual([]);
+		expect(await emulator().count(AML)).toBeLessThanOrEqual(2);
+	});
+});
+
+describe('request path: the token is taken after admission', () => {
+	it('a request admitted after a long 429 pause carries a fresh token: no 401', async () => {
+		// Tokens last 4 s; the pause lasts 5 s; the second item is admitted only after it, and the first
+		// one after that, with a token that has seconds left (JWT expiry counts in whole seconds).
+		await emulator().configure({ tokenLifetimeSeconds: 4, failures: [{ route: AML, status: 429, retryAfter: 5 }] });
+		const { error, items: out } = await checkIndividual(2, { maxRequestsPerSecond: 1 });
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(2);
+		expect((await emulator().stats()).status['401'] ?? 0).toBe(0);
+		expect(await emulator().count(AUTH)).toBe(2);
 	});
 });

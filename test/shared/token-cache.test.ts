@@ -1,50 +1,67 @@
-import { clearTokenCache, isFresh, jwtTimes, obtainToken, peekToken, rememberToken } from '../../nodes/shared/token-cache';
+import type { ApiCredentials } from '../../nodes/shared/credential-values';
+import { clearTokenCache, isFresh, tokenFor } from '../../nodes/shared/token-cache';
+import type { HttpRequest } from '../../nodes/shared/token-exchange';
 
-const issued = (token: string, lifetimeMs: number) => ({ token, expiresAtMs: Date.now() + lifetimeMs, lifetimeMs });
+const credentials: ApiCredentials = { baseUrl: 'http://127.0.0.1:9/api', apiKey: 'key-1', customerId: 'customer-1', accessToken: '' };
+const options = { timeoutMs: 1000, maxRetries: 0 };
+
+/** A fake POST /auth: answers `answer(n)` for the n-th exchange, after a short delay. */
+function authServer(answer: (n: number, headers: Record<string, string>) => { statusCode: number; body: object }) {
+	let exchanges = 0;
+	const httpRequest: HttpRequest = async (request) => {
+		exchanges++;
+		await new Promise((r) => setTimeout(r, 10));
+		const { statusCode, body } = answer(exchanges, request.headers as Record<string, string>);
+		return { statusCode, headers: {}, body: JSON.stringify(body) };
+	};
+	return { httpRequest, exchanges: () => exchanges };
+}
+
+const token = (n: number) => ({ statusCode: 200, body: { access_token: `t${n}`, expires_in: 3600 } });
 
 describe('token cache', () => {
 	beforeEach(() => clearTokenCache());
 
 	it('shares one exchange between concurrent callers', async () => {
-		let exchanges = 0;
-		const exchange = async () => {
-			exchanges++;
-			await new Promise((r) => setTimeout(r, 20));
-			return issued(`t${exchanges}`, 3_600_000);
-		};
-		const tokens = await Promise.all(Array.from({ length: 200 }, () => obtainToken('k', exchange)));
-		expect(exchanges).toBe(1);
+		const auth = authServer(token);
+		const tokens = await Promise.all(Array.from({ length: 200 }, () => tokenFor(auth.httpRequest, credentials, options)));
+		expect(auth.exchanges()).toBe(1);
 		expect(new Set(tokens)).toEqual(new Set(['t1']));
-		expect(peekToken('k')).toBe('t1');
 	});
 
 	it('replaces a rejected token once, however many callers report it', async () => {
-		let exchanges = 0;
-		const exchange = async () => issued(`t${++exchanges}`, 3_600_000);
-		await obtainToken('k', exchange);
-		const renewed = await Promise.all(Array.from({ length: 50 }, () => obtainToken('k', exchange, 't1')));
-		expect(exchanges).toBe(2);
+		const auth = authServer(token);
+		await tokenFor(auth.httpRequest, credentials, options);
+		const renewed = await Promise.all(Array.from({ length: 50 }, () => tokenFor(auth.httpRequest, credentials, { ...options, rejected: 't1' })));
+		expect(auth.exchanges()).toBe(2);
 		expect(new Set(renewed)).toEqual(new Set(['t2']));
 	});
 
+	it('answers a refused key from memory, and exchanges a corrected key at once', async () => {
+		const auth = authServer((n, headers) => (headers['Api-Key'] === 'key-1' ? { statusCode: 401, body: {} } : token(n)));
+		const first = await Promise.allSettled(Array.from({ length: 20 }, () => tokenFor(auth.httpRequest, credentials, options)));
+		const later = await Promise.allSettled(Array.from({ length: 20 }, () => tokenFor(auth.httpRequest, credentials, options)));
+		expect([...first, ...later].every((r) => r.status === 'rejected' && /rejected the API key/.test(String(r.reason)))).toBe(true);
+		expect(auth.exchanges()).toBe(1);
+		expect(await tokenFor(auth.httpRequest, { ...credentials, apiKey: 'key-2' }, options)).toBe('t2');
+	});
+
 	it('stops handing out a token shortly before it expires', () => {
-		expect(isFresh(issued('a', 3_600_000))).toBe(true);
+		const issued = (inMs: number, lifetimeMs: number) => ({ token: 'a', expiresAtMs: Date.now() + inMs, lifetimeMs });
+		expect(isFresh(issued(3_600_000, 3_600_000))).toBe(true);
 		// 60 s margin for long lifetimes, a tenth of the lifetime for short ones
-		expect(isFresh({ token: 'a', expiresAtMs: Date.now() + 59_000, lifetimeMs: 3_600_000 })).toBe(false);
-		expect(isFresh({ token: 'a', expiresAtMs: Date.now() + 150, lifetimeMs: 2_000 })).toBe(false);
-		expect(isFresh({ token: 'a', expiresAtMs: Date.now() + 1_000, lifetimeMs: 2_000 })).toBe(true);
+		expect(isFresh(issued(59_000, 3_600_000))).toBe(false);
+		expect(isFresh(issued(150, 2_000))).toBe(false);
+		expect(isFresh(issued(1_000, 2_000))).toBe(true);
 	});
 
-	it('keeps tokens apart per credential and adopts a stored token', async () => {
-		rememberToken('a', issued('stored', 3_600_000));
-		expect(peekToken('a')).toBe('stored');
-		expect(peekToken('b')).toBeUndefined();
-		expect(await obtainToken('a', async () => issued('new', 1000))).toBe('stored');
-	});
-
-	it('reads exp and iat from a JWT and ignores anything else', () => {
-		const payload = Buffer.from(JSON.stringify({ exp: 2000, iat: 1000 })).toString('base64url');
-		expect(jwtTimes(`h.${payload}.s`)).toEqual({ expiresAtMs: 2_000_000, issuedAtMs: 1_000_000 });
-		expect(jwtTimes('not-a-jwt')).toEqual({});
+	it("takes the JWT's exp when the answer has no expires_in", async () => {
+		const exp = Math.floor(Date.now() / 1000) + 2;
+		const jwt = `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.s`;
+		const auth = authServer((n) => ({ statusCode: 200, body: { access_token: n === 1 ? jwt : `t${n}` } }));
+		expect(await tokenFor(auth.httpRequest, credentials, options)).toBe(jwt);
+		// A 2 s lifetime is not fresh any more after 1.8 s: without exp it would have lasted 60 minutes.
+		await new Promise((r) => setTimeout(r, 2000));
+		expect(await tokenFor(auth.httpRequest, credentials, options)).toBe('t2');
 	});
 });

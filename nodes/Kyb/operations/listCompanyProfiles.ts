@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { type IDataObject, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
@@ -60,26 +60,40 @@ export const listCompanyProfiles: OperationDefinition = {
 			rule: integer,
 		},
 	],
-	/** Pages with `page` and `limit` until the limit is reached or `data.pagination` says it was the last page. */
-	run: async ({ values, send }, request): Promise<INodeExecutionData[]> => {
-		const wanted = values.returnAll === true ? Infinity : ((values.limit as number | undefined) ?? 50);
+	/**
+	 * Pages with `page` and `limit` until the limit is reached or `data.pagination` says it was the
+	 * last page. A page that is not the one asked for (an API that ignores `page`) is refused before
+	 * any of its profiles is output, so no profile is output twice.
+	 */
+	run: async ({ ctx, itemIndex, values, send }, request): Promise<INodeExecutionData[]> => {
+		const wanted = values.returnAll === true ? Infinity : (values.limit as number);
 		const pageSize = Math.min(wanted, values.pageSize as number);
 		const items: INodeExecutionData[] = [];
 		for (let page = 1; page <= MAX_PAGES; page++) {
 			const response = await send({ ...request, qs: { ...request.qs, page, limit: pageSize } });
 			const body = responseJson(response.body);
+			const data = isObject(body.data) ? body.data : body;
+			const pagination: IDataObject = isObject(data.pagination) ? data.pagination : {};
+			const current = Number(pagination.currentPage ?? Number.NaN);
+			const last = Number(pagination.lastPage ?? Number.NaN);
+			if (page > 1 && current !== page) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`List Company Profiles asked for page ${page} and got page ${String(pagination.currentPage)}: the API did not page, so the list stops after ${items.length} profiles`,
+					{
+						itemIndex,
+						description: `Nothing of that page was output, so no profile is output twice. Turn Return All off and set Limit to at most ${pageSize} (Options > Page Size), or try again later.`,
+					},
+				);
+			}
 			const found = findList(body, ['kybRequestData']) ?? { list: [], rest: body };
 			for (const element of found.list) {
 				if (items.length >= wanted) break;
 				items.push({ json: { ...elementJson(element), profileList: found.rest } });
 			}
 			if (items.length >= wanted || found.list.length === 0) break;
-			const data = isObject(body.data) ? body.data : body;
-			const pagination: IDataObject = isObject(data.pagination) ? data.pagination : {};
-			const current = Number(pagination.currentPage ?? Number.NaN);
-			const last = Number(pagination.lastPage ?? Number.NaN);
-			// Without pagination, or when the API ignored the page asked for, another request would repeat data.
-			if (!Number.isFinite(last) || !Number.isFinite(current) || current !== page || current >= last) break;
+			// Without pagination, or on its last page, another request would only repeat data.
+			if (!Number.isFinite(last) || current !== page || current >= last) break;
 		}
 		return items;
 	},

@@ -1,0 +1,81 @@
+'use strict';
+// The credential's Test button as n8n itself runs it (POST /rest/credentials/test, n8n's own
+// CredentialsTester and CredentialsHelper), in n8n 2.x and 1.x, against the emulator. README,
+// "Credentials": the key shown is exchanged every time, whether a token is stored or not; a wrong key
+// or customer ID and an unreachable URL are said in words, except n8n's own limit for a credential
+// that holds a token and an unreachable URL (its own words for the network code).
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { createInstance } = require('./lib/instance');
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const TYPE = 'verificationServicesApi';
+const WRONG = '00000000-0000-4000-8000-000000000000';
+const UNREACHABLE = 'http://127.0.0.1:9/api/services';
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: the credential's Test button`, { timeout: 15 * 60 * 1000 }, () => {
+		let n8n;
+		let server;
+		let sandbox;
+		let credentialId;
+		/** A token of the right key, as n8n stores one with a credential that was used before. */
+		let storedToken;
+
+		before(async () => {
+			sandbox = await startSandbox({ port: 0 });
+			const auth = await fetch(`${sandbox.baseUrl}/auth`, {
+				method: 'POST',
+				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
+			});
+			storedToken = (await auth.json()).access_token;
+			n8n = await createInstance(version, { name: 'credential' });
+			[credentialId] = await n8n.importCredentials([{ name: 'Verification Services (e2e)', type: TYPE, data: right() }]);
+			server = await n8n.startServer();
+			await server.setupOwner();
+		});
+
+		after(async () => {
+			await server?.stop();
+			await n8n?.destroy();
+			await sandbox?.close();
+		});
+
+		const right = (extra = {}) => ({
+			environment: 'sandbox',
+			sandboxBaseUrl: sandbox.baseUrl,
+			apiKey: SANDBOX_API_KEY,
+			customerId: SANDBOX_CUSTOMER_ID,
+			accessToken: '',
+			...extra,
+		});
+		const testWith = async (data) => await server.testCredential({ id: credentialId, name: 'Verification Services (e2e)', type: TYPE, data });
+
+		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
+			test(`${state} credential: the right key passes, a wrong key or customer ID is refused in words`, async () => {
+				assert.equal((await testWith(right({ accessToken: accessToken() }))).status, 'OK');
+				for (const wrong of [{ apiKey: WRONG }, { customerId: WRONG }]) {
+					const result = await testWith(right({ accessToken: accessToken(), ...wrong }));
+					assert.equal(result.status, 'Error');
+					assert.match(result.message, /rejected the API key or the customer ID \(HTTP 401\): check both in the credential/);
+					assert.ok(!result.message.includes(SANDBOX_API_KEY) && !result.message.includes(SANDBOX_CUSTOMER_ID));
+				}
+			});
+		}
+
+		test('a new credential with an unreachable URL: the URL and what to check', async () => {
+			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE }));
+			assert.equal(result.status, 'Error');
+			assert.match(result.message, /Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services .*check the base URL/);
+		});
+
+		test("an existing credential with an unreachable URL: n8n's own words (n8n's limit)", async () => {
+			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE, accessToken: storedToken }));
+			// 2.40 says the code alone, 1.123 its sentence for that code.
+			const expected = version === 'v1' ? 'The service refused the connection - perhaps it is offline' : 'ECONNREFUSED';
+			assert.deepEqual(result, { status: 'Error', message: expected });
+		});
+	});
+}
