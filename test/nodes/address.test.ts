@@ -1,11 +1,9 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
-import { runNode } from '../helpers/n8n';
 import { items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
-import { startRewritingProxy } from '../helpers/rewriting-proxy';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
@@ -150,19 +148,8 @@ describe('Address Verification refuses before sending', () => {
 });
 
 describe('Address Verification: answers and failures', () => {
-	async function throughProxy(rewrite: (body: IDataObject) => unknown) {
-		const proxy = await startRewritingProxy(emulator().baseUrl.replace(/\/api\/services$/, ''), (_method, path) => path.endsWith(ROUTE.slice(5)), rewrite as never);
-		try {
-			return await runNode({
-				node,
-				parameters: { operation: 'verify', ...ERIKA } as never,
-				credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: proxy.baseUrl } as never },
-				credentialTypes: [new VerificationServicesApi()],
-			});
-		} finally {
-			await proxy.close();
-		}
-	}
+	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
+		await runWithRewrittenAnswers(emulator(), node, '/address/verify', rewrite, { operation: 'verify', ...ERIKA });
 
 	it('reads overall in any case, and a missing overall is review with matchQuality kept', async () => {
 		const lower = await throughProxy((body) => ({ ...body, globalResult: { overall: 'nok', totalScore: 10 } }));

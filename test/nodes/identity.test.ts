@@ -1,11 +1,9 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
-import { runNode } from '../helpers/n8n';
 import { items, useEmulator } from '../helpers/emulator';
 import { expectNodeContract } from '../helpers/node-contract';
-import { startRewritingProxy } from '../helpers/rewriting-proxy';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
@@ -130,20 +128,8 @@ describe('Identity Verification refuses before sending', () => {
 });
 
 describe('Identity Verification: answers and failures', () => {
-	async function throughProxy(rewrite: (body: IDataObject) => unknown) {
-		const origin = emulator().baseUrl.replace(/\/api\/services$/, '');
-		const proxy = await startRewritingProxy(origin, (_method, path) => path.endsWith('/identity/verify'), rewrite as never);
-		try {
-			return await runNode({
-				node,
-				parameters: { operation: 'verify', ...ERIKA } as never,
-				credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: proxy.baseUrl } as never },
-				credentialTypes: [new VerificationServicesApi()],
-			});
-		} finally {
-			await proxy.close();
-		}
-	}
+	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
+		await runWithRewrittenAnswers(emulator(), node, '/identity/verify', rewrite, { operation: 'verify', ...ERIKA });
 
 	it('a score given as text counts; an answer without a score is an error, never "not verified"', async () => {
 		const text = await throughProxy((body) => ({ ...body, globalResult: { totalScore: '75' } }));

@@ -1,10 +1,8 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { runNode } from '../helpers/n8n';
 import { items, useEmulator } from '../helpers/emulator';
-import { startRewritingProxy } from '../helpers/rewriting-proxy';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
@@ -30,22 +28,9 @@ const sentBodies = async (operation: Operation) => (await emulator().requests(RO
 /** A value of the answer in either shape: g3 wraps it in `data`. */
 const answered = (json: IDataObject, name: string) => ((json.data as IDataObject | undefined) ?? json)[name];
 
-/** Runs the operation with the credential pointing at a proxy that rewrites the lookup's 200 answers. */
-async function throughProxy(operation: Operation, parameters: IDataObject, rewrite: (body: IDataObject) => unknown, continueOnFail = false) {
-	const path = ROUTES[operation].slice('POST '.length);
-	const proxy = await startRewritingProxy(emulator().baseUrl.replace(/\/api\/services$/, ''), (_m, url) => url.endsWith(path), rewrite as never);
-	try {
-		return await runNode({
-			node,
-			parameters: { operation, ...parameters } as never,
-			credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: proxy.baseUrl } as never },
-			credentialTypes: [new VerificationServicesApi()],
-			continueOnFail,
-		});
-	} finally {
-		await proxy.close();
-	}
-}
+/** Runs the operation with the emulator's answers of its route rewritten. */
+const throughProxy = async (operation: Operation, parameters: IDataObject, rewrite: (body: IDataObject) => unknown, continueOnFail = false) =>
+	await runWithRewrittenAnswers(emulator(), node, ROUTES[operation].slice('POST '.length), rewrite, { operation, ...parameters }, { continueOnFail });
 
 describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (generation) => {
 	beforeEach(async () => await emulator().configure({ generation }));

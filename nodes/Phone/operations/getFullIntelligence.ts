@@ -1,8 +1,9 @@
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber, phoneDigits } from '../../shared/phone-number';
+import { cleanPhoneNumber } from '../../shared/phone-number';
 import { check, text } from '../../shared/rules';
 import { riskForModel } from './getRiskScore';
+import { externalId, phoneNumberDigits } from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 import { riskAssessment } from './risk-assessment';
 
@@ -19,32 +20,14 @@ export const getFullIntelligence: OperationDefinition = {
 		'Get everything known about a phone number (phoneNumber: digits with the country code, for example 436501234567): riskAssessment.recommendation (allow, flag or block) with score and level, reason codes, carrier, phone type, location and whether it is blocklisted. Read-only, but each call is billed by the provider and bundles several lookups: call it once per number, and prefer Get Risk Score when only the risk is needed.',
 	expects: lookupAnswer,
 	fields: [
+		phoneNumberDigits(8, 20),
+		// The provider's client lets only these through for this lookup.
 		{
-			property: {
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '436501234567',
-				description: 'The number with its country code',
-			},
-			rule: phoneDigits(8, 20),
-		},
-		{
-			property: {
-				displayName: 'External ID',
-				name: 'externalId',
-				type: 'string',
-				default: '',
-				placeholder: 'signup-4711',
-				description: 'Your own ID for this lookup, returned with it',
-			},
+			...externalId,
 			rule: text({
 				normalize: (value) => value.trim(),
 				checks: [check.pattern(/^[A-Za-z0-9._-]{1,80}$/, 'at most 80 letters, digits, dots, underscores and hyphens')],
 			}),
-			additional: true,
 		},
 	],
 	options: [cleanPhoneNumber],

@@ -1,8 +1,8 @@
 import { readAnswer } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber, phoneDigits } from '../../shared/phone-number';
-import { accountLifecycleEvent, externalId, originatingIp } from './lookup-fields';
+import { cleanPhoneNumber } from '../../shared/phone-number';
+import { accountLifecycleEvent, externalId, originatingIp, phoneNumberDigits } from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 import { addonFields, addonResults } from './phoneid-addons';
 
@@ -19,18 +19,7 @@ export const getPhoneId: OperationDefinition = {
 		'Look up the identity data of a phone number (phoneNumber: digits with the country code, for example 436501234567): carrier, phone type, location, block status, and the add-ons configured on this tool, each with addonResults.<addon>.result (completed, noData or notEnabled). Read-only, but each call and each add-on is billed by the provider: call it once per number.',
 	expects: lookupAnswer,
 	fields: [
-		{
-			property: {
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '436501234567',
-				description: 'The number with its country code',
-			},
-			rule: phoneDigits(6, 20),
-		},
+		phoneNumberDigits(6, 20),
 		accountLifecycleEvent,
 		...addonFields,
 		externalId,

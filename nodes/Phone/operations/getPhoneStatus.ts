@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { readAnswer } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber, internationalNumber } from '../../shared/phone-number';
+import { cleanPhoneNumber } from '../../shared/phone-number';
+import { internationalPhoneNumber } from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 
 /** `lineStatus`, added beside the response: the live state of the line, read in either casing. */
@@ -30,18 +31,7 @@ export const getPhoneStatus: OperationDefinition = {
 		'Look up the live status of a phone number (phoneNumber with the country code, for example +436501234567): lineStatus.subscriberStatus (e.g. ACTIVE), lineStatus.deviceStatus (e.g. REACHABLE), roaming, plus carrier, phone type and location. Read-only, but each call is billed by the provider: call it once per number.',
 	expects: lookupAnswer,
 	fields: [
-		{
-			property: {
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '+436501234567',
-				description: 'The number with its country code',
-			},
-			rule: internationalNumber,
-		},
+		internationalPhoneNumber,
 	],
 	options: [cleanPhoneNumber],
 	toolSummary: (json) => ({

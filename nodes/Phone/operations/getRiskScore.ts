@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { readAnswer } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber, internationalNumber } from '../../shared/phone-number';
+import { cleanPhoneNumber } from '../../shared/phone-number';
 import { text } from '../../shared/rules';
-import { accountLifecycleEvent, emailAddress, externalId, originatingIpv4 } from './lookup-fields';
+import { accountLifecycleEvent, emailAddress, externalId, internationalPhoneNumber, originatingIpv4 } from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 import { riskAssessment } from './risk-assessment';
 
@@ -34,18 +34,7 @@ export const getRiskScore: OperationDefinition = {
 		'Score the fraud risk of a phone number (phoneNumber with the country code, for example +436501234567). Returns riskAssessment.recommendation (allow, flag or block), the score (0 to 1000, higher is riskier), the level and numeric reason codes. Optional: originatingIp (IPv4), emailAddress. Read-only, but each call is billed by the provider: call it once per number.',
 	expects: lookupAnswer,
 	fields: [
-		{
-			property: {
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '+436501234567',
-				description: 'The number with its country code',
-			},
-			rule: internationalNumber,
-		},
+		internationalPhoneNumber,
 		accountLifecycleEvent,
 		externalId,
 		originatingIpv4,

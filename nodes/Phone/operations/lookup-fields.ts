@@ -1,8 +1,37 @@
 import type { ValueField } from '../../shared/operation-types';
+import { internationalNumber, phoneDigits } from '../../shared/phone-number';
 import { check, choice, text } from '../../shared/rules';
 import { ipAddress, ipv4 } from './ip-address';
 
-/** Fields that Get Phone ID and Get Risk Score share with the same meaning and the same rule. */
+/** Fields the phone lookups share with the same meaning; where the API's rule differs, so does the field's. */
+
+/** The number as + and digits (E.164), for Get Phone Status and Get Risk Score. */
+export const internationalPhoneNumber: ValueField = {
+	property: {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '+436501234567',
+		description: 'The number with its country code',
+	},
+	rule: internationalNumber,
+};
+
+/** The number as digits only with the country code, `min` to `max` of them. */
+export const phoneNumberDigits = (min: number, max: number): ValueField => ({
+	property: {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '436501234567',
+		description: 'The number with its country code',
+	},
+	rule: phoneDigits(min, max),
+});
 
 export const accountLifecycleEvent: ValueField = {
 	property: {
