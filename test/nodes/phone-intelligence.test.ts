@@ -253,6 +253,20 @@ describe('Get Risk Score: fields and answers', () => {
 	});
 });
 
+describe('Get Full Intelligence and Get Phone Status refuse before sending', () => {
+	it.each([
+		['getFullIntelligence', { phoneNumber: '4365012' }, 'Phone Number (phoneNumber) must be 8 to 20 digits with the country code, without + (e.g. 436501234567) once formatting is removed, got "4365012"'],
+		['getFullIntelligence', { phoneNumber: '4'.repeat(21) }, 'Phone Number (phoneNumber) must be 8 to 20 digits'],
+		['getFullIntelligence', { phoneNumber: '436501234567', additionalFields: { externalId: 'signup 4711' } }, 'External ID (externalId) must be at most 80 letters, digits, dots, underscores and hyphens, got "signup 4711"'],
+		['getFullIntelligence', { phoneNumber: '436501234567', additionalFields: { externalId: 'x'.repeat(81) } }, 'External ID (externalId) must be at most 80 letters, digits, dots, underscores and hyphens'],
+		['getPhoneStatus', { phoneNumber: '+43 650 CALL ME' }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0 (e.g. +436501234567) once formatting is removed, got "+43 650 CALL ME"'],
+		['getPhoneStatus', { phoneNumber: '+4365012345678901' }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits'],
+	])('%s %p', async (operation, parameters, message) => {
+		const result = await lookup(operation as Operation, parameters);
+		await expectValidationError(emulator() as never, result, 0, message);
+	});
+});
+
 describe('phone lookups: answers of other generations and failures', () => {
 	it('reads the oldest generation\'s snake_case answer', async () => {
 		const snake = (body: IDataObject) => {
