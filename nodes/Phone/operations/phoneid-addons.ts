@@ -13,7 +13,7 @@ import { warnOnce } from './phone-lookup';
  * and sent inside `addons.<addon>`, and the consent that some add-ons need.
  */
 
-/** The provider's method number for consent given online, as its own client sends it. */
+/** The consent method number the provider's own client sends (the docs' example shows 1, meaning undocumented). */
 const CONSENT_METHOD = 4;
 
 /** The chosen add-ons as `addons`: `{ simSwap: {}, ageVerify: {} }`; the add-ons' fields fill them in. */
