@@ -28,6 +28,9 @@ const ROUTES = [
 	...require('./routes/document'),
 	...require('./routes/phone'),
 	...require('./routes/qes'),
+	...require('./routes/address'),
+	...require('./routes/identity'),
+	...require('./routes/phone-intelligence'),
 ].map(compile);
 
 /** Finds the route for a method and a path relative to the API base; null when none. */

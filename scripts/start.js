@@ -82,6 +82,9 @@ async function main() {
 	const server = await instance.startServer({ port: N8N_PORT });
 	running.server = server;
 	await server.ensureLoggedIn();
+	// The data tables the examples write to, as a user creates them once in the editor.
+	const { ensureDataTables } = require('../test/e2e/lib/data-tables');
+	for (const workflow of workflows) await ensureDataTables(server, workflow);
 	const { OWNER } = require('../test/e2e/lib/rest');
 
 	console.log(

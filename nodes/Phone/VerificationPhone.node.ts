@@ -18,7 +18,8 @@ export class VerificationPhone implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(phoneOperations),
-		description: 'Send one-time passwords by SMS or e-mail and check the code the person typed, to verify a phone number or an e-mail address',
+		description:
+			'Send one-time passwords by SMS or e-mail and check the code the person typed, and look phone numbers up: live status, identity data with add-ons and fraud risk',
 		defaults: { name: 'Phone Verification' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError } from './field-error';
+import { isObject } from './json';
 import type { ApiRequest, FieldValues, OperationDefinition } from './operation-types';
 import { valueFields } from './read-values';
 
@@ -31,8 +32,7 @@ export function buildRequest(op: OperationDefinition, values: FieldValues): ApiR
 		const location = field.location ?? 'body';
 		if (location === 'query') qs[name] = value as IDataObject[string];
 		if (location !== 'body') continue;
-		const target = field.nest ? ((body[field.nest] ??= {}) as IDataObject) : body;
-		target[field.sendAs ?? name] = value as IDataObject[string];
+		nestedIn(body, field.nest)[field.sendAs ?? name] = value as IDataObject[string];
 	}
 	return {
 		method: op.method,
@@ -40,6 +40,20 @@ export function buildRequest(op: OperationDefinition, values: FieldValues): ApiR
 		...(op.method === 'GET' ? {} : { body }),
 		...(Object.keys(qs).length ? { qs } : {}),
 	};
+}
+
+/**
+ * The object a field is sent inside: `addons.ageVerify` is `body.addons.ageVerify`, created when
+ * missing. Each level is copied, so an object another field sent (a rule's result) is never changed.
+ */
+function nestedIn(body: IDataObject, nest: string | undefined): IDataObject {
+	let target = body;
+	for (const key of nest ? nest.split('.') : []) {
+		const inner: IDataObject = isObject(target[key]) ? { ...(target[key] as IDataObject) } : {};
+		target[key] = inner;
+		target = inner;
+	}
+	return target;
 }
 
 /**

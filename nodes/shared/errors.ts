@@ -2,6 +2,7 @@ import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n
 
 import { FieldError } from './field-error';
 import { fieldLabel } from './field-labels';
+import { valueAt } from './json';
 import type { ErrorHints, FieldValues, OperationDefinition } from './operation-types';
 import { TokenExchangeError } from './token-exchange';
 
@@ -42,13 +43,15 @@ export function mayHaveActed(statusCode: number | undefined): string {
 	return 'The API may have received and carried out this request (money moved or a message sent) before it failed, so it was not sent again. Check the result on the provider side before running this item again.';
 }
 
-/** The API's own words: `message`, else `error`, else the raw text. */
+/** Where the API puts its own words: the phone lookups say them only as their status's description. */
+const MESSAGE_PATHS = ['message', 'error', 'data.message', 'data.error', 'data.status.description', 'status.description'];
+
+/** The API's own words: the first text of MESSAGE_PATHS, else the raw text. */
 export function apiMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() || undefined;
-	if (body && typeof body === 'object') {
-		const { message, error } = body as { message?: unknown; error?: unknown };
-		if (typeof message === 'string' && message) return message;
-		if (typeof error === 'string' && error) return error;
+	for (const path of MESSAGE_PATHS) {
+		const said = valueAt(body, path);
+		if (typeof said === 'string') return said;
 	}
 	return undefined;
 }

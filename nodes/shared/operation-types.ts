@@ -94,7 +94,10 @@ export interface ValueField {
 	location?: 'body' | 'query' | 'path' | 'none';
 	/** The body member it is sent as when that differs from the parameter's name (binaryPropertyName sends imageData). */
 	sendAs?: string;
-	/** The body object it is sent inside: `messageTemplate` sends `{ messageTemplate: { voiceLang } }`. */
+	/**
+	 * The body object it is sent inside: `messageTemplate` sends `{ messageTemplate: { voiceLang } }`;
+	 * a dotted path nests deeper (`addons.ageVerify` sends `{ addons: { ageVerify: { ageThreshold } } }`).
+	 */
 	nest?: string;
 	/** In the operation's "Additional Fields" collection rather than at the top level. */
 	additional?: boolean;

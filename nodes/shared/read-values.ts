@@ -49,11 +49,15 @@ function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; i
 	if (value !== undefined) item.values[name] = value;
 }
 
-/** Whether a field's display conditions on other parameters hold for this item. */
+/**
+ * Whether a field's display conditions on other parameters hold for this item. As in n8n's editor, a
+ * multi-select meets a condition when any of its chosen values is listed.
+ */
 function shown(ctx: IExecuteFunctions, conditions: IDataObject | undefined, itemIndex: number): boolean {
-	return Object.entries(conditions ?? {}).every(([name, allowed]) =>
-		(allowed as unknown[]).includes(ctx.getNodeParameter(name, itemIndex, undefined)),
-	);
+	return Object.entries(conditions ?? {}).every(([name, allowed]) => {
+		const value = ctx.getNodeParameter(name, itemIndex, undefined);
+		return (Array.isArray(value) ? value : [value]).some((v) => (allowed as unknown[]).includes(v));
+	});
 }
 
 /** The fields whose values are sent or read, with their rules (notices left out). */

@@ -8,4 +8,7 @@ module.exports = {
 	...require('./payments'),
 	...require('./document'),
 	...require('./qes'),
+	...require('./address'),
+	...require('./identity'),
+	...require('./phone-intelligence'),
 };

@@ -19,6 +19,7 @@ const editor = require('./lib/editor');
 const { waitingStep, resumeWaiting } = require('./lib/waiting');
 const { startModelServer } = require('../e2e/lib/model-server');
 const { complianceModel } = require('../e2e/lib/compliance-model');
+const { ensureDataTables } = require('../e2e/lib/data-tables');
 
 const { byId, until } = editor;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
@@ -29,6 +30,18 @@ const WRONG = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_REQUESTS = {
 	'phone-otp/start': { phoneNumber: '+43 650 123 4567' },
 	'qes-onboarding/start': { email: 'erika.mustermann@example.com', phoneNumber: '+49 151 12345678', customerNumber: 'C-4711' },
+	'customer-onboarding/new': {
+		customerId: 'C-4711',
+		firstName: 'Erika',
+		lastName: 'Mustermann',
+		dateOfBirth: '1964-08-12',
+		phoneNumber: '+43 650 123 4567',
+		country: 'AT',
+		street: 'Hauptstraße',
+		houseNumber: '5',
+		zip: '1010',
+		city: 'Wien',
+	},
 };
 const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
 const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER];
@@ -81,6 +94,8 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
 		server = await n8n.startServer();
 		await server.ensureLoggedIn();
+		// The data tables the examples write to, as a user creates them once in the editor.
+		for (const json of jsons) await ensureDataTables(server, json);
 		({ browser } = await launchBrowser());
 		browser.closeAll = browser.close;
 		page = await browser.newPage();
@@ -99,10 +114,10 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		assert.doesNotMatch(page.url(), /signin/);
 	});
 
-	test('the node panel finds all 7 nodes with their icons when searching "verification"', async () => {
+	test('the node panel finds all 9 nodes with their icons when searching "verification"', async () => {
 		// n8n adds a "…Tool" variant of every node usable as an AI tool; those are not separate nodes.
 		const types = (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
-		assert.equal(types.length, 7, `7 node types loaded: ${types.map((t) => t.name).join(', ')}`);
+		assert.equal(types.length, 9, `9 node types loaded: ${types.map((t) => t.name).join(', ')}`);
 		// n8n lists a trigger under the action node of the same app ("QES Onboarding": actions + trigger).
 		const apps = [...new Set(types.map((t) => t.displayName.replace(/ Trigger$/, '')))].sort();
 

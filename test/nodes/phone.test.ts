@@ -470,7 +470,7 @@ describe('Phone node description', () => {
 
 	it('has the contract names, the icon, and shows phoneNumber / email by method', () => {
 		const d = node.description;
-		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: ['sendOtp', 'checkOtp'] });
+		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: ['sendOtp', 'checkOtp', 'getPhoneStatus', 'getPhoneId', 'getRiskScore', 'getFullIntelligence'] });
 		expect(d.properties.find((p) => p.name === 'phoneNumber')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['sms'] } });
 		expect(d.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
 	});

@@ -1,7 +1,9 @@
 import type { INodeType } from 'n8n-workflow';
 
+import { addressOperations } from '../../nodes/Address/operations';
 import { amlOperations } from '../../nodes/Aml/operations';
 import { documentOperations } from '../../nodes/Document/operations';
+import { identityOperations } from '../../nodes/Identity/operations';
 import { kybOperations } from '../../nodes/Kyb/operations';
 import { paymentsOperations } from '../../nodes/Payments/operations';
 import { phoneOperations } from '../../nodes/Phone/operations';
@@ -21,6 +23,8 @@ const tables: Record<string, OperationDefinition[]> = {
 	document: documentOperations,
 	phone: phoneOperations,
 	qes: qesOperations,
+	address: addressOperations,
+	identity: identityOperations,
 };
 const operations = Object.entries(tables).flatMap(([node, ops]) => ops.map((op) => [`${node}.${op.value}`, op] as const));
 

@@ -165,7 +165,9 @@ describe('tool parameters', () => {
 
 	it('each operation has a tool description from its table, shown only in the Tool variant', () => {
 		const descriptions = toolParameters(new VerificationPhone()).filter((p) => p.name === 'toolDescription');
-		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual([['sendOtp'], ['checkOtp']]);
+		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual(
+			['sendOtp', 'checkOtp', 'getPhoneStatus', 'getPhoneId', 'getRiskScore', 'getFullIntelligence'].map((operation) => [operation]),
+		);
 		expect(descriptions[0]).toMatchObject({ default: sendOtp.toolDescription, displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
 		expect(sendOtp.toolDescription).toMatch(/^SENDS A MESSAGE/);
 		const aml = toolParameters(new VerificationAml());

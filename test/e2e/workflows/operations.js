@@ -355,6 +355,8 @@ const CASES = [
 			assert.deepEqual(webhook.metadata, { authHeader: { 'X-E2E-Token': WEBHOOK_SECRET } });
 		},
 	},
+	// The address, identity and phone-intelligence operations.
+	...require('./checks').CASES,
 ];
 
 /** Full n8n node type of one of the package's nodes. */

@@ -1,0 +1,33 @@
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+
+import { operationProperties, operationSubtitle } from '../shared/node-properties';
+import { runOperations } from '../shared/run-operations';
+import { addressOperations } from './operations';
+
+export class VerificationAddress implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Address Verification',
+		name: 'verificationAddress',
+		icon: { light: 'file:../../icons/address.svg', dark: 'file:../../icons/address.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: operationSubtitle(addressOperations),
+		description: 'Check that a person lives at an address, with the match quality and the corrected address',
+		defaults: { name: 'Address Verification' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [{ name: 'verificationServicesApi', required: true }],
+		properties: operationProperties(addressOperations),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperations(this, addressOperations);
+	}
+}

@@ -1,0 +1,4 @@
+import type { OperationDefinition } from '../../shared/operation-types';
+import { verify } from './verify';
+
+export const identityOperations: OperationDefinition[] = [verify];

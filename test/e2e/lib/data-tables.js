@@ -1,0 +1,41 @@
+'use strict';
+// The n8n data tables a workflow writes to by name, created through n8n's REST API before it runs
+// (an example's Data Table node names its table; n8n does not create it). Both n8n versions:
+//   GET  /rest/projects/personal                      -> { id, ... } (the owner's project)
+//   GET  /rest/projects/:projectId/data-tables        -> { count, data: [{ id, name, ... }] }
+//   POST /rest/projects/:projectId/data-tables        { name, columns: [{ name, type }] }
+// Column types: string, number, boolean, date (the Data Table node's resource mapper schema names them).
+
+/** The tables `workflow`'s Data Table nodes reference by name, with the columns their mappings use. */
+function tablesOf(workflow) {
+	return workflow.nodes
+		.filter((n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters?.dataTableId?.mode === 'name')
+		.map((n) => ({
+			name: n.parameters.dataTableId.value,
+			columns: (n.parameters.columns?.schema ?? []).map(({ id, type }) => ({ name: id, type })),
+		}));
+}
+
+/** Creates every table the workflow names that does not exist yet in the owner's project; returns their ids by name. */
+async function ensureDataTables(server, workflow) {
+	const tables = tablesOf(workflow);
+	if (!tables.length) return {};
+	const { id: projectId } = await server.get('/rest/projects/personal');
+	const base = `/rest/projects/${projectId}/data-tables`;
+	const existing = (await server.get(base)).data ?? [];
+	const ids = {};
+	for (const table of tables) {
+		const found = existing.find((t) => t.name === table.name);
+		ids[table.name] = found ? found.id : (await server.post(base, table)).id;
+	}
+	return ids;
+}
+
+/** The rows of a table, oldest first. */
+async function dataTableRows(server, tableId) {
+	const { id: projectId } = await server.get('/rest/projects/personal');
+	const page = await server.get(`/rest/projects/${projectId}/data-tables/${tableId}/rows`, { query: { take: '1000', sortBy: 'id:asc' } });
+	return page.data ?? [];
+}
+
+module.exports = { tablesOf, ensureDataTables, dataTableRows };

@@ -1,0 +1,206 @@
+import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
+
+import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
+import { items, useEmulator } from '../helpers/emulator';
+import { expectNodeContract } from '../helpers/node-contract';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { expectValidationError } from '../helpers/validation';
+
+const emulator = useEmulator();
+const node = new VerificationAddress();
+const ROUTE = 'POST /address/verify';
+
+const ERIKA = { country: 'de', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: 'Mustermann' };
+const AUSTRIA = { ...ERIKA, country: 'AT', street: 'Hauptstraße', number: '5', zip: '1010', city: 'Wien' };
+
+async function verify(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
+	return await emulator().run(node, { operation: 'verify', ...parameters } as never, {
+		...(options.input ? { input: items(...options.input) } : {}),
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body);
+
+/** The answer's payload: inside the envelope in g3, the body itself in g2. */
+const payload = (json: IDataObject, generation: string) => (generation === 'g3' ? (json.data as IDataObject) : json);
+
+describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', (generation) => {
+	beforeEach(async () => await emulator().configure({ generation }));
+
+	it('sends country, address and identity only, and outputs the whole answer with addressVerification', async () => {
+		const { items: out, error } = await verify(ERIKA);
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				country: 'DE',
+				address: { street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln' },
+				identity: { firstname: 'Erika', lastname: 'Mustermann' },
+			},
+		]);
+		expect(out).toHaveLength(1);
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		const { addressVerification, ...answer } = out[0].json;
+		if (generation === 'g3') expect(answer.status).toBe(true);
+		expect(payload(answer, generation)).toEqual({
+			inputAddress: 'Heidestraße 17, 51147 Köln, DE',
+			correctedAddress: 'Heidestraße 17, 51147 Köln, DE',
+			finalAddress: 'Heidestraße 17, 51147 Köln, DE',
+			addressStatus: 'unchanged',
+			addressComponents: { street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', province: '', country: 'DE' },
+			matchQuality: 'EXACT',
+			score: 100,
+			globalResult: { overall: 'OK', totalScore: 100 },
+			identity: { fullName: 'Erika Mustermann', dob: '' },
+			extendedMessage: 'addressFound',
+		});
+		expect(addressVerification).toEqual({ outcome: 'verified', overall: 'OK', matchQuality: 'EXACT', score: 100 });
+	});
+
+	it.each([
+		['Mustermann', 'verified', 'OK', 'EXACT', 100],
+		['Partial', 'review', 'REVIEW', 'PARTIAL_MATCH', 62],
+		['Nobody', 'notVerified', 'NOK', 'NO_MATCH', 0],
+		['Stranger', 'notVerified', 'NOK', 'IDENTITY_MISMATCH', 35],
+		// An overall result the provider does not document: review, the value kept.
+		['Pending', 'review', 'PENDING', 'HOUSENUMBER_MATCH', 70],
+	])('last name %s: outcome %s (overall %s)', async (lastname, outcome, overall, matchQuality, score) => {
+		const { items: out, error } = await verify({ ...ERIKA, lastname });
+		expect(error).toBeUndefined();
+		expect(out[0].json.addressVerification).toEqual({ outcome, overall, matchQuality, score });
+	});
+});
+
+describe('Address Verification: request bodies', () => {
+	it('Austria: every optional field, the dob converted, and compliance with the reason', async () => {
+		const { error, items: out } = await verify({
+			...AUSTRIA,
+			street: 'haupt str.',
+			additionalFields: { province: ' Wien ', dob: '12.08.1964', reason: 'fraud_prevention' },
+		});
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				country: 'AT',
+				address: { street: 'haupt str.', number: '5', zip: '1010', city: 'Wien', province: 'Wien' },
+				identity: { firstname: 'Erika', lastname: 'Mustermann', dob: '1964/08/12' },
+				compliance: { acceptedTerms: true, reason: 'fraud_prevention' },
+			},
+		]);
+		expect(out[0].json).toMatchObject({ addressStatus: 'corrected', finalAddress: 'Haupt Straße 5, 1010 Wien, Wien, AT' });
+	});
+
+	it('the alpha-3 code AUT is Austria too', async () => {
+		const { error } = await verify({ ...AUSTRIA, country: 'aut', additionalFields: { reason: 'onboarding' } });
+		expect(error).toBeUndefined();
+		expect((await sentBodies())[0]).toMatchObject({ country: 'AUT', compliance: { acceptedTerms: true, reason: 'onboarding' } });
+	});
+
+	it('a compliance reason for another country is not sent', async () => {
+		const { error } = await verify({ ...ERIKA, additionalFields: { reason: 'regulatory' } });
+		expect(error).toBeUndefined();
+		expect((await sentBodies())[0]).not.toHaveProperty('compliance');
+	});
+
+	it.each([
+		['1964/08/12', '1964/08/12'],
+		['1964-08-12', '1964/08/12'],
+		['12-08-1964', '1964/08/12'],
+		['1964-08-12T00:00:00.000Z', '1964/08/12'],
+	])('dob %p is sent as %p', async (dob, sent) => {
+		const { error } = await verify({ ...ERIKA, additionalFields: { dob } });
+		expect(error).toBeUndefined();
+		expect(((await sentBodies())[0] as IDataObject).identity).toEqual({ firstname: 'Erika', lastname: 'Mustermann', dob: sent });
+	});
+});
+
+describe('Address Verification refuses before sending', () => {
+	const DOB_RULE = 'Date of Birth (dob) must be a date of birth as yyyy/mm/dd from 1900/01/01 to today';
+	it.each([
+		[{ country: 'Austria' }, 'Country (country) must be an ISO 3166-1 country code of 2 or 3 letters, such as AT or AUT, got "Austria"'],
+		[{ country: 'D' }, 'Country (country) must be an ISO 3166-1 country code of 2 or 3 letters'],
+		[{ zip: '51147#' }, 'ZIP Code (zip) must be a postal code of letters, digits, spaces and hyphens (at most 12 characters), got "51147#"'],
+		[{ additionalFields: { dob: '1964/02/30' } }, `${DOB_RULE}`],
+		[{ additionalFields: { dob: '08/12/1964' } }, `${DOB_RULE}`],
+		[{ additionalFields: { dob: '1899/12/31' } }, `${DOB_RULE}`],
+		[{ additionalFields: { dob: '2999/01/01' } }, `${DOB_RULE}`],
+		[{ street: '={{ $json.blank }}' }, 'Street (street) is required'],
+		[{ lastname: '={{ "  " }}' }, 'Last Name (lastname) is required and must not be blank'],
+		[
+			{ country: 'AT' },
+			'Compliance Reason (reason) is required when the country is AT: Austrian address data may only be queried for a stated purpose',
+		],
+		[
+			{ country: 'AT', additionalFields: { reason: '={{ "curiosity" }}' } },
+			'Compliance Reason (reason) must be one of account_recovery, fraud_prevention, onboarding, other, regulatory, got "curiosity"',
+		],
+	])('%p', async (change, message) => {
+		const result = await verify({ ...ERIKA, ...change }, { input: [{ blank: '' }] });
+		await expectValidationError(emulator() as never, result, 0, message);
+	});
+
+	it('names the failing item; with Continue On Fail the others are sent, in order', async () => {
+		const { items: out, error } = await verify(
+			{ ...ERIKA, country: '={{ $json.country }}' },
+			{ input: [{ country: 'DE' }, { country: 'AT' }, { country: 'NL' }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(out[1].json.error).toMatch(/^Compliance Reason \(reason\) is required when the country is AT.* \(item 2\)$/);
+		expect((await sentBodies()).map((b) => (b as IDataObject).country)).toEqual(['DE', 'NL']);
+	});
+});
+
+describe('Address Verification: answers and failures', () => {
+	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
+		await runWithRewrittenAnswers(emulator(), node, '/address/verify', rewrite, { operation: 'verify', ...ERIKA });
+
+	it('reads overall in any case, and a missing overall is review with matchQuality kept', async () => {
+		const lower = await throughProxy((body) => ({ ...body, globalResult: { overall: 'nok', totalScore: 10 } }));
+		expect(lower.items[0].json.addressVerification).toMatchObject({ outcome: 'notVerified', overall: 'nok' });
+		const missing = await throughProxy((body) => ({ ...body, globalResult: undefined }));
+		expect(missing.items[0].json.addressVerification).toEqual({ outcome: 'review', overall: null, matchQuality: 'EXACT', score: 100 });
+	});
+
+	it('an answer without result or match quality is an error, never a verdict', async () => {
+		const { error, items: out } = await throughProxy(() => ({ status: true, data: { finalAddress: 'Heidestraße 17' } }));
+		expect(out).toEqual([]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toMatch(/^Verify Address got an answer that is not a JSON object with globalResult\.overall or data\.globalResult\.overall/);
+	});
+
+	it('a 429 waits for Retry-After and a 503 is retried: one result, no error', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 429, retryAfter: 0 }, { route: ROUTE, status: 503 }] });
+		const { items: out, error } = await verify(ERIKA);
+		expect(error).toBeUndefined();
+		expect(out[0].json.addressVerification).toMatchObject({ outcome: 'verified' });
+		expect(await emulator().count(ROUTE)).toBe(3);
+	});
+
+	it('a 500 of the provider fails the item with its words, sent once', async () => {
+		const { error } = await verify({ ...ERIKA, lastname: 'Explode' });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('Verify Address failed with HTTP 500: Internal server error');
+		expect(await emulator().count(ROUTE)).toBe(1);
+	});
+});
+
+describe('Address Verification node', () => {
+	it('has the contract names and icon, and the AT notice shows only for Austria', () => {
+		expectNodeContract(node.description, { name: 'verificationAddress', displayName: 'Address Verification', icon: 'address', operations: ['verify'] });
+		const notice = node.description.properties.find((p) => p.type === 'notice')!;
+		expect(notice.displayOptions?.show).toEqual({ operation: ['verify'], country: ['AT', 'at', 'AUT', 'aut'] });
+	});
+
+	it('as an AI tool, gives the model the outcome and the final address', async () => {
+		const tool = Object.create(node) as INodeType;
+		tool.description = { ...node.description, name: 'verificationAddressTool' };
+		const { items: out } = await emulator().run(tool, { operation: 'verify', ...ERIKA, lastname: 'Partial' } as never);
+		expect(out[0].json).toEqual({
+			addressVerification: { outcome: 'review', overall: 'REVIEW', matchQuality: 'PARTIAL_MATCH', score: 62 },
+			finalAddress: 'Heidestraße 17, 51147 Köln, DE',
+			addressStatus: 'unchanged',
+			extendedMessage: 'postCodeMatch',
+		});
+	});
+});

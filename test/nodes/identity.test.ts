@@ -1,0 +1,173 @@
+import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
+
+import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
+import { items, useEmulator } from '../helpers/emulator';
+import { expectNodeContract } from '../helpers/node-contract';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { expectValidationError } from '../helpers/validation';
+
+const emulator = useEmulator();
+const node = new VerificationIdentity();
+const ROUTE = 'POST /identity/verify';
+
+const ERIKA = {
+	firstName: 'Erika',
+	lastName: 'Mustermann',
+	birthDate: '1964-08-12',
+	street: 'Heidestraße',
+	postalCode: '51147',
+	city: 'Köln',
+	countryCode: 'de',
+};
+
+async function verify(parameters: IDataObject, input?: IDataObject[]) {
+	return await emulator().run(node, { operation: 'verify', ...parameters } as never, input ? { input: items(...input) } : {});
+}
+
+const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body);
+
+describe.each(['g2', 'g3'])('Identity Verification against the %s answer shape', (generation) => {
+	beforeEach(async () => await emulator().configure({ generation }));
+
+	it('sends the required fields only, and outputs the whole answer with identityVerification', async () => {
+		const { items: out, error } = await verify(ERIKA);
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				identity: { firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964/08/12' },
+				address: { street: 'Heidestraße', postalCode: '51147', city: 'Köln', countryCode: 'DE' },
+			},
+		]);
+		const { identityVerification, ...answer } = out[0].json;
+		const result = {
+			globalResult: { totalScore: 100 },
+			resultDetails: ['Residents Register', 'Credit Bureau'].map((datasource) => ({
+				datasource,
+				country: 'DE',
+				matches: [
+					{ record: 'name', match: 'full' },
+					{ record: 'birthDate', match: 'full' },
+					{ record: 'address', match: 'full' },
+				],
+			})),
+		};
+		expect(answer).toEqual(generation === 'g3' ? { status: true, data: result } : result);
+		expect(identityVerification).toEqual({ outcome: 'verified', totalScore: 100 });
+	});
+
+	it.each([
+		['Mustermann', 100, 'verified'],
+		['Partial', 75, 'review'],
+		['Nomatch', 50, 'notVerified'],
+		['Failed', 0, 'notVerified'],
+		// A score the provider does not document: a person looks.
+		['Unsure', 60, 'review'],
+	])('last name %s: totalScore %d is %s', async (lastName, totalScore, outcome) => {
+		const { items: out, error } = await verify({ ...ERIKA, lastName });
+		expect(error).toBeUndefined();
+		expect(out[0].json.identityVerification).toEqual({ outcome, totalScore });
+	});
+});
+
+describe('Identity Verification: request bodies', () => {
+	it('every optional field, the phone number cleaned, raw only when on', async () => {
+		const { items: out, error } = await verify({
+			...ERIKA,
+			birthDate: '12.08.1964',
+			additionalFields: {
+				houseNumber: '17',
+				building: 'Haus B',
+				district: 'Porz',
+				province: 'Nordrhein-Westfalen',
+				nationalId: 'T22000129',
+				phoneNumber: '+49 (151) 1234-5678',
+				raw: true,
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				identity: { firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964/08/12', nationalId: 'T22000129' },
+				address: {
+					street: 'Heidestraße',
+					postalCode: '51147',
+					city: 'Köln',
+					countryCode: 'DE',
+					houseNumber: '17',
+					building: 'Haus B',
+					district: 'Porz',
+					province: 'Nordrhein-Westfalen',
+				},
+				phone: { phoneNumber: '+4915112345678' },
+				raw: true,
+			},
+		]);
+		expect((out[0].json.resultDetails as IDataObject[])[0].rawResponse).toEqual({ sourceReference: expect.any(String), queriedAt: expect.any(String) });
+
+		await emulator().reset();
+		await verify({ ...ERIKA, additionalFields: { raw: false } });
+		expect((await sentBodies())[0]).not.toHaveProperty('raw');
+	});
+});
+
+describe('Identity Verification refuses before sending', () => {
+	it.each([
+		[{ birthDate: '08/12/1964' }, 'Date of Birth (birthDate) must be a date of birth as yyyy/mm/dd from 1900/01/01 to today'],
+		[{ birthDate: '={{ $json.blank }}' }, 'Date of Birth (birthDate) is required'],
+		[{ countryCode: 'Germany' }, 'Country Code (countryCode) must be an ISO 3166-1 country code of 2 or 3 letters'],
+		[{ postalCode: '511/47' }, 'Postal Code (postalCode) must be a postal code of letters, digits, spaces and hyphens'],
+		[
+			{ additionalFields: { phoneNumber: '0151 12345678' } },
+			'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0 (e.g. +436501234567) once formatting is removed, got "0151 12345678"',
+		],
+		[{ firstName: '={{ " " }}' }, 'First Name (firstName) is required and must not be blank'],
+	])('%p', async (change, message) => {
+		const result = await verify({ ...ERIKA, ...change }, [{ blank: '' }]);
+		await expectValidationError(emulator() as never, result, 0, message);
+	});
+});
+
+describe('Identity Verification: answers and failures', () => {
+	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
+		await runWithRewrittenAnswers(emulator(), node, '/identity/verify', rewrite, { operation: 'verify', ...ERIKA });
+
+	it('a score given as text counts; an answer without a score is an error, never "not verified"', async () => {
+		const text = await throughProxy((body) => ({ ...body, globalResult: { totalScore: '75' } }));
+		expect(text.items[0].json.identityVerification).toEqual({ outcome: 'review', totalScore: 75 });
+		const none = await throughProxy(() => ({ resultDetails: [] }));
+		expect(none.error).toBeInstanceOf(NodeApiError);
+		expect(none.error!.message).toMatch(/^Verify Identity got an answer that is not a JSON object with globalResult\.totalScore or data\.globalResult\.totalScore/);
+	});
+
+	it('503 twice, then the answer: retried; a 500 is sent once and names the provider\'s words', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 503, count: 2, retryAfter: 0 }] });
+		const retried = await verify(ERIKA);
+		expect(retried.error).toBeUndefined();
+		expect(await emulator().count(ROUTE)).toBe(3);
+
+		await emulator().reset();
+		const failed = await verify({ ...ERIKA, lastName: 'Explode' });
+		expect(failed.error!.message).toBe('Verify Identity failed with HTTP 500: Internal server error');
+		expect(await emulator().count(ROUTE)).toBe(1);
+	});
+});
+
+describe('Identity Verification node', () => {
+	it('has the contract names and icon', () => {
+		expectNodeContract(node.description, { name: 'verificationIdentity', displayName: 'Identity Verification', icon: 'identity', operations: ['verify'] });
+	});
+
+	it('as an AI tool, gives the model the outcome and the match per source in a few words', async () => {
+		const tool = Object.create(node) as INodeType;
+		tool.description = { ...node.description, name: 'verificationIdentityTool' };
+		const { items: out } = await emulator().run(tool, { operation: 'verify', ...ERIKA, lastName: 'Partial' } as never);
+		expect(out[0].json).toEqual({
+			identityVerification: { outcome: 'review', totalScore: 75 },
+			resultDetails: ['Residents Register', 'Credit Bureau'].map((datasource) => ({
+				datasource,
+				country: 'DE',
+				matches: ['name: full', 'birthDate: full', 'address: partial'],
+			})),
+		});
+	});
+});
