@@ -8,9 +8,9 @@ import {
 	sleep,
 } from 'n8n-workflow';
 
-import { apiError, describeBody, isTimeout, networkError, tokenError, unexpectedAnswerError } from './errors';
+import { checkAnswer, contentTypeOf, decodeBytes } from './answer-check';
+import { apiError, isTimeout, networkError, tokenError, unexpectedAnswerError } from './errors';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import { isObject, present, valueAt } from './json';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
@@ -50,6 +50,9 @@ export interface SendOptions {
 
 /** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
 const MAX_TIMEOUT_RETRIES = 1;
+
+/** An answer that may be a file: received as bytes (decodeBytes parses JSON), any content type accepted. */
+const FILE_ANSWER: Partial<IHttpRequestOptions> = { encoding: 'arraybuffer', headers: { Accept: 'application/json, */*;q=0.8' } };
 
 /**
  * The one request path of every node: token, throttling, per-request retries of 429/503 (and of
@@ -175,37 +178,14 @@ export class ApiClient {
 
 	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
 	private trusted(response: ApiResponse, options: SendOptions, redactor: Redactor): ApiResponse {
-		const expects = options.expects ?? {};
-		const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
-		let body = response.body;
-		if (Buffer.isBuffer(body)) body = body.toString('utf8');
-		if (typeof body === 'string' && body.trim() !== '' && /json/i.test(contentType)) {
-			try {
-				body = JSON.parse(body);
-			} catch {
-				// stays text: reported below
-			}
-		}
-		const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
-		const named = (paths: ResponseExpectation['oneOf']) => (paths ?? []).map((p) => (Array.isArray(p) ? p.join(' or ') : p));
-		const expected = expects.oneOf?.length
-			? `a JSON object with ${named(expects.oneOf).join(' or ')}`
-			: expects.allOf?.length
-				? `a JSON object with ${named(expects.allOf).join(' and ')}`
-				: expects.body === 'nothing'
-					? 'empty or a JSON object'
-					: 'JSON';
-		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : body !== null && typeof body === 'object';
-		if (ok && expects.oneOf?.length) ok = expects.oneOf.some((path) => present(valueAt(body, path)));
-		if (ok && expects.allOf?.length) ok = expects.allOf.every((path) => present(valueAt(body, path)));
-		if (ok) return { ...response, body: empty ? '' : body };
-		const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+		const check = checkAnswer(response, options.expects);
+		if (check.trusted) return { ...response, body: check.body };
 		throw unexpectedAnswerError(this.ctx.getNode(), {
 			statusCode: response.statusCode,
 			operation: options.operation,
 			itemIndex: options.itemIndex,
-			expected,
-			arrived: redactor.with(...this.tokensSeen).text(describeBody(contentType, text)),
+			expected: check.expected,
+			arrived: redactor.with(...this.tokensSeen).text(check.arrived),
 			repeatable: options.repeatable,
 		});
 	}
@@ -220,9 +200,11 @@ export class ApiClient {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: this.timeoutMs,
+			...(request.answerAsBytes ? FILE_ANSWER : {}),
 			...options.request,
 		}, { credentialsDecrypted: this.credentialsDecrypted })) as { statusCode: number; headers?: IDataObject; body: unknown };
-		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+		const headers = raw.headers ?? {};
+		return { statusCode: raw.statusCode, headers, body: decodeBytes(raw.body, contentTypeOf(headers)) };
 	}
 
 	/**

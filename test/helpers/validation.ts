@@ -1,7 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RunNodeResult } from './n8n';
-import type { Sandbox } from './sandbox';
+
+/** The emulator's request statistics (a Sandbox or an Emulator). */
+interface Counted {
+	stats: () => Promise<{ total: number }>;
+}
 
 /**
  * Asserts the run failed validation for `itemIndex` (0-based, as n8n's itemIndex; the message and
@@ -9,7 +13,7 @@ import type { Sandbox } from './sandbox';
  * reached the emulator, not even a token exchange.
  */
 export async function expectValidationError(
-	sandbox: Sandbox,
+	sandbox: Counted,
 	result: RunNodeResult,
 	itemIndex: number,
 	...parts: string[]
