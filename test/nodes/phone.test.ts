@@ -47,14 +47,15 @@ const SENT = {
 describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 	playing(emulator, generation);
 
-	it('sms: cleans a pasted number and sends {method, phoneNumber} only; outputs the whole answer and its referenceId at the top level', async () => {
+	it('sms: cleans a pasted number and sends {method, phoneNumber} only; outputs the whole answer, its referenceId and recipient at the top level', async () => {
 		const { items: out, error } = await send({ method: 'sms', phoneNumber: '+43 (650) 123-4567' });
 		expect(error).toBeUndefined();
 		expect(await sentBodies()).toEqual([{ method: 'sms', phoneNumber: '436501234567' }]);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		const [stored] = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages`)).json()) as Array<{ referenceId: string }>;
-		expect(out[0].json).toEqual({ ...SENT[generation]({ phoneNumber: '436501234567' }, 'sms'), referenceId: stored.referenceId });
+		const recipient = { phoneNumber: '436501234567' };
+		expect(out[0].json).toEqual({ ...SENT[generation](recipient, 'sms'), referenceId: stored.referenceId, recipient });
 	});
 
 	it('email with every optional field: messageTemplate carries the language, the phone number is not sent', async () => {
@@ -74,7 +75,8 @@ describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 				messageTemplate: { voiceLang: 'de-AT' },
 			},
 		]);
-		expect(out[0].json).toEqual({ ...SENT[generation]({ email: 'jane@example.com' }, 'email'), referenceId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+		const recipient = { email: 'jane@example.com' };
+		expect(out[0].json).toEqual({ ...SENT[generation](recipient, 'email'), referenceId: expect.stringMatching(/^[0-9a-f]{32}$/), recipient });
 		expect(JSON.stringify(out)).not.toContain('4821');
 	});
 

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { valueAt } from '../../shared/envelope';
 import { ruleBroken } from '../../shared/field-error';
 import { responseJson } from '../../shared/json';
@@ -136,6 +138,10 @@ export const sendOtp: OperationDefinition = {
 			rule: boolean(),
 		},
 	],
-	// The referenceId at the top level in every generation (the newest nests it in data), for Check OTP.
-	toItems: (response) => [{ json: { ...responseJson(response.body), referenceId: valueAt(response.body, 'referenceId') as string } }],
+	// referenceId (for Check OTP) and recipient at the top level in every generation: the newest nests them in data.
+	toItems: (response) => {
+		const recipient = valueAt(response.body, 'recipient') as IDataObject | undefined;
+		const json = { ...responseJson(response.body), referenceId: valueAt(response.body, 'referenceId') as string };
+		return [{ json: recipient === undefined ? json : { ...json, recipient } }];
+	},
 };
