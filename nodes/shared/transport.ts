@@ -51,8 +51,8 @@ export interface SendOptions {
 /** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
 const MAX_TIMEOUT_RETRIES = 1;
 
-/** An answer that may be a file: received as bytes (decodeBytes parses JSON), any content type accepted. */
-const FILE_ANSWER: Partial<IHttpRequestOptions> = { encoding: 'arraybuffer', headers: { Accept: 'application/json, */*;q=0.8' } };
+/** What a request whose answer may be a file accepts; it is received as bytes (decodeBytes parses JSON). */
+const FILE_ACCEPT = 'application/json, */*;q=0.8';
 
 /**
  * The one request path of every node: token, throttling, per-request retries of 429/503 (and of
@@ -200,7 +200,7 @@ export class ApiClient {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: this.timeoutMs,
-			...(request.answerAsBytes ? FILE_ANSWER : {}),
+			...(request.answerAsBytes ? { headers: { Accept: FILE_ACCEPT }, encoding: 'arraybuffer' as const } : {}),
 			...options.request,
 		}, { credentialsDecrypted: this.credentialsDecrypted })) as { statusCode: number; headers?: IDataObject; body: unknown };
 		const headers = raw.headers ?? {};
