@@ -88,7 +88,7 @@ function createApp({ config } = {}) {
 		// A hung request is answered by nobody; the server's close() ends its socket.
 		if (answer.hang) return;
 		if (answer.raw !== undefined) {
-			sendBytes(res, status, Buffer.from(answer.raw, 'utf8'), answer.headers);
+			sendBytes(res, status, Buffer.isBuffer(answer.raw) ? answer.raw : Buffer.from(answer.raw, 'utf8'), answer.headers);
 			return;
 		}
 		sendJson(res, status, answer.body, answer.headers || {});

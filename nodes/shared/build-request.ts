@@ -19,8 +19,8 @@ export class SentLater {
 
 /**
  * The request of one item from its values: `{name}` placeholders of the path (URL-encoded), the
- * query, and the body (under `sendAs`, inside `nest`). Runs while the items are validated, so a bad
- * path id is refused before anything is sent.
+ * query, and the body (under `sendAs`, inside `nest`); an answer that may be a file is asked for as
+ * bytes. Runs while the items are validated, so a bad path id is refused before anything is sent.
  */
 export function buildRequest(op: OperationDefinition, values: FieldValues): ApiRequest {
 	const body: IDataObject = {};
@@ -32,13 +32,15 @@ export function buildRequest(op: OperationDefinition, values: FieldValues): ApiR
 		const location = field.location ?? 'body';
 		if (location === 'query') qs[name] = value as IDataObject[string];
 		if (location !== 'body') continue;
-		nestedIn(body, field.nest)[field.sendAs ?? name] = value as IDataObject[string];
+		const sendAs = typeof field.sendAs === 'function' ? field.sendAs(values) : field.sendAs;
+		nestedIn(body, field.nest)[sendAs ?? name] = value as IDataObject[string];
 	}
 	return {
 		method: op.method,
 		path: fillPath(op.path, values),
 		...(op.method === 'GET' ? {} : { body }),
 		...(Object.keys(qs).length ? { qs } : {}),
+		...(op.expects?.body === 'jsonOrFile' ? { answerAsBytes: true } : {}),
 	};
 }
 

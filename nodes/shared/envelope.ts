@@ -1,12 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from './json';
+import { isObject, present } from './json';
+import type { ResponsePath } from './operation-types';
 
 /**
- * The one reader of the API's answer shapes across its generations: the newest wraps every answer
- * as `{ status: true, data: {...} }`, older ones answer un-enveloped, and some answers spell a member
- * in snake_case (`reference_id`) where others use camelCase (`referenceId`). Operations read derived
- * values through here; the output itself always keeps the answer as it arrived.
+ * The one reader of the API's answers across its generations: the newest wraps every answer as
+ * `{ status: true, data: {...} }`, older ones answer un-enveloped, and some spell a member in
+ * snake_case (`reference_id`) where others use camelCase (`referenceId`). An operation table names a
+ * value once, generation-neutral (`referenceId`, `status.code`), and everything that reads an answer
+ * (`expects`, `receipt`, conveniences, tool summaries) reads it through `valueAt`. The output itself
+ * always keeps the answer as it arrived.
  */
 
 /** The answer's payload: the envelope's `data` object when there is one, else the body itself. */
@@ -38,11 +41,26 @@ function at(object: unknown, path: string): unknown {
 }
 
 /**
- * A value of the answer by its dotted path: first inside the envelope's `data`, then at the top
- * level (an older generation, or a member the envelope keeps outside `data`).
+ * A value of the answer by its generation-neutral path: first inside the envelope's `data`, then at
+ * the top level (an older generation, or a member the envelope keeps beside `data`, such as KYB's
+ * `status: "success"`). `referenceId` finds `data.referenceId`, `referenceId` and `reference_id`.
  */
-export function readAnswer(body: unknown, path: string): unknown {
+export function valueAt(body: unknown, path: ResponsePath): unknown {
 	const payload = payloadOf(body);
 	const inside = at(payload, path);
-	return inside !== undefined || payload === body ? inside : at(body, path);
+	if (present(inside) || payload === body) return inside;
+	const outside = at(body, path);
+	return present(outside) ? outside : inside;
+}
+
+/**
+ * Whether a 2xx answer reports a failure instead of a result: an `error` that says something (a
+ * text, `true`, an object) or the envelope's `status: false`. `error: false` (the older KYB
+ * envelope) is no failure.
+ */
+export function reportsError(body: unknown): boolean {
+	if (!isObject(body)) return false;
+	const error = valueAt(body, 'error');
+	const failed = error === true || (typeof error === 'string' && error.trim() !== '') || isObject(error);
+	return failed || body.status === false;
 }

@@ -2,7 +2,7 @@ import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n
 
 import { FieldError } from './field-error';
 import { fieldLabel } from './field-labels';
-import { valueAt } from './json';
+import { isObject } from './json';
 import type { ErrorHints, FieldValues, OperationDefinition } from './operation-types';
 import { TokenExchangeError } from './token-exchange';
 
@@ -43,17 +43,22 @@ export function mayHaveActed(statusCode: number | undefined): string {
 	return 'The API may have received and carried out this request (money moved or a message sent) before it failed, so it was not sent again. Check the result on the provider side before running this item again.';
 }
 
-/** Where the API puts its own words: the phone lookups say them only as their status's description. */
-const MESSAGE_PATHS = ['message', 'error', 'data.message', 'data.error', 'data.status.description', 'status.description'];
+/** Where the API's generations put the reason of a refusal, in the order read. */
+const REASON_PATHS = ['error', 'message', 'data.message', 'data.error', 'data.status.description', 'status.description'];
 
-/** The API's own words: the first text of MESSAGE_PATHS, else the raw text. */
+/**
+ * The API's own words: the first text of `error`, `message`, `data.message`, `data.error`,
+ * `data.status.description`, `status.description`; `error` and `message` together when both say
+ * something (`{error: "Too Many Requests", message: "Rate limit exceeded"}`); else the raw text.
+ */
 export function apiMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() || undefined;
-	for (const path of MESSAGE_PATHS) {
-		const said = valueAt(body, path);
-		if (typeof said === 'string') return said;
-	}
-	return undefined;
+	const texts = REASON_PATHS.map((path) => path.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), body)).filter(
+		(v): v is string => typeof v === 'string' && v.trim() !== '',
+	);
+	const [first, second] = texts;
+	const both = isObject(body) && second !== undefined && first === body.error && second === body.message && second !== first;
+	return both ? `${first}: ${second}` : first;
 }
 
 function isNotFound(statusCode: number, body: unknown): boolean {

@@ -20,24 +20,29 @@ export interface ApiResponse {
 }
 
 /**
- * A path into a response: `totalHits`, `data.referenceId`. A list is a choice of paths (the API's
- * generations differ in wrapping values in `data`): the first one present counts.
+ * A value of an answer by its dotted path, named once and generation-neutral (envelope.ts `valueAt`):
+ * `referenceId` finds `data.referenceId`, `referenceId` and `reference_id`; `status.code` finds it
+ * inside or outside the `{ status: true, data }` envelope.
  */
-export type ResponsePath = string | string[];
+export type ResponsePath = string;
 
 /**
  * What a 2xx answer must be for the operation to trust it; anything else (an HTML page, invalid
  * JSON, an empty body, `null`, `{}` where a result is due) is an error that says what arrived, never
  * an empty or negative result.
  * - `body: 'json'` (the default): a JSON object or array; `'nothing'`: documented as "200 with no
- *   body", so an empty answer or any JSON object;
+ *   body", so an empty answer or any JSON object; `'jsonOrFile'`: a JSON object, or a file (any other
+ *   content type but HTML, not empty), kept as its bytes;
  * - `oneOf`: at least one of these paths holds a value (not undefined, null or '');
- * - `allOf`: every one of them does.
+ * - `allOf`: every one of them does;
+ * - `result`: the payload is a non-empty JSON object that reports no error (`error`, `status: false`):
+ *   for an answer whose shape differs by generation, so that no one member can be named.
  */
 export interface ResponseExpectation {
-	body?: 'json' | 'nothing';
+	body?: 'json' | 'nothing' | 'jsonOrFile';
 	oneOf?: ResponsePath[];
 	allOf?: ResponsePath[];
+	result?: boolean;
 }
 
 /**
@@ -53,6 +58,8 @@ export interface ApiRequest {
 	path: string;
 	body?: IDataObject;
 	qs?: IDataObject;
+	/** The answer may be a file (`expects.body: 'jsonOrFile'`): it is received as bytes, not parsed as JSON. */
+	answerAsBytes?: boolean;
 }
 
 /** The validated values of one item: wire-ready values by parameter name (options included). */
@@ -92,8 +99,12 @@ export interface ValueField {
 	rule: Rule;
 	/** Where the value goes: the body (default), the query, a `{name}` placeholder of the path, or nowhere (`none`: read by the operation itself). */
 	location?: 'body' | 'query' | 'path' | 'none';
-	/** The body member it is sent as when that differs from the parameter's name (binaryPropertyName sends imageData). */
-	sendAs?: string;
+	/**
+	 * The body member it is sent as when that differs from the parameter's name (binaryPropertyName
+	 * sends imageData); a function of the item's values when the request form depends on them (AML's
+	 * dob is sent as dateOfBirth in the request form with search constraints).
+	 */
+	sendAs?: string | ((values: FieldValues) => string);
 	/**
 	 * The body object it is sent inside: `messageTemplate` sends `{ messageTemplate: { voiceLang } }`;
 	 * a dotted path nests deeper (`addons.ageVerify` sends `{ addons: { ageVerify: { ageThreshold } } }`).

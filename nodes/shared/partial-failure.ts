@@ -1,6 +1,6 @@
 import { type IExecuteFunctions, type INodeExecutionData, type JsonObject, NodeApiError, type NodeOperationError } from 'n8n-workflow';
 
-import { valueAt } from './json';
+import { valueAt } from './envelope';
 import type { OperationDefinition } from './operation-types';
 
 export interface ItemFailure {
@@ -25,8 +25,7 @@ export function partialFailure(
 		.map((itemIndex) => {
 			if (op.receipt === undefined) return ordinal(itemIndex);
 			const value = valueAt(run.results[itemIndex][0]?.json, op.receipt);
-			const name = Array.isArray(op.receipt) ? op.receipt[op.receipt.length - 1] : op.receipt;
-			return `${ordinal(itemIndex)} (${name} ${value === undefined ? 'not in the answer' : String(value)})`;
+			return `${ordinal(itemIndex)} (${op.receipt} ${value === undefined ? 'not in the answer' : String(value)})`;
 		});
 	const notSent = run.notSent.map(ordinal);
 	const failed = [...run.failed].sort((a, b) => a.itemIndex - b.itemIndex);

@@ -122,9 +122,9 @@ export const choice: Rule = {
 };
 
 /**
- * A multi-select sent as an object with one boolean per option of the property (every member
- * present, the chosen ones true). Accepts the chosen values as a list, as comma-separated text from
- * an expression, or as an object of booleans.
+ * A multi-select sent as an object with `true` for each chosen option of the property (the others
+ * left out), or not at all when none is chosen. Accepts the chosen values as a list, as
+ * comma-separated text from an expression, or as an object of booleans.
  */
 export const flagSet: Rule = {
 	toWire: (value, field) => {
@@ -140,7 +140,8 @@ export const flagSet: Rule = {
 		} else throw broken();
 		chosen = chosen.filter((c) => c !== '');
 		if (chosen.some((c) => !members.includes(c))) throw broken();
-		return Object.fromEntries(members.map((m) => [m, chosen.includes(m)]));
+		const sent = members.filter((m) => chosen.includes(m));
+		return sent.length ? Object.fromEntries(sent.map((m) => [m, true])) : undefined;
 	},
 };
 
@@ -180,7 +181,8 @@ export const date: Rule = {
 	},
 };
 
-function toSlashDate(value: unknown): string | undefined {
+/** A real calendar date from yyyy/mm/dd, an ISO date or date-time, a Date or an n8n DateTime. */
+export function calendarDate(value: unknown): { year: number; month: number; day: number } | undefined {
 	const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:$|T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?$)/;
 	let text: string | undefined;
 	if (value instanceof Date) text = Number.isNaN(value.getTime()) ? undefined : value.toISOString();
@@ -188,10 +190,16 @@ function toSlashDate(value: unknown): string | undefined {
 	else if (typeof value === 'string') text = value.trim();
 	const match = text === undefined ? null : iso.exec(text);
 	if (!match) return undefined;
-	const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	const check = new Date(Date.UTC(y, m - 1, d));
-	if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return undefined;
-	return `${String(y).padStart(4, '0')}/${String(m).padStart(2, '0')}/${String(d).padStart(2, '0')}`;
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const check = new Date(Date.UTC(year, month - 1, day));
+	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+	return { year, month, day };
+}
+
+function toSlashDate(value: unknown): string | undefined {
+	const date = calendarDate(value);
+	if (!date) return undefined;
+	return `${String(date.year).padStart(4, '0')}/${String(date.month).padStart(2, '0')}/${String(date.day).padStart(2, '0')}`;
 }
 
 /**

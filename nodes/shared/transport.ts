@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import { checkAnswer, contentTypeOf, decodeBytes } from './answer-check';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import { apiError, describeBody, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
-import { isObject, present, valueAt } from './json';
+import { apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
@@ -37,6 +37,9 @@ export interface SendOptions {
 
 /** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
 const MAX_TIMEOUT_RETRIES = 1;
+
+/** What a request whose answer may be a file accepts; it is received as bytes (decodeBytes parses JSON). */
+const FILE_ACCEPT = 'application/json, */*;q=0.8';
 
 /**
  * The one request path of every node. Per request: admission by the account's pacer, then the
@@ -181,52 +184,31 @@ export class ApiClient {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
-			headers: { Authorization: `Bearer ${token}` },
+			headers: { Authorization: `Bearer ${token}`, ...(request.answerAsBytes ? { Accept: FILE_ACCEPT } : {}) },
 			...(request.body !== undefined ? { body: request.body } : {}),
 			...(request.qs !== undefined ? { qs: request.qs } : {}),
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: this.timeoutMs,
+			...(request.answerAsBytes ? { encoding: 'arraybuffer' as const } : {}),
 			...(this.signal ? { abortSignal: this.signal } : {}),
 		};
 		const raw = (await this.ctx.helpers.httpRequest(options)) as { statusCode: number; headers?: IDataObject; body: unknown };
-		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+		const headers = raw.headers ?? {};
+		return { statusCode: raw.statusCode, headers, body: decodeBytes(raw.body, contentTypeOf(headers)) };
 	}
 
 	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
 	private trusted(response: ApiResponse, options: SendOptions, redactor: Redactor): ApiResponse {
-		const expects = options.expects ?? {};
-		const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
-		let body = response.body;
-		if (Buffer.isBuffer(body)) body = body.toString('utf8');
-		if (typeof body === 'string' && body.trim() !== '' && /json/i.test(contentType)) {
-			try {
-				body = JSON.parse(body);
-			} catch {
-				// stays text: reported below
-			}
-		}
-		const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
-		const named = (paths: ResponseExpectation['oneOf']) => (paths ?? []).map((p) => (Array.isArray(p) ? p.join(' or ') : p));
-		const expected = expects.oneOf?.length
-			? `a JSON object with ${named(expects.oneOf).join(' or ')}`
-			: expects.allOf?.length
-				? `a JSON object with ${named(expects.allOf).join(' and ')}`
-				: expects.body === 'nothing'
-					? 'empty or a JSON object'
-					: 'JSON';
-		let ok = expects.body === 'nothing' ? (empty && body !== null) || isObject(body) : body !== null && typeof body === 'object';
-		if (ok && expects.oneOf?.length) ok = expects.oneOf.some((path) => present(valueAt(body, path)));
-		if (ok && expects.allOf?.length) ok = expects.allOf.every((path) => present(valueAt(body, path)));
-		if (ok) return { ...response, body: empty ? '' : body };
-		const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+		const check = checkAnswer(response, options.expects);
+		if (check.trusted) return { ...response, body: check.body };
 		throw unexpectedAnswerError(this.ctx.getNode(), {
 			statusCode: response.statusCode,
 			operation: options.operation,
 			itemIndex: options.itemIndex,
-			expected,
-			arrived: redactor.with(...this.tokensSeen).text(describeBody(contentType, text)),
+			expected: check.expected,
+			arrived: redactor.with(...this.tokensSeen).text(check.arrived),
 			repeatable: options.repeatable,
 		});
 	}

@@ -163,4 +163,31 @@ function findAmlRecords(name, dob) {
 	});
 }
 
-module.exports = { AML_RECORDS, AML_ERROR_NAMES, findAmlRecords, normaliseName };
+/**
+ * The newer generation's screening (g3, with search constraints): the best-matching record, scored
+ * 1 for the full name, 0.95 for an alias and (matchingMode fuzzy, the default) 0.8 when every word
+ * of the query occurs in a name; constraints filter first: countries (citizenship), datasets
+ * (sourceId or sourceType), dateOfBirth (a full date or a year; records without one stay), threshold.
+ */
+function bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold = 0.7, matchingMode = 'fuzzy' }) {
+	const wanted = normaliseName(name);
+	const words = wanted.split(' ');
+	const dob = dateOfBirth === undefined ? undefined : dateOfBirth.replace(/-/g, '/');
+	const scored = AML_RECORDS.map((r) => {
+		const names = [r.name, ...r.aliasNames].map(normaliseName);
+		if (normaliseName(r.name) === wanted) return { record: r, score: 1 };
+		if (names.includes(wanted)) return { record: r, score: 0.95 };
+		if (matchingMode === 'fuzzy' && names.some((n) => words.every((w) => n.split(' ').includes(w)))) return { record: r, score: 0.8 };
+		return { record: r, score: 0 };
+	}).filter(({ record: r, score }) => {
+		if (score === 0 || score < threshold) return false;
+		if (!r.citizenship.some((c) => countries.includes(c))) return false;
+		if (datasets && !datasets.some((d) => [r.sourceId, r.sourceType].map((x) => x.toUpperCase()).includes(d.toUpperCase()))) return false;
+		if (dob && r.dateOfBirth.length > 0 && !r.dateOfBirth.some((d) => d === dob || d.startsWith(`${dob}/`))) return false;
+		return true;
+	});
+	scored.sort((a, b) => b.score - a.score);
+	return scored[0];
+}
+
+module.exports = { AML_RECORDS, AML_ERROR_NAMES, bestAmlMatch, findAmlRecords, normaliseName };

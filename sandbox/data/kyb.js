@@ -233,16 +233,20 @@ const COMPANY_BY_ID = new Map(COMPANIES.map((c) => [c.companyId, c]));
 
 const normalise = (s) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
+/** A registration number compared without spaces, dots, dashes and slashes, case-insensitively: "HRB 123456" = "hrb123456". */
+const registrationKey = (s) => s.replace(/[\s./-]/g, '').toUpperCase();
+
 /**
  * Companies whose name, legal name or a trading name contains every word of `name`
- * (case-insensitive), optionally restricted to `country`; best score first.
+ * (case-insensitive), optionally restricted to `country` and to `registrationNumber`; best score first.
  */
-function searchCompanies(name, country) {
+function searchCompanies(name, country, registrationNumber) {
 	const query = normalise(name);
 	const words = query.split(' ');
 	const results = [];
 	for (const c of COMPANIES) {
 		if (country && c.country !== country) continue;
+		if (registrationNumber && registrationKey(c.registrationNumber) !== registrationKey(registrationNumber)) continue;
 		const names = [c.name, c.legalName, ...c.tradingNames].map(normalise);
 		const matching = names.filter((n) => words.every((w) => n.includes(w)));
 		if (matching.length === 0) continue;

@@ -1,13 +1,18 @@
 'use strict';
 
 // KYB: company search, company details (+ include packages), document retrieval,
-// company profile list and countries (older upper-case /KYB generation).
+// company profile list and countries (older upper-case /KYB generation). By generation: g2 answers
+// the search un-enveloped and the details as {status: "success", requestId, companyId, timestamp,
+// data: {company}} with the packages inside the company; g3 wraps both in {status: true, data}, the
+// packages beside the company, with metadata. Retrieving a register document answers its PDF in both;
+// a transparency-register entry answers JSON (enveloped in g3).
 
 const crypto = require('node:crypto');
 const { ApiError, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
-const { fileBytes } = require('../files');
+const { buildPdf } = require('../files');
+const { generationOf, inEnvelope } = require('../generation');
 const {
 	COMPANY_BY_ID,
 	COMPANY_PROFILES,
@@ -22,8 +27,9 @@ const {
 function search({ body, state }) {
 	const name = v.requireString(body, 'name');
 	const country = v.optionalPattern(body, 'country', /^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code in upper case');
+	const registrationNumber = v.optionalString(body, 'registrationNumber', { nonBlank: true });
 	const transactionId = crypto.randomUUID();
-	const results = searchCompanies(name, country);
+	const results = searchCompanies(name, country, registrationNumber);
 	boundedSet(
 		state.searches,
 		transactionId,
@@ -41,7 +47,7 @@ function search({ body, state }) {
 		legalForm: c.legalForm,
 		score,
 	}));
-	return ok({ status: true, data: { companies } });
+	return ok(inEnvelope(state, { companies }));
 }
 
 function readInclude(body) {
@@ -59,50 +65,57 @@ function readInclude(body) {
 }
 
 function details({ body, state }) {
-	const transactionId = v.requireString(body, 'transactionId');
+	const transactionId = v.optionalString(body, 'transactionId', { nonBlank: true });
 	const companyId = v.requireString(body, 'companyId');
 	const enabled = readInclude(body);
 	v.optionalInteger(body, 'timeoutMs', { min: 1 });
-	const searchRecord = state.searches.get(transactionId);
 	const company = COMPANY_BY_ID.get(companyId);
-	if (!searchRecord || !company || !searchRecord.companyIds.has(companyId)) {
+	if (!company) throw new ApiError(404, 'Company not found');
+	// A transactionId, when sent, must be the search's that found the company.
+	const searchRecord = transactionId === undefined ? undefined : state.searches.get(transactionId);
+	if (transactionId !== undefined && !(searchRecord && searchRecord.companyIds.has(companyId))) {
 		throw new ApiError(404, 'Company not found for this transaction');
 	}
-	const data = { company: companyDetails(company) };
-	for (const key of INCLUDE_PACKAGES) if (enabled.includes(key)) data[key] = INCLUDE_SECTIONS[key](company);
+	const packages = Object.fromEntries(INCLUDE_PACKAGES.filter((key) => enabled.includes(key)).map((key) => [key, INCLUDE_SECTIONS[key](company)]));
+	if (generationOf(state) === 'g2') {
+		return ok({
+			status: 'success',
+			requestId: crypto.randomUUID(),
+			companyId,
+			timestamp: new Date().toISOString(),
+			data: { company: { ...companyDetails(company), ...packages } },
+		});
+	}
+	const data = { company: companyDetails(company), ...packages };
 	const fields = Object.keys(data.company).length;
 	const filled = Object.values(data.company).filter((x) => x !== null && !(Array.isArray(x) && x.length === 0)).length;
 	return ok({
-		status: true,
-		data,
+		...inEnvelope(state, data),
 		metadata: {
 			confidence: company.status === 'dissolved' ? 0.81 : 0.97,
 			completeness: Math.round((filled / fields) * 100) / 100,
 			source: 'sandbox-registry',
 			sourceTst: '2024-06-01T00:00:00.000Z',
-			transactionId,
+			transactionId: transactionId === undefined ? null : transactionId,
 			includedPackages: enabled,
 		},
 	});
 }
 
-function documentRetrieve({ body }) {
+/** A register document as its PDF; a transparency-register entry as JSON. */
+function documentRetrieve({ body, state }) {
 	const linkToken = v.requireString(body, 'linkToken');
 	const entry = LINK_TOKENS.get(linkToken);
 	if (!entry) throw new ApiError(404, 'Document not found');
-	const filename = `${linkToken}.pdf`;
-	const bytes = fileBytes('plain', filename);
-	return ok({
-		status: true,
-		data: {
-			linkToken,
-			companyId: entry.company.companyId,
-			filename,
-			mimeType: 'application/pdf',
-			sizeBytes: bytes.length,
-			content: bytes.toString('base64'),
-		},
-	});
+	if (entry.item.documentId === undefined) {
+		return ok(inEnvelope(state, { linkToken, companyId: entry.company.companyId, entry: { ...entry.item }, retrievedAt: new Date().toISOString() }));
+	}
+	const filename = `${entry.item.documentId}.pdf`;
+	return {
+		status: 200,
+		raw: buildPdf(`${entry.item.name} of ${entry.company.legalName}`),
+		headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${filename}"` },
+	};
 }
 
 function envelope(data, message) {

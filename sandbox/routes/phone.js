@@ -1,11 +1,14 @@
 'use strict';
 
-// Phone services: send an OTP by SMS or e-mail, then check the code.
+// Phone services: send an OTP by SMS or e-mail, then check the code. The answers follow the
+// configured generation: g2 answers un-enveloped (referenceId, status, recipient, method, state at
+// the top level; a check answers {status}), g3 wraps them in {status: true, data}.
 
 const crypto = require('node:crypto');
 const { ApiError, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
+const { generationOf, inEnvelope } = require('../generation');
 
 function status(code, description) {
 	return { code, description, updatedOn: new Date().toISOString() };
@@ -51,16 +54,24 @@ function createVerification({ body, state }) {
 		sentAt: request.createdAt,
 	});
 	if (state.phoneMessages.length > STORE_LIMIT) state.phoneMessages.shift();
-	return ok({
-		status: true,
-		data: {
+	if (generationOf(state) === 'g2') {
+		return ok({ referenceId, status: { code: 3901, description: 'Request in progress' }, recipient, method, state: 'CREATED' });
+	}
+	return ok(
+		inEnvelope(state, {
 			mobileAppToken: crypto.randomBytes(24).toString('base64url'),
 			recipient,
 			referenceId,
 			state: 'CREATED',
 			status: status(3901, 'Request in progress'),
-		},
-	});
+		}),
+	);
+}
+
+/** A code check's answer: g2 names only the status, g3 the request's state and referenceId too. */
+function checked(state, request, code, description) {
+	if (generationOf(state) === 'g2') return ok({ status: { code, description } });
+	return ok(inEnvelope(state, { referenceId: request.referenceId, state: request.state, status: status(code, description) }));
 }
 
 function checkCode({ body, params, state }) {
@@ -70,13 +81,11 @@ function checkCode({ body, params, state }) {
 	request.attempts += 1;
 	if (code === request.otp) {
 		request.state = 'VERIFIED';
-		return ok({ status: true, data: { referenceId: request.referenceId, state: 'VERIFIED', status: status(3900, 'Verified') } });
+		return checked(state, request, 3900, 'Verified');
 	}
+	// A request verified earlier stays VERIFIED: the answer then says VERIFIED beside code 3905.
 	if (request.state !== 'VERIFIED') request.state = 'ONGOING';
-	return ok({
-		status: true,
-		data: { referenceId: request.referenceId, state: request.state, status: status(3905, 'Invalid security factor') },
-	});
+	return checked(state, request, 3905, 'Invalid security factor');
 }
 
 module.exports = [

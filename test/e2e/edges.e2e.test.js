@@ -187,7 +187,7 @@ for (const version of VERSIONS) {
 
 		it('AML answered 200 with an HTML page: an error naming what arrived, never "no hit"', async () => {
 			const result = await run(WORKFLOWS.html, [{ route: AML, status: 200, raw: '<html><body>Maintenance</body></html>' }]);
-			assert.match(result.errorMessage, /Check Individual got an answer that is not a JSON object with totalHits or foundRecords \(HTTP 200\): text\/html, starting "<html>/);
+			assert.match(result.errorMessage, /Check Individual got an answer that is not a result \(a non-empty JSON object without an error\) \(HTTP 200\): text\/html, starting "<html>/);
 			assert.equal(nodeOutput(result, 'Screen'), undefined, 'no screening result was output');
 		});
 

@@ -1,7 +1,8 @@
 'use strict';
 // End-to-end operation suite: every operation of every action node, the example workflows, our
 // credential inside n8n's own HTTP Request node, and a validation failure, each run by a real n8n
-// (1.123 and 2.40) against the sandbox emulator started in this process.
+// (1.123 and 2.40) against the sandbox emulator started in this process. The operations whose
+// answers differ by API generation run twice, against an emulator playing g2 and one playing g3.
 //
 //   npm run build && node --test --test-concurrency=1 test/e2e/operations.e2e.test.js
 //
@@ -37,6 +38,9 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
 const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name };
+/** The same credential against the emulator that plays the newer API generation. */
+const G3_CREDENTIAL_REF = { id: 'verification-sandbox-g3', name: 'Verification Services (sandbox emulator, g3)' };
+const CREDENTIALS = { g2: CREDENTIAL_REF, g3: G3_CREDENTIAL_REF };
 
 /** The example workflows that start with a Manual Trigger, without AI agents (phone-otp and qes-onboarding start from webhooks: onboarding.e2e.test.js; the agent example: agent.e2e.test.js). */
 function loadExamples() {
@@ -52,6 +56,15 @@ function loadExamples() {
 
 /** A 16-character workflow id with digits (execute-batch only accepts ids that contain one). */
 const opsId = (n) => `e2eOps${String(n).padStart(10, '0')}`;
+
+const KYB_EXAMPLE_G3_ID = 'exKybOnboardG3x1';
+
+/** The KYB example as a user of the newer API generation runs it: the same workflow with the g3 credential. */
+function kybExampleAgainstG3(examples) {
+	const { workflow } = examples.find((e) => e.file === 'kyb-onboarding.json');
+	const nodes = workflow.nodes.map((n) => (n.credentials ? { ...n, credentials: { verificationServicesApi: G3_CREDENTIAL_REF } } : n));
+	return { ...workflow, id: KYB_EXAMPLE_G3_ID, name: `${workflow.name} (API g3)`, nodes };
+}
 
 function httpRequestWorkflow(baseUrl) {
 	return {
@@ -189,9 +202,15 @@ async function runEach(instance, ids) {
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: every operation against the sandbox emulator`, () => {
 		const examples = loadExamples();
-		const cases = CASES.map((testCase, i) => ({ testCase, id: opsId(i + 1) }));
+		const runs = CASES.flatMap((testCase) => (testCase.generations ? ['g2', 'g3'] : ['g2']).map((generation) => ({ testCase, generation })));
+		const cases = runs.map((entry, i) => {
+			const id = opsId(i + 1);
+			return { ...entry, id, workflow: caseWorkflow(entry.testCase, { id, credential: CREDENTIALS[entry.generation] }) };
+		});
 		const state = {
 			sandbox: null,
+			/** The emulator playing the newer generation (g3); `sandbox` plays g2 and serves the examples. */
+			sandboxG3: null,
 			instance: null,
 			results: new Map(),
 			/** n8n processes that ran workflows (each may exchange the key for a token once). */
@@ -203,16 +222,16 @@ for (const version of VERSIONS) {
 		};
 		let started = Date.now();
 
-		const sandboxGet = async (controlPath) => {
-			const res = await fetch(`${state.sandbox.url}/__control/${controlPath}`);
-			assert.equal(res.status, 200, `GET /__control/${controlPath}`);
-			return await res.json();
+		const controlOf = (sandbox) => {
+			const get = async (controlPath) => {
+				const res = await fetch(`${sandbox().url}/__control/${controlPath}`);
+				assert.equal(res.status, 200, `GET /__control/${controlPath}`);
+				return await res.json();
+			};
+			return { get, requests: async (route) => await get(`requests?route=${encodeURIComponent(route)}`) };
 		};
-		const sandboxApi = {
-			get: sandboxGet,
-			requests: async (route) => await sandboxGet(`requests?route=${encodeURIComponent(route)}`),
-		};
-		const stats = async () => await sandboxGet('stats');
+		const sandboxes = { g2: controlOf(() => state.sandbox), g3: controlOf(() => state.sandboxG3) };
+		const stats = async (generation = 'g2') => await sandboxes[generation].get('stats');
 
 		/** The run of a workflow, failing the test with n8n's error when it did not succeed. */
 		const succeeded = (id) => {
@@ -221,7 +240,7 @@ for (const version of VERSIONS) {
 			assert.ok(result.ok, `workflow ${id} failed: ${result.errorMessage ?? '(no error message)'}`);
 			return result.execution;
 		};
-		const reader = (execution) => ({
+		const reader = (execution, generation = 'g2') => ({
 			out: (node) => {
 				const items = nodeOutput(execution, node);
 				assert.ok(items, `node "${node}" produced output`);
@@ -233,13 +252,16 @@ for (const version of VERSIONS) {
 				return items;
 			},
 			ran: (node) => nodeOutput(execution, node) !== undefined,
-			sandbox: sandboxApi,
+			sandbox: sandboxes[generation],
+			generation,
+			show: (label, { request, output }) => log(`${version} ${generation} ${label}: request ${JSON.stringify(request)} -> output ${JSON.stringify(output)}`),
 		});
 
 		before(
 			async () => {
 				started = Date.now();
 				state.sandbox = await startSandbox({ port: 0 });
+				state.sandboxG3 = await startSandbox({ port: 0, config: { generation: 'g3' } });
 				const t0 = Date.now();
 				state.instance = await createInstance(version, { name: 'operations', log });
 				state.timings.setupMs = Date.now() - t0;
@@ -247,10 +269,12 @@ for (const version of VERSIONS) {
 
 				await instance.importCredentials([
 					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
+					{ ...sandboxCredential, ...G3_CREDENTIAL_REF, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandboxG3.baseUrl } },
 				]);
 				const succeeding = [
 					...examples.map((e) => e.workflow),
-					...cases.map(({ testCase, id }) => caseWorkflow(testCase, { id, credential: CREDENTIAL_REF })),
+					kybExampleAgainstG3(examples),
+					...cases.map((c) => c.workflow),
 					httpRequestWorkflow(state.sandbox.baseUrl),
 				];
 				const t1 = Date.now();
@@ -281,12 +305,22 @@ for (const version of VERSIONS) {
 			);
 			if (state.instance) await state.instance.destroy();
 			if (state.sandbox) await state.sandbox.close();
+			if (state.sandboxG3) await state.sandboxG3.close();
 		});
 
 		// ---- the examples ----------------------------------------------------------------------
 
-		it('examples/kyb-onboarding.json: the company summary names the officer on AML lists and the lists', async () => {
-			const run = reader(succeeded('exKybOnboarding1'));
+		for (const [generation, id] of [
+			['g2', 'exKybOnboarding1'],
+			['g3', KYB_EXAMPLE_G3_ID],
+		]) {
+			it(`examples/kyb-onboarding.json against the API ${generation}: the company summary names the officer on AML lists and the lists; every register document is fetched as a PDF`, async () => {
+				await checkKybExample(reader(succeeded(id), generation));
+			});
+		}
+
+		/** The KYB example's results, the same in either generation. */
+		async function checkKybExample(run) {
 			assert.equal(run.out('Search Companies').length, 1);
 			assert.equal(run.out('Split Out Officers').length, 3);
 			assert.equal(run.out('Screen Officer').length, 3);
@@ -305,16 +339,17 @@ for (const version of VERSIONS) {
 				checks.some((b) => b.name === 'Max Mixed' && b.dob === '1975/07/07'),
 				'the officer\'s ISO date of birth was sent as yyyy/mm/dd',
 			);
-			const [details] = await run.sandbox.requests('POST /kyb/company/details');
-			assert.deepEqual(details.body.include, {
-				officers: true,
-				addresses: false,
-				ownerships: false,
-				transparency: false,
-				documents: false,
-				financials: false,
-			});
-		});
+			const [details] = (await run.sandbox.requests('POST /kyb/company/details')).filter((r) => r.body.companyId === 'US-DE-5551234');
+			assert.deepEqual(details.body.include, { documents: true, officers: true });
+			const documents = run.items('Retrieve Document');
+			assert.deepEqual(
+				documents.map((d) => [d.json.linkToken, d.json.fileName, d.binary && d.binary.data.mimeType]),
+				[
+					['lt-US-DE-5551234-register-extract', 'US-DE-5551234-DOC-1.pdf', 'application/pdf'],
+					['lt-US-DE-5551234-articles', 'US-DE-5551234-DOC-2.pdf', 'application/pdf'],
+				],
+			);
+		}
 
 		it('examples/payment-account-check.json: the matching holder lands in "Account Verified"', async () => {
 			const run = reader(succeeded('exPaymentCheck01'));
@@ -392,21 +427,21 @@ for (const version of VERSIONS) {
 
 		// ---- one workflow per remaining operation ---------------------------------------------
 
-		for (const { testCase, id } of cases) {
-			it(`operation table: ${testCase.title}`, async () => {
-				await testCase.check(reader(succeeded(id)));
+		for (const { testCase, id, generation } of cases) {
+			it(`operation table: ${testCase.title}${testCase.generations ? ` (API ${generation})` : ''}`, async () => {
+				await testCase.check(reader(succeeded(id), generation));
 			});
 		}
 
 		it('every operation of every action node ran at least once', () => {
 			const ran = new Set(
-				[...examples.map((e) => e.workflow), ...cases.map(({ testCase, id }) => caseWorkflow(testCase, { id, credential: CREDENTIAL_REF }))]
+				[...examples.map((e) => e.workflow), ...cases.map((c) => c.workflow)]
 					.filter((w) => state.results.get(w.id)?.ok)
 					.flatMap((w) => operationsOf(w).map(([node, operation]) => `${node}.${operation}`)),
 			);
 			const declared = declaredOperations();
-			// CONVENTIONS.md: AML 3, KYB 4, Payments 1, Document 4, Phone 6, QES 3, Address 1, Identity 1.
-			assert.equal(declared.length, 23, `the conventions list 23 operations, the built nodes declare: ${declared.join(', ')}`);
+			// CONVENTIONS.md: AML 3, KYB 5, Payments 1, Document 4, Phone 6, QES 3, Address 1, Identity 1.
+			assert.equal(declared.length, 24, `the conventions list 24 operations, the built nodes declare: ${declared.join(', ')}`);
 			assert.deepEqual(declared.filter((op) => !ran.has(op)), [], 'operations never run successfully');
 		});
 
@@ -438,12 +473,14 @@ for (const version of VERSIONS) {
 
 		// ---- token exchanges -------------------------------------------------------------------
 
-		it(`POST /auth stays at most one per n8n process (mode: ${MODE})`, async () => {
-			const { counts } = await stats();
-			const auth = counts['POST /auth'] ?? 0;
-			log(`${version}: POST /auth ${auth} time(s) for ${state.processes} n8n process(es); all API calls: ${JSON.stringify(counts)}`);
-			assert.ok(auth >= 1, 'the key was exchanged for a token');
-			assert.ok(auth <= state.processes, `POST /auth ${auth} times for ${state.processes} n8n processes`);
+		it(`POST /auth stays at most one per n8n process and credential (mode: ${MODE})`, async () => {
+			for (const generation of ['g2', 'g3']) {
+				const { counts } = await stats(generation);
+				const auth = counts['POST /auth'] ?? 0;
+				log(`${version}: ${generation} POST /auth ${auth} time(s) for ${state.processes} n8n process(es); all API calls: ${JSON.stringify(counts)}`);
+				assert.ok(auth >= 1, 'the key was exchanged for a token');
+				assert.ok(auth <= state.processes, `POST /auth ${auth} times for ${state.processes} n8n processes`);
+			}
 		});
 	});
 }

@@ -166,7 +166,7 @@ describe('Address Verification: answers and failures', () => {
 		const { error, items: out } = await throughProxy(() => ({ status: true, data: { finalAddress: 'Heidestraße 17' } }));
 		expect(out).toEqual([]);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toMatch(/^Verify Address got an answer that is not a JSON object with globalResult\.overall or data\.globalResult\.overall/);
+		expect(error!.message).toMatch(/^Verify Address got an answer that is not a JSON object with globalResult\.overall or matchQuality \(HTTP 200\)/);
 	});
 
 	it('a 429 waits for Retry-After and a 503 is retried: one result, no error', async () => {

@@ -136,7 +136,7 @@ describe('Identity Verification: answers and failures', () => {
 		expect(text.items[0].json.identityVerification).toEqual({ outcome: 'review', totalScore: 75 });
 		const none = await throughProxy(() => ({ resultDetails: [] }));
 		expect(none.error).toBeInstanceOf(NodeApiError);
-		expect(none.error!.message).toMatch(/^Verify Identity got an answer that is not a JSON object with globalResult\.totalScore or data\.globalResult\.totalScore/);
+		expect(none.error!.message).toMatch(/^Verify Identity got an answer that is not a JSON object with globalResult\.totalScore \(HTTP 200\)/);
 	});
 
 	it('503 twice, then the answer: retried; a 500 is sent once and names the provider\'s words', async () => {

@@ -5,13 +5,12 @@ import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfi
 import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation-types';
 import { items, useEmulator } from '../helpers/emulator';
+import { GENERATIONS, playing } from '../helpers/generations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();
-
-const ALL_FALSE = { officers: false, addresses: false, ownerships: false, transparency: false, documents: false, financials: false };
 
 /** Runs a search through the node and returns its first company item's ids. */
 async function searchIds(name: string): Promise<{ transactionId: string; companyId: string }> {
@@ -27,7 +26,11 @@ async function expectRejected(parameters: IDataObject, expected: { field: string
 	await expectValidationError(emulator(), result, 0, `(${expected.field})`, expected.rule);
 }
 
-describe('KYB: Search Companies', () => {
+describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
+	playing(emulator, generation);
+	/** What the search answer holds beside the list: the envelope's status in g3, nothing in g2. */
+	const envelope = generation === 'g3' ? { status: true } : {};
+
 	it('sends {name} and outputs one item per company, each with companyId and transactionId', async () => {
 		const { items: out, error } = await emulator().run(node, { operation: 'search', name: 'Acme' });
 		expect(error).toBeUndefined();
@@ -42,7 +45,7 @@ describe('KYB: Search Companies', () => {
 		for (const item of out) {
 			expect(item.pairedItem).toEqual({ item: 0 });
 			expect(item.json.transactionId).toBe(transactionId);
-			expect(item.json.search).toEqual({ status: true, name: 'Acme', resultCount: 2 });
+			expect(item.json.search).toEqual({ ...envelope, name: 'Acme', resultCount: 2 });
 		}
 		// Every field the API returned for the company passes through.
 		expect(out[0].json).toMatchObject({
@@ -56,14 +59,35 @@ describe('KYB: Search Companies', () => {
 		});
 	});
 
-	it('upper-cases the country and sends it', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'search', name: 'Acme', country: 'gb' });
+	it('sends registrationNumber (trimmed) beside the name, and the country upper-cased', async () => {
+		const { items: out, error } = await emulator().run(node, {
+			operation: 'search',
+			name: 'Acme',
+			country: 'de',
+			registrationNumber: ' hrb123456 ',
+		});
 		expect(error).toBeUndefined();
-		expect((await emulator().requests('POST /kyb/search'))[0].body).toEqual({ name: 'Acme', country: 'GB' });
-		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ companyId: 'GB-CH-01234567', search: { name: 'Acme', country: 'GB', resultCount: 1 } });
+		expect((await emulator().requests('POST /kyb/search'))[0].body).toEqual({ name: 'Acme', country: 'DE', registrationNumber: 'hrb123456' });
+		expect(out.map((i) => i.json.companyId)).toEqual(['DE-HRB-123456']);
+		expect(out[0].json.search).toEqual({ ...envelope, name: 'Acme', country: 'DE', registrationNumber: 'hrb123456', resultCount: 1 });
 	});
 
+	it('outputs {found: false} paired with its input when "Output an Item When Nothing Is Found" is on', async () => {
+		const { items: out, error } = await emulator().run(
+			node,
+			{ operation: 'search', name: '={{ $json.company }}', registrationNumber: '={{ $json.number }}', options: { outputWhenNotFound: true } },
+			{ input: items({ company: 'Acme', number: '01234567' }, { company: 'Acme', number: '99999999' }) },
+		);
+		expect(error).toBeUndefined();
+		expect(out.map((i) => [i.json.companyId, i.json.found, i.pairedItem])).toEqual([
+			['GB-CH-01234567', undefined, { item: 0 }],
+			[undefined, false, { item: 1 }],
+		]);
+		expect(out[1].json.search).toEqual({ ...envelope, name: 'Acme', registrationNumber: '99999999', resultCount: 0 });
+	});
+});
+
+describe('KYB: Search Companies', () => {
 	it('pairs the companies of several input items with their input', async () => {
 		const { items: out, error } = await emulator().run(
 			node,
@@ -84,22 +108,6 @@ describe('KYB: Search Companies', () => {
 		expect(error).toBeUndefined();
 		expect(out).toEqual([]);
 		expect(await emulator().count('POST /kyb/search')).toBe(1);
-	});
-
-	it('outputs {found: false} paired with its input when "Output an Item When Nothing Is Found" is on', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
-			{ operation: 'search', name: '={{ $json.company }}', options: { outputWhenNotFound: true } },
-			{ input: items({ company: 'No Such Company' }, { company: 'Globex' }) },
-		);
-		expect(error).toBeUndefined();
-		expect(out).toHaveLength(2);
-		expect(out[0]).toEqual({
-			json: { found: false, search: { status: true, name: 'No Such Company', resultCount: 0 } },
-			pairedItem: { item: 0 },
-		});
-		expect(out[1].json.companyId).toBe('US-DE-5551234');
-		expect(out[1].pairedItem).toEqual({ item: 1 });
 	});
 
 	it('refuses a blank name (from an expression) before sending anything', async () => {
@@ -174,60 +182,90 @@ describe('KYB: Search Companies', () => {
 			expect(out[0].json).toMatchObject({ id: 'C3', companyId: 'C3', transactionId: 'T3' });
 		});
 
-		it('a list at the top level without data wrapper', () => {
-			const out = toItems({ results: [company], transactionId: 'T4' });
-			expect(out[0].json).toMatchObject({ companyId: 'C1', transactionId: 'T4', search: { transactionId: 'T4' } });
+		it('a list at the top level without data wrapper, the transactionId in snake_case', () => {
+			const out = toItems({ results: [company], transaction_id: 'T4' });
+			expect(out[0].json).toMatchObject({ companyId: 'C1', transactionId: 'T4', search: { transaction_id: 'T4' } });
 		});
 	});
 });
 
-describe('KYB: Get Company Details', () => {
-	it('sends transactionId, companyId, include as six booleans and timeoutMs; outputs the whole response', async () => {
+/** The linkTokens Get Company Details names for Acme Holdings with the transparency and documents packages, in the answer's order. */
+const ACME_LINK_TOKENS = [
+	{ linkToken: 'lt-DE-HRB-123456-ubo-1', package: 'transparency', name: 'Erika Musterfrau', type: 'BENEFICIAL_OWNER' },
+	{
+		linkToken: 'lt-DE-HRB-123456-register-extract',
+		package: 'documents',
+		documentId: 'DE-HRB-123456-DOC-1',
+		name: 'Register extract',
+		type: 'REGISTER_EXTRACT',
+		format: 'application/pdf',
+		date: '2024-01-15',
+	},
+	{
+		linkToken: 'lt-DE-HRB-123456-articles',
+		package: 'documents',
+		documentId: 'DE-HRB-123456-DOC-2',
+		name: 'Articles of association',
+		type: 'ARTICLES_OF_ASSOCIATION',
+		format: 'application/pdf',
+		date: '2009-04-01',
+	},
+];
+
+describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) => {
+	playing(emulator, generation);
+
+	/** The packages of the record: beside the company (g3) or inside it (g2). */
+	const packages = (json: IDataObject): IDataObject => {
+		const data = json.data as IDataObject;
+		return generation === 'g3' ? data : (data.company as IDataObject);
+	};
+
+	it('sends transactionId, companyId, only the chosen packages and timeoutMs; outputs the record and every linkToken it carries', async () => {
 		const ids = await searchIds('Acme Holdings');
 		const { items: out, error } = await emulator().run(node, {
 			operation: 'getDetails',
 			transactionId: ids.transactionId,
 			companyId: ids.companyId,
-			include: ['officers', 'documents'],
+			include: ['officers', 'documents', 'transparency'],
 			additionalFields: { timeoutMs: 5000 },
 		});
 		expect(error).toBeUndefined();
 		const sent = await emulator().requests('POST /kyb/company/details');
-		expect(sent).toHaveLength(1);
-		expect(sent[0].body).toEqual({
-			transactionId: ids.transactionId,
-			companyId: 'DE-HRB-123456',
-			include: { ...ALL_FALSE, officers: true, documents: true },
-			timeoutMs: 5000,
-		});
+		expect(sent.map((r) => r.body)).toEqual([
+			{ transactionId: ids.transactionId, companyId: 'DE-HRB-123456', include: { documents: true, officers: true, transparency: true }, timeoutMs: 5000 },
+		]);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
-		const json = out[0].json as IDataObject & { data: IDataObject; metadata: IDataObject };
-		expect(json.status).toBe(true);
-		expect(json.data.company).toMatchObject({ legalName: 'Acme Holdings GmbH', country: 'DE' });
-		expect(json.data.officers).toHaveLength(2);
-		expect(json.data.documents).toHaveLength(2);
-		expect(json.data.financials).toBeUndefined();
-		expect(json.metadata).toMatchObject({ source: 'sandbox-registry', includedPackages: ['documents', 'officers'] });
+		const json = out[0].json;
+		expect(json.status).toBe(generation === 'g3' ? true : 'success');
+		expect((json.data as IDataObject).company).toMatchObject({ legalName: 'Acme Holdings GmbH', country: 'DE' });
+		expect(packages(json).officers).toHaveLength(2);
+		expect(packages(json).documents).toHaveLength(2);
+		expect(packages(json).financials).toBeUndefined();
+		expect(json.linkTokens).toEqual(ACME_LINK_TOKENS);
+		if (generation === 'g3') expect(json.metadata).toMatchObject({ source: 'sandbox-registry', includedPackages: ['documents', 'officers', 'transparency'] });
+		else expect(json).toMatchObject({ companyId: 'DE-HRB-123456', requestId: expect.any(String), timestamp: expect.any(String) });
 	});
 
-	it('sends all six packages false when none is chosen, and no timeoutMs', async () => {
-		const ids = await searchIds('Globex');
-		const { error } = await emulator().run(node, { operation: 'getDetails', ...ids });
+	it('works with only companyId: no transactionId, no include, no timeoutMs sent', async () => {
+		const { items: out, error } = await emulator().run(node, { operation: 'getDetails', companyId: 'US-DE-5551234' });
 		expect(error).toBeUndefined();
-		expect((await emulator().requests('POST /kyb/company/details'))[0].body).toEqual({ ...ids, include: ALL_FALSE });
+		expect((await emulator().requests('POST /kyb/company/details')).map((r) => r.body)).toEqual([{ companyId: 'US-DE-5551234' }]);
+		expect(((out[0].json.data as IDataObject).company as IDataObject).legalName).toBe('Globex Corporation');
+		expect(out[0].json.linkTokens).toEqual([]);
 	});
 
 	it('accepts include as comma-separated text from an expression', async () => {
-		const ids = await searchIds('Globex');
 		const { error } = await emulator().run(
 			node,
-			{ operation: 'getDetails', ...ids, include: '={{ $json.packages }}' },
+			{ operation: 'getDetails', companyId: 'US-DE-5551234', include: '={{ $json.packages }}' },
 			{ input: items({ packages: 'financials, ownerships' }) },
 		);
 		expect(error).toBeUndefined();
-		expect((await emulator().requests('POST /kyb/company/details'))[0].body).toMatchObject({
-			include: { ...ALL_FALSE, financials: true, ownerships: true },
+		expect((await emulator().requests('POST /kyb/company/details'))[0].body).toEqual({
+			companyId: 'US-DE-5551234',
+			include: { financials: true, ownerships: true },
 		});
 	});
 
@@ -239,7 +277,7 @@ describe('KYB: Get Company Details', () => {
 			{ input: searched.items.map((i) => ({ json: i.json })) },
 		);
 		expect(error).toBeUndefined();
-		expect(out.map((i) => [(i.json.data as IDataObject & { company: IDataObject }).company.legalName, i.pairedItem])).toEqual([
+		expect(out.map((i) => [((i.json.data as IDataObject).company as IDataObject).legalName, i.pairedItem])).toEqual([
 			['Acme Holdings GmbH', { item: 0 }],
 			['ACME TRADING LIMITED', { item: 1 }],
 		]);
@@ -251,20 +289,119 @@ describe('KYB: Get Company Details', () => {
 		expect(error!.message).toBe('Get Company Details failed with HTTP 404: Company not found for this transaction');
 		expect((error as NodeApiError).httpCode).toBe('404');
 	});
+});
+
+describe('KYB: Get Company Details', () => {
+	it.each([
+		[{ status: 'success', requestId: 'r1', data: {} }],
+		[{ status: false, message: 'No company' }],
+		[{ status: true, data: { company: null } }],
+	])('a 200 without a company record is an error, never an empty record: %j', async (body) => {
+		await emulator().configure({ failures: [{ route: 'POST /kyb/company/details', status: 200, raw: JSON.stringify(body), contentType: 'application/json' }] });
+		const { error, items: out } = await emulator().run(node, { operation: 'getDetails', companyId: 'US-DE-5551234' });
+		expect(out).toEqual([]);
+		expect(error!.message).toBe(`Get Company Details got an answer that is not a JSON object with company (HTTP 200): application/json, starting "${JSON.stringify(body)}"`);
+	});
 
 	it.each([
-		[{ transactionId: '={{ $json.blank }}', companyId: 'C1' }, 'transactionId', 'Transaction ID (transactionId) is required'],
-		[{ transactionId: 'T1', companyId: '={{ $json.blank }}' }, 'companyId', 'Company ID (companyId) is required'],
-		[
-			{ transactionId: 'T1', companyId: 'C1', include: '={{ ["officers", "pictures"] }}' },
-			'include',
-			'Include (include) must be a selection of addresses, documents, financials, officers, ownerships, transparency',
-		],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 0 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 0'],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: 1.5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 1.5'],
-		[{ transactionId: 'T1', companyId: 'C1', additionalFields: { timeoutMs: -5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got -5'],
+		[{ companyId: '={{ $json.blank }}' }, 'companyId', 'Company ID (companyId) is required'],
+		[{ companyId: 'C1', include: '={{ ["officers", "pictures"] }}' }, 'include', 'Include (include) must be a selection of addresses, documents, financials, officers, ownerships, transparency'],
+		[{ companyId: 'C1', additionalFields: { timeoutMs: 0 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 0'],
+		[{ companyId: 'C1', additionalFields: { timeoutMs: 1.5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got 1.5'],
+		[{ companyId: 'C1', additionalFields: { timeoutMs: -5 } }, 'timeoutMs', 'Timeout (Milliseconds) (timeoutMs) must be a whole number of at least 1, got -5'],
 	])('refuses %j before sending anything (%s)', async (parameters, field, rule) => {
 		await expectRejected({ operation: 'getDetails', ...parameters }, { field, rule }, [{ blank: '' }]);
+	});
+});
+
+const RETRIEVE = 'POST /kyb/company/document/retrieve';
+
+describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => {
+	playing(emulator, generation);
+
+	it('a register document: the PDF becomes a binary property with its content type and file name', async () => {
+		const { items: out, error } = await emulator().run(
+			node,
+			{ operation: 'retrieveDocument' },
+			{ input: items(ACME_LINK_TOKENS[1]) },
+		);
+		expect(error).toBeUndefined();
+		expect((await emulator().requests(RETRIEVE)).map((r) => r.body)).toEqual([{ linkToken: 'lt-DE-HRB-123456-register-extract' }]);
+		const [item] = out;
+		const file = item.binary!.data;
+		expect(item.json).toEqual({
+			linkToken: 'lt-DE-HRB-123456-register-extract',
+			binaryPropertyName: 'data',
+			fileName: 'DE-HRB-123456-DOC-1.pdf',
+			mimeType: 'application/pdf',
+			sizeBytes: Buffer.from(file.data, 'base64').length,
+		});
+		expect(file).toMatchObject({ mimeType: 'application/pdf', fileName: 'DE-HRB-123456-DOC-1.pdf', fileExtension: 'pdf' });
+		expect(Buffer.from(file.data, 'base64').toString('latin1')).toMatch(/^%PDF-1\.4[\s\S]*Register extract of Acme Holdings GmbH[\s\S]*%%EOF\n$/);
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	it('a transparency-register entry answered as JSON is output as it is, without binary', async () => {
+		const { items: out, error } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-ubo-1' });
+		expect(error).toBeUndefined();
+		const entry = {
+			linkToken: 'lt-DE-HRB-123456-ubo-1',
+			companyId: 'DE-HRB-123456',
+			entry: {
+				type: 'BENEFICIAL_OWNER',
+				name: 'Erika Musterfrau',
+				ownershipPercentage: 25,
+				country: 'DE',
+				register: 'DE transparency register',
+				linkToken: 'lt-DE-HRB-123456-ubo-1',
+			},
+			retrievedAt: expect.any(String),
+		};
+		expect(out[0].json).toEqual(generation === 'g3' ? { status: true, data: entry } : entry);
+		expect(out[0].binary).toBeUndefined();
+	});
+
+	it('every linkToken of a company record, split out, retrieves its document into the field chosen', async () => {
+		const ids = await searchIds('Acme Holdings');
+		const details = await emulator().run(node, { operation: 'getDetails', ...ids, include: ['documents', 'transparency'] });
+		const tokens = details.items[0].json.linkTokens as IDataObject[];
+		const { items: out, error } = await emulator().run(
+			node,
+			{ operation: 'retrieveDocument', options: { binaryPropertyName: 'registerFile' } },
+			{ input: items(...tokens) },
+		);
+		expect(error).toBeUndefined();
+		expect(out.map((i) => [i.pairedItem, Object.keys(i.binary ?? {}), i.json.fileName ?? i.json.linkToken ?? (i.json.data as IDataObject)?.linkToken])).toEqual([
+			[{ item: 0 }, [], 'lt-DE-HRB-123456-ubo-1'],
+			[{ item: 1 }, ['registerFile'], 'DE-HRB-123456-DOC-1.pdf'],
+			[{ item: 2 }, ['registerFile'], 'DE-HRB-123456-DOC-2.pdf'],
+		]);
+	});
+});
+
+describe('KYB: Retrieve Document', () => {
+	it('an unknown linkToken is the API 404 with its message', async () => {
+		const { error } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-nothing' });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('Retrieve Document failed with HTTP 404: Document not found');
+	});
+
+	it.each([
+		['<html><body>Maintenance</body></html>', 'text/html; charset=utf-8', 'text/html, starting "<html><body>Maintenance</body></html>"'],
+		['', 'application/pdf', 'an empty body (application/pdf)'],
+		['[1,2]', 'application/json', 'application/json, starting "[1,2]"'],
+	])('a 200 with %p (%s) is an error, never a document', async (raw, contentType, arrived) => {
+		await emulator().configure({ failures: [{ route: RETRIEVE, status: 200, raw, contentType }] });
+		const { error, items: out } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-articles' });
+		expect(out).toEqual([]);
+		expect(error!.message).toBe(`Retrieve Document got an answer that is not a JSON object or a file (HTTP 200): ${arrived}`);
+	});
+
+	it.each([
+		[{ linkToken: '={{ $json.blank }}' }, 'linkToken', 'Link Token (linkToken) is required'],
+		[{ linkToken: 'lt-1', options: { binaryPropertyName: 'my file' } }, 'binaryPropertyName', 'Put Output File in Field (binaryPropertyName) must be letters, digits, _ and -, got "my file"'],
+	])('refuses %j before sending anything', async (parameters, field, rule) => {
+		await expectRejected({ operation: 'retrieveDocument', ...parameters }, { field, rule }, [{ blank: '' }]);
 	});
 });
 
@@ -439,7 +576,7 @@ describe('KYB node description', () => {
 			name: 'verificationKyb',
 			displayName: 'KYB Company Data',
 			icon: 'kyb',
-			operations: ['search', 'getDetails', 'listCompanyProfiles', 'listCountries'],
+			operations: ['search', 'getDetails', 'retrieveDocument', 'listCompanyProfiles', 'listCountries'],
 		});
 		const country = d.properties.find((p) => p.name === 'country')!;
 		expect(country.type).toBe('options');

@@ -5,6 +5,7 @@ import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { GENERATIONS, playing } from '../helpers/generations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError } from '../helpers/validation';
 
@@ -23,23 +24,39 @@ async function sentBodies(): Promise<unknown[]> {
 	return (await emulator().requests(ROUTE)).map((r) => r.body);
 }
 
-describe('Phone: Send OTP', () => {
-	it('sms: cleans a pasted number and sends {method, phoneNumber} only; outputs the whole response', async () => {
+/** Send OTP's answer in each generation: un-enveloped (g2) or in the {status: true, data} envelope (g3). */
+const SENT = {
+	g2: (recipient: IDataObject, method: string) => ({
+		referenceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+		status: { code: 3901, description: 'Request in progress' },
+		recipient,
+		method,
+		state: 'CREATED',
+	}),
+	g3: (recipient: IDataObject) => ({
+		status: true,
+		data: {
+			mobileAppToken: expect.any(String),
+			recipient,
+			referenceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+			state: 'CREATED',
+			status: { code: 3901, description: 'Request in progress', updatedOn: expect.any(String) },
+		},
+	}),
+};
+
+describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
+	playing(emulator, generation);
+
+	it('sms: cleans a pasted number and sends {method, phoneNumber} only; outputs the whole answer, its referenceId and recipient at the top level', async () => {
 		const { items: out, error } = await send({ method: 'sms', phoneNumber: '+43 (650) 123-4567' });
 		expect(error).toBeUndefined();
 		expect(await sentBodies()).toEqual([{ method: 'sms', phoneNumber: '436501234567' }]);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[0].json).toEqual({
-			status: true,
-			data: {
-				mobileAppToken: expect.any(String),
-				recipient: { phoneNumber: '436501234567' },
-				referenceId: expect.stringMatching(/^[0-9a-f]{32}$/),
-				state: 'CREATED',
-				status: { code: 3901, description: 'Request in progress', updatedOn: expect.any(String) },
-			},
-		});
+		const [stored] = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages`)).json()) as Array<{ referenceId: string }>;
+		const recipient = { phoneNumber: '436501234567' };
+		expect(out[0].json).toEqual({ ...SENT[generation](recipient, 'sms'), referenceId: stored.referenceId, recipient });
 	});
 
 	it('email with every optional field: messageTemplate carries the language, the phone number is not sent', async () => {
@@ -59,12 +76,29 @@ describe('Phone: Send OTP', () => {
 				messageTemplate: { voiceLang: 'de-AT' },
 			},
 		]);
-		expect((out[0].json.data as IDataObject).recipient).toEqual({ email: 'jane@example.com' });
+		const recipient = { email: 'jane@example.com' };
+		expect(out[0].json).toEqual({ ...SENT[generation](recipient, 'email'), referenceId: expect.stringMatching(/^[0-9a-f]{32}$/), recipient });
+		expect(JSON.stringify(out)).not.toContain('4821');
 	});
 
+	it('a failure stops the run and lists each item the API accepted with its referenceId, and the items never sent', async () => {
+		await emulator().configure({ latencyMs: 30, failures: [{ route: ROUTE, status: 500 }] });
+		const phones = Array.from({ length: 6 }, (_, i) => ({ phone: `43650111111${i}` }));
+		const { error, items: out } = await send({ method: 'sms', phoneNumber: '={{ $json.phone }}', options: { maxConcurrentRequests: 3 } }, phones);
+		expect(out).toEqual([]);
+		expect(error!.message).toMatch(/^Send OTP failed for item \d; 2 items were already accepted by the API and 3 not sent$/);
+		const description = (error as NodeOperationError).description!;
+		const delivered = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages`)).json()) as Array<{ referenceId: string }>;
+		expect(delivered).toHaveLength(2);
+		for (const { referenceId } of delivered) expect(description).toMatch(new RegExp(`item \\d \\(referenceId ${referenceId}\\)`));
+		expect(description).toContain('Not sent: item 4, item 5, item 6.');
+	});
+});
+
+describe('Phone: Send OTP', () => {
 	it('the custom OTP is the code the emulator expects', async () => {
 		const { items: out } = await send({ method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor: '123456' } });
-		const referenceId = (out[0].json.data as IDataObject).referenceId as string;
+		const referenceId = out[0].json.referenceId as string;
 		const state = await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/${referenceId}`)).json();
 		expect(state).toMatchObject({ otp: '123456', otpGenerated: false, method: 'sms' });
 	});
@@ -202,11 +236,11 @@ describe('Phone: Send OTP', () => {
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(3);
 		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect((out[0].json.data as IDataObject).recipient).toEqual({ phoneNumber: '436501234567' });
+		expect(out[0].json.recipient).toEqual({ phoneNumber: '436501234567' });
 		expect(out[1].json.error).toBe(
 			'Phone Number (phoneNumber) must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed, got "12-34" (item 2)',
 		);
-		expect((out[2].json.data as IDataObject).recipient).toEqual({ phoneNumber: '4915112345678' });
+		expect(out[2].json.recipient).toEqual({ phoneNumber: '4915112345678' });
 		expect(await sentBodies()).toEqual([
 			{ method: 'sms', phoneNumber: '436501234567' },
 			{ method: 'sms', phoneNumber: '4915112345678' },
@@ -220,7 +254,7 @@ const CHECK = 'PATCH /phone-service/verification/:referenceId';
 async function sentOtp(phoneNumber = '436501234567'): Promise<{ item: INodeExecutionData; referenceId: string; code: string }> {
 	const { items: out, error } = await send({ method: 'sms', phoneNumber });
 	expect(error).toBeUndefined();
-	const referenceId = (out[0].json.data as IDataObject).referenceId as string;
+	const referenceId = out[0].json.referenceId as string;
 	const messages = (await (
 		await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages?referenceId=${referenceId}`)
 	).json()) as Array<{ code: string; to: string }>;
@@ -247,17 +281,22 @@ async function runNodeAt(baseUrl: string, parameters: IDataObject, input: INodeE
 	});
 }
 
-/** The older API generation: the status object at the top level, without the `data` wrapper. */
-const legacyAnswer = (body: IDataObject) => {
-	const data = body.data as IDataObject;
-	return { referenceId: data.referenceId, status: data.status };
-};
-
 /** A proxy in front of the emulator that rewrites the 200 answers of code checks with `rewrite`. */
 const startProxy = async (rewrite: (body: IDataObject) => unknown) =>
 	await startRewritingProxy(emulator().baseUrl.replace(/\/api\/services$/, ''), (method) => method === 'PATCH', rewrite as never);
 
-describe('Phone: Check OTP', () => {
+/** A code check's answer in each generation: {status} alone (g2), or the request's state and referenceId in the envelope (g3). */
+const CHECKED = {
+	g2: (_referenceId: string, _state: string, code: number, description: string) => ({ status: { code, description } }),
+	g3: (referenceId: string, state: string, code: number, description: string) => ({
+		status: true,
+		data: { referenceId, state, status: { code, description, updatedOn: expect.any(String) } },
+	}),
+};
+
+describe.each(GENERATIONS)('Phone: Check OTP against %s', (generation) => {
+	playing(emulator, generation);
+
 	it('the right code: otpVerified true; referenceId read from the Send OTP item by default; only the code is sent', async () => {
 		const { item, referenceId, code } = await sentOtp();
 		const { items: out, error } = await check({ securityFactor: code }, [item]);
@@ -268,8 +307,8 @@ describe('Phone: Check OTP', () => {
 		expect(out).toEqual([
 			{
 				json: {
-					status: true,
-					data: { referenceId, state: 'VERIFIED', status: { code: 3900, description: 'Verified', updatedOn: expect.any(String) } },
+					...CHECKED[generation](referenceId, 'VERIFIED', 3900, 'Verified'),
+					referenceId,
 					otpVerified: true,
 					otpStatusCode: 3900,
 					otpStatusDescription: 'Verified',
@@ -284,14 +323,28 @@ describe('Phone: Check OTP', () => {
 		const wrong = wrongCode(code);
 		const { items: out, error } = await check({ securityFactor: wrong }, [item]);
 		expect(error).toBeUndefined();
-		expect(out[0].json).toMatchObject({
-			data: { referenceId, state: 'ONGOING', status: { code: 3905 } },
+		expect(out[0].json).toEqual({
+			...CHECKED[generation](referenceId, 'ONGOING', 3905, 'Invalid security factor'),
+			referenceId,
 			otpVerified: false,
 			otpStatusCode: 3905,
 			otpStatusDescription: 'Invalid security factor',
 		});
 		expect(JSON.stringify(out)).not.toContain(wrong);
 		expect(JSON.stringify(out)).not.toContain(code);
+	});
+
+	it('a wrong code after the request was verified is not verified, though the state says VERIFIED', async () => {
+		const { item, code } = await sentOtp();
+		const { items: out } = await check({ securityFactor: '={{ $json.code }}' }, [
+			{ json: { ...item.json, code } },
+			{ json: { ...item.json, code: wrongCode(code) } },
+		]);
+		expect(out.map((i) => [i.json.otpVerified, i.json.otpStatusCode])).toEqual([
+			[true, 3900],
+			[false, 3905],
+		]);
+		if (generation === 'g3') expect((out[1].json.data as IDataObject).state).toBe('VERIFIED');
 	});
 
 	it('a code is accepted only for the referenceId it was sent with', async () => {
@@ -306,8 +359,41 @@ describe('Phone: Check OTP', () => {
 		expect(out.map((i) => i.json.otpVerified)).toEqual([first.code === second.code, true]);
 	});
 
+	it('a 2xx that states only a description is an error, never a verdict read from its words', async () => {
+		const { item, code } = await sentOtp();
+		const proxy = await startProxy(() => ({ status: true, data: { status: { description: 'Verified' } } }));
+		try {
+			const { error, items: out } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
+			expect(out).toEqual([]);
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error!.message).toBe(
+				'Check OTP got an answer that is not a JSON object with status.code or state (HTTP 200): application/json, starting "{"status":true,"data":{"status":{"description":"Verified"}}}"',
+			);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it.each([
+		[{ state: 'VERIFIED' }, true],
+		[{ data: { state: 'verified' } }, true],
+		[{ state: 'ONGOING', status: { description: 'Not verified' } }, false],
+	])('an answer without a code follows its state: %j', async (answer, verified) => {
+		const { item, code } = await sentOtp();
+		const proxy = await startProxy(() => answer);
+		try {
+			const { error, items: out } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
+			expect(error).toBeUndefined();
+			expect(out[0].json).toMatchObject({ ...answer, otpVerified: verified, otpStatusCode: null });
+		} finally {
+			await proxy.close();
+		}
+	});
+});
+
+describe('Phone: Check OTP', () => {
 	it('a wrong code answered as 4xx whose body carries 3905 is an answer too (with and without the data wrapper)', async () => {
-		const { item } = await sentOtp();
+		const { item, referenceId } = await sentOtp();
 		const wrapped = { status: false, message: 'Invalid security factor', data: { status: { code: 3905, description: 'Invalid security factor' } } };
 		const bare = { message: 'Invalid OTP', status: { code: '3905', description: 'Invalid OTP' } };
 		await emulator().configure({
@@ -318,29 +404,11 @@ describe('Phone: Check OTP', () => {
 		});
 		const first = await check({ securityFactor: '123456' }, [item]);
 		expect(first.error).toBeUndefined();
-		expect(first.items[0].json).toEqual({ ...wrapped, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid security factor' });
+		expect(first.items[0].json).toEqual({ ...wrapped, referenceId, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid security factor' });
 		const second = await check({ securityFactor: '123456' }, [item]);
 		expect(second.error).toBeUndefined();
-		expect(second.items[0].json).toEqual({ ...bare, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid OTP' });
+		expect(second.items[0].json).toEqual({ ...bare, referenceId, otpVerified: false, otpStatusCode: 3905, otpStatusDescription: 'Invalid OTP' });
 		expect(await emulator().count(CHECK)).toBe(2);
-	});
-
-	it('reads the status without the data wrapper (older API generation)', async () => {
-		const { item, referenceId, code } = await sentOtp();
-		const proxy = await startProxy(legacyAnswer);
-		try {
-			const { items: out, error } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
-			expect(error).toBeUndefined();
-			expect(out[0].json).toEqual({
-				referenceId,
-				status: { code: 3900, description: 'Verified', updatedOn: expect.any(String) },
-				otpVerified: true,
-				otpStatusCode: 3900,
-				otpStatusDescription: 'Verified',
-			});
-		} finally {
-			await proxy.close();
-		}
 	});
 
 	it('an unknown referenceId is an error naming it', async () => {
@@ -349,7 +417,7 @@ describe('Phone: Check OTP', () => {
 		expect(error!.message).toBe('Check OTP failed with HTTP 404: Verification not found');
 		expect((error as NodeApiError).httpCode).toBe('404');
 		expect((error as NodeApiError).description).toContain(
-			'No OTP request with referenceId "0123456789abcdef0123456789abcdef": pass the data.referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
+			'No OTP request with referenceId "0123456789abcdef0123456789abcdef": pass the referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
 		);
 		expect(JSON.stringify(error)).not.toContain('424242');
 	});
@@ -364,21 +432,6 @@ describe('Phone: Check OTP', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe('Check OTP failed with HTTP 400: securityFactor [redacted] rejected: request locked');
 		expect(JSON.stringify({ ...error, message: error!.message, description: (error as NodeApiError).description })).not.toContain('987654');
-	});
-
-	it('a 2xx without a status code is an error, never "not verified"', async () => {
-		const { item, code } = await sentOtp();
-		const proxy = await startProxy(() => ({ status: true, data: { state: 'ONGOING' } }));
-		try {
-			const { error, items: out } = await runNodeAt(proxy.baseUrl, { operation: 'checkOtp', securityFactor: code }, [item]);
-			expect(out).toEqual([]);
-			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error!.message).toBe(
-				'Check OTP got an answer that is not a JSON object with data.status.code or data.status.description or status.code or status.description (HTTP 200): application/json, starting "{"status":true,"data":{"state":"ONGOING"}}"',
-			);
-		} finally {
-			await proxy.close();
-		}
 	});
 
 	it('is never resent: a dropped connection fails the item after one request', async () => {
@@ -425,7 +478,7 @@ describe('Phone: Check OTP', () => {
 		it('a number from an expression is accepted as digits', async () => {
 			const { item, code } = await sentOtp();
 			await emulator().reset();
-			const { error } = await check({ referenceId: (item.json.data as IDataObject).referenceId as string, securityFactor: '={{ Number($json.code) }}' }, [
+			const { error } = await check({ referenceId: item.json.referenceId as string, securityFactor: '={{ Number($json.code) }}' }, [
 				{ json: { code: `9${code}` } },
 			]);
 			// Reset forgot the request: the API answers "not found", but the number was sent as text.
@@ -464,7 +517,7 @@ describe('Phone node description', () => {
 		expect(code.typeOptions).toEqual({ password: true });
 		expect(code.required).toBe(true);
 		const ref = props.find((p) => p.name === 'referenceId')!;
-		expect(ref.default).toBe('={{ $json.data.referenceId }}');
+		expect(ref.default).toBe('={{ $json.referenceId }}');
 		expect(ref.displayOptions).toEqual({ show: { operation: ['checkOtp'] } });
 	});
 

@@ -102,12 +102,12 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 		await emulator().configure({ failures: [{ route: AML, ...failure }] });
 		const failed = await checkIndividual(1);
 		expect(failed.error).toBeInstanceOf(NodeApiError);
-		expect(failed.error!.message).toMatch(/Check Individual got an answer that is not a JSON object with totalHits or foundRecords \(HTTP 200\)/);
+		expect(failed.error!.message).toMatch(/Check Individual got an answer that is not a result \(a non-empty JSON object without an error\) \(HTTP 200\)/);
 		expect(failed.items).toEqual([]);
 
 		await emulator().configure({ failures: [{ route: AML, ...failure }] });
 		const continued = await checkIndividual(2, {}, { continueOnFail: true });
-		expect(continued.items[0].json.error).toMatch(/not a JSON object with totalHits/);
+		expect(continued.items[0].json.error).toMatch(/not a result/);
 		expect(continued.items[0].json).not.toHaveProperty('screeningSummary');
 		expect(continued.items[1].json.screeningSummary).toMatchObject({ isHit: true });
 	});

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 
 /** The verdict the provider's `globalResult.overall` stands for; any other value needs a person to look. */
 const OUTCOMES: Record<string, string> = { OK: 'verified', REVIEW: 'review', NOK: 'notVerified' };
@@ -11,9 +11,9 @@ const OUTCOMES: Record<string, string> = { OK: 'verified', REVIEW: 'review', NOK
  * match quality and score. An unknown or missing overall result is `review`, never a verdict.
  */
 export function addressVerification(body: unknown): IDataObject {
-	const overall = readAnswer(body, 'globalResult.overall');
-	const matchQuality = readAnswer(body, 'matchQuality');
-	const score = readAnswer(body, 'score');
+	const overall = valueAt(body, 'globalResult.overall');
+	const matchQuality = valueAt(body, 'matchQuality');
+	const score = valueAt(body, 'score');
 	return {
 		outcome: OUTCOMES[String(overall ?? '').trim().toUpperCase()] ?? 'review',
 		overall: overall ?? null,

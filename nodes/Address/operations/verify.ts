@@ -1,4 +1,4 @@
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { FieldError } from '../../shared/field-error';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
@@ -41,7 +41,7 @@ export const verify: OperationDefinition = {
 	toolDescription:
 		'Check that a person (firstname, lastname, optional dob as yyyy/mm/dd) lives at an address (country as an ISO code such as DE, street, number, zip, city). For country AT a compliance reason is required (onboarding, fraud_prevention, regulatory, account_recovery or other). Returns addressVerification.outcome (verified, review or notVerified) with matchQuality and score, and the corrected address. Each call is billed by the provider: call it once per address the user gives.',
 	// No verdict without the provider's result or match quality: `{}` or HTML never becomes "review".
-	expects: { oneOf: ['globalResult.overall', 'data.globalResult.overall', 'matchQuality', 'data.matchQuality'] },
+	expects: { oneOf: ['globalResult.overall', 'matchQuality'] },
 	fields: [
 		{
 			property: {
@@ -151,9 +151,9 @@ export const verify: OperationDefinition = {
 	],
 	toolSummary: (json) => ({
 		addressVerification: json.addressVerification,
-		finalAddress: readAnswer(json, 'finalAddress') ?? null,
-		addressStatus: readAnswer(json, 'addressStatus') ?? null,
-		extendedMessage: readAnswer(json, 'extendedMessage') ?? null,
+		finalAddress: valueAt(json, 'finalAddress') ?? null,
+		addressStatus: valueAt(json, 'addressStatus') ?? null,
+		extendedMessage: valueAt(json, 'extendedMessage') ?? null,
 	}),
 	toItems: (response) => [{ json: { ...responseJson(response.body), addressVerification: addressVerification(response.body) } }],
 };

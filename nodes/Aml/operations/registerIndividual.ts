@@ -1,5 +1,9 @@
 import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, choice, date, text, textList } from '../../shared/rules';
+import { responseJson } from '../../shared/json';
+import { boolean, choice, date, text } from '../../shared/rules';
+
+/** The API takes its flags as the strings "true" and "false". */
+const flagText = boolean((value) => String(value));
 
 export const registerIndividual: OperationDefinition = {
 	value: 'registerIndividual',
@@ -10,7 +14,7 @@ export const registerIndividual: OperationDefinition = {
 	path: '/aml/ongoingMonitoring/registerIndividual',
 	repeatable: true,
 	toolDescription:
-		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's name or names); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
+		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's full name); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
 	expects: { body: 'nothing' },
 	fields: [
 		{
@@ -26,16 +30,33 @@ export const registerIndividual: OperationDefinition = {
 			rule: text(),
 		},
 		{
+			// The API's reference types searchAll as a flag that "cannot be combined with names", while it
+			// marks names required: the node offers searchAll as the alternative to names, never both.
+			property: {
+				displayName: 'Search All Instead of Names',
+				name: 'searchAll',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to register the profile with searchAll = "true" and without names. The API refuses the two together; its documentation does not say more about searchAll. Off (default): the profile monitors the name below.',
+			},
+			rule: {
+				// Off is the default, not a choice to send: searchAll goes out only as "true", and only without names.
+				toWire: (value, field) => (flagText.toWire(value, field) === 'true' ? 'true' : undefined),
+			},
+		},
+		{
 			property: {
 				displayName: 'Names',
 				name: 'names',
 				type: 'string',
 				default: '',
 				required: true,
-				placeholder: 'Jane Doe, Jane Smith',
-				description: 'The name to monitor; separate several names (aliases) with commas',
+				placeholder: 'Jane Doe',
+				description: 'The full name of the person to monitor, sent as one text',
+				displayOptions: { show: { searchAll: [false] } },
 			},
-			rule: textList,
+			rule: text(),
 		},
 		{
 			property: {
@@ -43,11 +64,11 @@ export const registerIndividual: OperationDefinition = {
 				name: 'gender',
 				type: 'options',
 				options: [
-					{ name: 'Female', value: 'FEMALE' },
-					{ name: 'Male', value: 'MALE' },
-					{ name: 'Unknown', value: 'UNKNOWN' },
+					{ name: 'Female', value: 'female' },
+					{ name: 'Male', value: 'male' },
 				],
-				default: 'FEMALE',
+				default: 'female',
+				description: 'Leave out when unknown',
 			},
 			rule: choice,
 			additional: true,
@@ -59,25 +80,16 @@ export const registerIndividual: OperationDefinition = {
 		},
 		{
 			property: {
-				displayName: 'Search All Lists',
-				name: 'searchAll',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to monitor every list the account has access to',
-			},
-			rule: boolean(),
-			additional: true,
-		},
-		{
-			property: {
 				displayName: 'Fuzzy Search',
 				name: 'fuzzySearch',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to match similar spellings of the names too',
+				description: 'Whether to match similar spellings of the name too. Sent as "true" or "false" once added.',
 			},
-			rule: boolean(),
+			rule: flagText,
 			additional: true,
 		},
 	],
+	// The profileId at the top level: the older generation answers with no body at all.
+	toItems: (response, { values }) => [{ json: { ...responseJson(response.body), profileId: values.profileId as string } }],
 };

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 
 /**
  * `identityVerification`, added beside the response: the outcome to branch on from the provider's
@@ -8,7 +8,7 @@ import { readAnswer } from '../../shared/envelope';
  * match, failed). A score the provider does not document (60, 90) is `review`.
  */
 export function identityVerification(body: unknown): IDataObject {
-	const given = readAnswer(body, 'globalResult.totalScore');
+	const given = valueAt(body, 'globalResult.totalScore');
 	const totalScore = typeof given === 'number' || (typeof given === 'string' && given.trim() !== '') ? Number(given) : NaN;
 	if (Number.isNaN(totalScore)) return { outcome: 'review', totalScore: given ?? null };
 	const outcome = totalScore === 100 ? 'verified' : totalScore <= 50 ? 'notVerified' : 'review';

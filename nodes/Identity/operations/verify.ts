@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { birthDate, countryCode, postalCode } from '../../shared/person-rules';
@@ -31,7 +31,7 @@ export const verify: OperationDefinition = {
 	toolDescription:
 		"Check a person's identity against data sources. Supply firstName, lastName, birthDate (yyyy/mm/dd), street, postalCode, city and countryCode (ISO code such as DE); houseNumber, nationalId and phoneNumber (+ and digits) when known, never guessed. Returns identityVerification.outcome (verified, review or notVerified) with totalScore (100 verified, 75 partial, 50 or less no match) and the match per source. Each call is billed by the provider.",
 	// No verdict without the provider's score: `{}` or HTML never becomes "not verified".
-	expects: { oneOf: ['globalResult.totalScore', 'data.globalResult.totalScore'] },
+	expects: { oneOf: ['globalResult.totalScore'] },
 	fields: [
 		{
 			property: { displayName: 'First Name', name: 'firstName', type: 'string', default: '', required: true, placeholder: 'Erika' },
@@ -139,7 +139,7 @@ export const verify: OperationDefinition = {
 	],
 	toolSummary: (json) => ({
 		identityVerification: json.identityVerification,
-		resultDetails: detailsForModel(readAnswer(json, 'resultDetails')),
+		resultDetails: detailsForModel(valueAt(json, 'resultDetails')),
 	}),
 	toItems: (response) => [{ json: { ...responseJson(response.body), identityVerification: identityVerification(response.body) } }],
 };

@@ -1,20 +1,26 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../../shared/json';
+import { valueAt } from '../../shared/envelope';
+import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { flagSet, integer, text } from '../../shared/rules';
 import { firstOf, pick } from '../../shared/tool-output';
+import { linkTokensOf } from '../link-tokens';
 
 /** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */
 export function companyForModel(json: IDataObject): IDataObject {
-	const data = isObject(json.data) ? json.data : json;
-	const company = isObject(data.company) ? data.company : {};
+	const found = valueAt(json, 'company');
+	const company = isObject(found) ? found : {};
+	// A package beside the company (newer generation) or inside it (older).
+	const packageOf = (key: string) => valueAt(json, key) ?? company[key];
 	const list = (key: string, keys: string[]) => {
-		const { shown, more } = firstOf(data[key], 10, (entry) => pick(entry, keys));
+		const { shown, more } = firstOf(packageOf(key), 10, (entry) => pick(entry, keys));
 		return shown.length ? { [key]: shown, ...(more ? { [`${key}More`]: more } : {}) } : {};
 	};
 	const address = isObject(company.registeredAddress) ? company.registeredAddress.singleLine : undefined;
-	const financials = Array.isArray(data.financials) ? data.financials : [];
+	const addresses = packageOf('addresses');
+	const financials = packageOf('financials');
+	const latest = Array.isArray(financials) && financials.length ? (financials[financials.length - 1] as IDataObject) : undefined;
 	return {
 		company: {
 			...pick(company, ['legalName', 'tradingNames', 'status', 'country', 'incorporationDate', 'identifiers', 'website']),
@@ -24,8 +30,8 @@ export function companyForModel(json: IDataObject): IDataObject {
 		...list('ownerships', ['name', 'type', 'share', 'country']),
 		...list('transparency', ['type', 'name', 'ownershipPercentage', 'country', 'linkToken']),
 		...list('documents', ['documentId', 'name', 'type', 'date', 'linkToken']),
-		...(Array.isArray(data.addresses) ? { addressCount: data.addresses.length } : {}),
-		...(financials.length ? { latestFinancials: financials[financials.length - 1] as IDataObject } : {}),
+		...(Array.isArray(addresses) ? { addressCount: addresses.length } : {}),
+		...(latest ? { latestFinancials: latest } : {}),
 		...(isObject(json.metadata) ? pick(json.metadata, ['transactionId', 'includedPackages', 'confidence', 'source']) : {}),
 	};
 }
@@ -39,8 +45,10 @@ export const getDetails: OperationDefinition = {
 	path: '/kyb/company/details',
 	repeatable: true,
 	toolDescription:
-		'Get the registry record of one company found by Search Companies: legal name, status, registration, and the data packages this node is set to include (officers, owners, beneficial owners, addresses, documents, financials). Supply transactionId and companyId from the same search result. Each data package is priced separately by the provider: call it once per company you need, not for every search result.',
+		'Get the registry record of one company found by Search Companies: legal name, status, registration, and the data packages this node is set to include (officers, owners, beneficial owners, addresses, documents, financials). Supply companyId, and transactionId from the same search result when you have it. Each data package is priced separately by the provider: call it once per company you need, not for every search result.',
 	toolSummary: companyForModel,
+	// A record is only a record with its company, whatever the status says ("success" or true).
+	expects: { allOf: ['company'] },
 	fields: [
 		{
 			property: {
@@ -48,9 +56,9 @@ export const getDetails: OperationDefinition = {
 				name: 'transactionId',
 				type: 'string',
 				default: '',
-				required: true,
 				placeholder: '5f0c6a1e-3b1d-4c7a-9a52-0d6f1f1b2c3d',
-				description: 'The transactionId of the search that found the company (Search Companies output)',
+				description:
+					'The transactionId of the search that found the company (Search Companies output). Optional: sent when set; the API also finds a company by its companyId alone.',
 			},
 			rule: text(),
 		},
@@ -90,7 +98,7 @@ export const getDetails: OperationDefinition = {
 					{ name: 'Transparency', value: 'transparency', description: 'Beneficial owners from the transparency register' },
 				],
 				default: [],
-				description: 'Data packages to add to the company record; each one is priced separately. Sent as an object of six booleans.',
+				description: 'Data packages to add to the company record; each one is priced separately. Only the chosen ones are sent (include: {officers: true, ...}); none: no include.',
 			},
 			rule: flagSet,
 		},
@@ -107,4 +115,6 @@ export const getDetails: OperationDefinition = {
 			additional: true,
 		},
 	],
+	// Beside the record: every linkToken it carries, for Retrieve Document (Split Out on linkTokens).
+	toItems: (response) => [{ json: { ...responseJson(response.body), linkTokens: linkTokensOf(response.body) } }],
 };

@@ -2,6 +2,7 @@ import type { OperationDefinition } from '../../shared/operation-types';
 import { getDetails } from './getDetails';
 import { listCompanyProfiles } from './listCompanyProfiles';
 import { listCountries } from './listCountries';
+import { retrieveDocument } from './retrieveDocument';
 import { search } from './search';
 
-export const kybOperations: OperationDefinition[] = [search, getDetails, listCompanyProfiles, listCountries];
+export const kybOperations: OperationDefinition[] = [search, getDetails, retrieveDocument, listCompanyProfiles, listCountries];

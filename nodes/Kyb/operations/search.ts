@@ -1,8 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { isObject, responseJson } from '../../shared/json';
+import { valueAt } from '../../shared/envelope';
+import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { boolean, check, text } from '../../shared/rules';
+import { pick } from '../../shared/tool-output';
 import { elementJson, findList } from '../list-helpers';
 
 /** Where the vendor's own client looks for the companies found. */
@@ -10,21 +12,20 @@ export const SEARCH_LIST_KEYS = ['companies', 'results', 'matches', 'items'];
 
 /** The search's transactionId when the API gives it once for the whole search. */
 function searchTransactionId(body: IDataObject): unknown {
-	const data = isObject(body.data) ? body.data : {};
-	const metadata = isObject(body.metadata) ? body.metadata : {};
-	return data.transactionId ?? body.transactionId ?? metadata.transactionId;
+	return valueAt(body, 'transactionId') ?? valueAt(body, 'metadata.transactionId');
 }
 
 export const search: OperationDefinition = {
 	value: 'search',
 	name: 'Search Companies',
 	action: 'Search companies',
-	description: 'Find companies by name; each company found becomes one item with its companyId and transactionId',
+	description:
+		'Find companies by name, optionally by registration number; each company found becomes one item with its companyId and transactionId',
 	method: 'POST',
 	path: '/kyb/search',
 	repeatable: true,
 	toolDescription:
-		'Search business registries for companies by name. Supply name (the company name or part of it) and optionally country (two-letter ISO code such as DE). Returns one result per company with its companyId and transactionId, both needed by Get Company Details. Read-only.',
+		'Search business registries for companies by name. Supply name (the company name or part of it) and optionally country (two-letter ISO code such as DE) and registrationNumber (the number in the business register, when known). Returns one result per company with its companyId and transactionId, both needed by Get Company Details. Read-only.',
 	fields: [
 		{
 			property: {
@@ -53,6 +54,17 @@ export const search: OperationDefinition = {
 				checks: [check.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')],
 			}),
 		},
+		{
+			property: {
+				displayName: 'Registration Number',
+				name: 'registrationNumber',
+				type: 'string',
+				default: '',
+				placeholder: 'HRB 123456',
+				description: 'Optional. Only the company with this number in its business register, searched together with the name.',
+			},
+			rule: text({ normalize: (value) => value.trim() }),
+		},
 	],
 	options: [
 		{
@@ -74,7 +86,7 @@ export const search: OperationDefinition = {
 		const searchInfo: IDataObject = {
 			...found.rest,
 			name: values.name as string,
-			...(values.country !== undefined ? { country: values.country as string } : {}),
+			...pick(values, ['country', 'registrationNumber']),
 			resultCount: found.list.length,
 		};
 		if (found.list.length === 0) {

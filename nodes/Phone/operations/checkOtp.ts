@@ -1,3 +1,4 @@
+import { valueAt } from '../../shared/envelope';
 import { FieldError } from '../../shared/field-error';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
@@ -32,24 +33,24 @@ export const checkOtp: OperationDefinition = {
 	// Repeated wrong attempts may lock the request at the provider: never resent after a network error.
 	repeatable: false,
 	acceptsAnswer: isWrongCodeAnswer,
-	// Neither "verified" nor "wrong code" can be read from an answer without a status.
-	expects: { oneOf: ['data.status.code', 'data.status.description', 'status.code', 'status.description'] },
+	// Neither "verified" nor "wrong code" can be read from an answer without a code or a state.
+	expects: { oneOf: ['status.code', 'state'] },
 	hints: {
 		notFound:
-			'No OTP request with referenceId "{referenceId}": pass the data.referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
+			'No OTP request with referenceId "{referenceId}": pass the referenceId that Send OTP returned for this person, with a credential of the same account and environment (Production or Sandbox).',
 	},
-	receipt: ['data.referenceId', 'referenceId'],
+	receipt: 'referenceId',
 	fields: [
 		{
 			property: {
 				displayName: 'Reference ID',
 				name: 'referenceId',
 				type: 'string',
-				default: '={{ $json.data.referenceId }}',
+				default: '={{ $json.referenceId }}',
 				required: true,
 				placeholder: 'e.g. 9f86d081884c7d659a2feaa0c55ad015',
 				description:
-					"The data.referenceId that Send OTP returned. The default reads it from the previous node's item; after a Wait or Form node, point the expression at the Send OTP node's item instead.",
+					"The referenceId that Send OTP returned (its output has it at the top level, whichever the API's answer shape). The default reads it from the previous node's item; after a Wait or Form node, point the expression at the Send OTP node's item instead.",
 			},
 			rule: text({ normalize: (value) => value.trim() }),
 			location: 'path',
@@ -69,12 +70,14 @@ export const checkOtp: OperationDefinition = {
 			secret: true,
 		},
 	],
-	toItems: (response) => {
-		const status = otpStatus(response.body) ?? { code: null, description: null };
+	// Beside the answer: the verdict to branch on, and the referenceId checked (older answers do not repeat it).
+	toItems: (response, { values }) => {
+		const status = otpStatus(response.body);
 		return [
 			{
 				json: {
 					...responseJson(response.body),
+					referenceId: (valueAt(response.body, 'referenceId') ?? values.referenceId) as string,
 					otpVerified: isVerified(status),
 					otpStatusCode: status.code,
 					otpStatusDescription: status.description,

@@ -1,4 +1,4 @@
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { cleanPhoneNumber } from '../../shared/phone-number';
@@ -29,10 +29,10 @@ export const getPhoneId: OperationDefinition = {
 	toolSummary: (json) => ({
 		lookup: json.lookup,
 		addonResults: json.addonResults,
-		phoneType: readAnswer(json, 'phoneType.description') ?? null,
-		carrier: readAnswer(json, 'carrier.name') ?? null,
-		country: readAnswer(json, 'location.country.iso2') ?? null,
-		blocked: readAnswer(json, 'blocklisting.blocked') ?? null,
+		phoneType: valueAt(json, 'phoneType.description') ?? null,
+		carrier: valueAt(json, 'carrier.name') ?? null,
+		country: valueAt(json, 'location.country.iso2') ?? null,
+		blocked: valueAt(json, 'blocklisting.blocked') ?? null,
 	}),
 	toItems: (response, item) => [
 		{

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { cleanPhoneNumber } from '../../shared/phone-number';
@@ -9,7 +9,7 @@ import { lookupAnswer, lookupStatus } from './phone-lookup';
 
 /** `lineStatus`, added beside the response: the live state of the line, read in either casing. */
 function lineStatus(body: unknown): IDataObject {
-	const live = (name: string) => readAnswer(body, `live.${name}`) ?? null;
+	const live = (name: string) => valueAt(body, `live.${name}`) ?? null;
 	return {
 		subscriberStatus: live('subscriberStatus'),
 		deviceStatus: live('deviceStatus'),
@@ -37,10 +37,10 @@ export const getPhoneStatus: OperationDefinition = {
 	toolSummary: (json) => ({
 		lookup: json.lookup,
 		lineStatus: json.lineStatus,
-		phoneType: readAnswer(json, 'phoneType.description') ?? null,
-		carrier: readAnswer(json, 'carrier.name') ?? null,
-		country: readAnswer(json, 'location.country.iso2') ?? null,
-		blocked: readAnswer(json, 'blocklisting.blocked') ?? null,
+		phoneType: valueAt(json, 'phoneType.description') ?? null,
+		carrier: valueAt(json, 'carrier.name') ?? null,
+		country: valueAt(json, 'location.country.iso2') ?? null,
+		blocked: valueAt(json, 'blocklisting.blocked') ?? null,
 	}),
 	toItems: (response, item) => [
 		{ json: { ...responseJson(response.body), lookup: lookupStatus(getPhoneStatus, response, item), lineStatus: lineStatus(response.body) } },

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { cleanPhoneNumber } from '../../shared/phone-number';
@@ -14,10 +14,10 @@ export function riskForModel(json: IDataObject): IDataObject {
 	return {
 		lookup: json.lookup,
 		riskAssessment: json.riskAssessment,
-		reasonCodes: readAnswer(json, 'riskInsights') ?? null,
-		phoneType: readAnswer(json, 'phoneType.description') ?? null,
-		carrier: readAnswer(json, 'carrier.name') ?? null,
-		country: readAnswer(json, 'location.country.iso2') ?? null,
+		reasonCodes: valueAt(json, 'riskInsights') ?? null,
+		phoneType: valueAt(json, 'phoneType.description') ?? null,
+		carrier: valueAt(json, 'carrier.name') ?? null,
+		country: valueAt(json, 'location.country.iso2') ?? null,
 	};
 }
 

@@ -1,4 +1,4 @@
-import { isObject } from '../../shared/json';
+import { valueAt } from '../../shared/envelope';
 
 /** The provider's status codes of a code check. */
 export const OTP_VERIFIED = 3900;
@@ -7,30 +7,34 @@ export const OTP_INVALID = 3905;
 export interface OtpStatus {
 	code: number | null;
 	description: string | null;
+	/** The request's state (CREATED, ONGOING, VERIFIED, ...) where the answer names it. */
+	state: string | null;
+}
+
+/** The status of an OTP answer in whichever generation's shape it came (with or without `data`). */
+export function otpStatus(body: unknown): OtpStatus {
+	const code = valueAt(body, 'status.code');
+	const description = valueAt(body, 'status.description');
+	const state = valueAt(body, 'state');
+	return {
+		code: typeof code === 'number' ? code : /^\d+$/.test(String(code ?? '')) ? Number(code) : null,
+		description: typeof description === 'string' ? description : null,
+		state: typeof state === 'string' ? state : null,
+	};
 }
 
 /**
- * The `status` object of a code check, read with and without the `data` wrapper (the older API
- * generation put it at the top level); undefined when the body carries none.
+ * Verified only on the provider's verdict: code 3900, or state VERIFIED in an answer without a code.
+ * A code other than 3900 is never verified, whatever the state says (a wrong code checked against a
+ * request verified earlier still answers state VERIFIED). Never on the description's words: "Not
+ * verified" contains "verified".
  */
-export function otpStatus(body: unknown): OtpStatus | undefined {
-	if (!isObject(body)) return undefined;
-	const candidates = [isObject(body.data) ? body.data.status : undefined, body.status];
-	for (const candidate of candidates) {
-		if (!isObject(candidate)) continue;
-		const code = typeof candidate.code === 'number' ? candidate.code : /^\d+$/.test(String(candidate.code ?? '')) ? Number(candidate.code) : null;
-		const description = typeof candidate.description === 'string' ? candidate.description : null;
-		if (code !== null || description !== null) return { code, description };
-	}
-	return undefined;
-}
-
-/** Verified only on the provider's "Verified" status (3900). */
 export function isVerified(status: OtpStatus): boolean {
-	return status.code === OTP_VERIFIED || (status.code === null && status.description?.trim().toLowerCase() === 'verified');
+	if (status.code !== null) return status.code === OTP_VERIFIED;
+	return status.state?.toUpperCase() === 'VERIFIED';
 }
 
 /** A 4xx whose body says "invalid code" is an answer the workflow branches on, not a failure. */
 export function isWrongCodeAnswer(statusCode: number, body: unknown): boolean {
-	return statusCode >= 400 && statusCode < 500 && otpStatus(body)?.code === OTP_INVALID;
+	return statusCode >= 400 && statusCode < 500 && otpStatus(body).code === OTP_INVALID;
 }

@@ -1,6 +1,6 @@
 import { type IDataObject, type IExecuteFunctions, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import type { ApiResponse, ItemContext, OperationDefinition, ResponseExpectation } from '../../shared/operation-types';
 
 /**
@@ -13,7 +13,7 @@ const COMPLETED = 300;
 const PARTIAL = 301;
 
 /** A lookup answer without its transaction status cannot say whether the lookup ran. */
-export const lookupAnswer: ResponseExpectation = { oneOf: ['status.code', 'data.status.code'] };
+export const lookupAnswer: ResponseExpectation = { oneOf: ['status.code'] };
 
 /** Hints already given in this run of the node, so that 100 items with the same warning show it once. */
 const hintsGiven = new WeakMap<IExecuteFunctions, Set<string>>();
@@ -33,11 +33,11 @@ export function warnOnce(ctx: IExecuteFunctions, message: string): void {
  * rather than passing on an answer without a result.
  */
 export function lookupStatus(op: OperationDefinition, response: ApiResponse, { ctx, itemIndex }: ItemContext): IDataObject {
-	const code = Number(readAnswer(response.body, 'status.code'));
-	const said = readAnswer(response.body, 'status.description');
+	const code = Number(valueAt(response.body, 'status.code'));
+	const said = valueAt(response.body, 'status.description');
 	const description = typeof said === 'string' ? said : null;
 	if (code !== COMPLETED && code !== PARTIAL) {
-		const status = `status code ${String(readAnswer(response.body, 'status.code'))}${description ? `: ${description}` : ''}`;
+		const status = `status code ${String(valueAt(response.body, 'status.code'))}${description ? `: ${description}` : ''}`;
 		throw new NodeApiError(ctx.getNode(), { message: status } as JsonObject, {
 			message: `${op.name}: the provider did not complete the lookup (${status})`,
 			description:
@@ -52,6 +52,6 @@ export function lookupStatus(op: OperationDefinition, response: ApiResponse, { c
 		status: code === COMPLETED ? 'completed' : 'partial',
 		statusCode: code,
 		statusDescription: description,
-		referenceId: readAnswer(response.body, 'referenceId') ?? null,
+		referenceId: valueAt(response.body, 'referenceId') ?? null,
 	};
 }

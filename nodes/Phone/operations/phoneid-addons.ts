@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 import { ruleBroken } from '../../shared/field-error';
 import type { ItemContext, Rule, ValueField } from '../../shared/operation-types';
 import { countryCode, postalCode } from '../../shared/person-rules';
@@ -251,10 +251,10 @@ const ADDON_RESULTS: Record<number, string> = { 2800: 'completed', 2805: 'noData
 export function addonResults(body: unknown, { ctx, values }: ItemContext): IDataObject {
 	const results: IDataObject = {};
 	for (const addon of Object.keys((values.addons as IDataObject | undefined) ?? {})) {
-		const status = readAnswer(body, `addons.${addon}.status`) ?? readAnswer(body, `${addon}.status`);
-		const code = readAnswer(status, 'code');
+		const status = valueAt(body, `addons.${addon}.status`) ?? valueAt(body, `${addon}.status`);
+		const code = valueAt(status, 'code');
 		const statusCode = code === undefined || code === null || code === '' ? null : Number(code);
-		const description = readAnswer(status, 'description');
+		const description = valueAt(status, 'description');
 		const result = statusCode === null ? 'notReturned' : (ADDON_RESULTS[statusCode] ?? 'unknown');
 		results[addon] = { result, statusCode, statusDescription: typeof description === 'string' ? description : null };
 		if (result === 'notEnabled') {

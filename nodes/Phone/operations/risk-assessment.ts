@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readAnswer } from '../../shared/envelope';
+import { valueAt } from '../../shared/envelope';
 
 const RECOMMENDATIONS = ['allow', 'flag', 'block'];
 
@@ -15,7 +15,7 @@ function fromScore(score: number): string {
 
 /** A value the answer gives under the current block (`risk.score`) or the oldest generation's name (`riskScore`). */
 const riskValue = (body: unknown, name: string) =>
-	readAnswer(body, `risk.${name}`) ?? readAnswer(body, `risk${name[0].toUpperCase()}${name.slice(1)}`);
+	valueAt(body, `risk.${name}`) ?? valueAt(body, `risk${name[0].toUpperCase()}${name.slice(1)}`);
 
 /**
  * `riskAssessment`, added beside the response: allow, flag or block from the provider's

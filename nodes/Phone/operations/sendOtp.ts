@@ -1,5 +1,9 @@
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
+import type { IDataObject } from 'n8n-workflow';
+
+import { valueAt } from '../../shared/envelope';
 import { ruleBroken } from '../../shared/field-error';
+import { responseJson } from '../../shared/json';
+import type { OperationDefinition, Rule } from '../../shared/operation-types';
 import { boolean, check, choice, text } from '../../shared/rules';
 
 const PHONE_RULE = '6 to 20 digits (international format without +, e.g. 436501234567)';
@@ -28,14 +32,16 @@ export const sendOtp: OperationDefinition = {
 	value: 'sendOtp',
 	name: 'Send OTP',
 	action: 'Send a one-time password',
-	description: 'Send a one-time password by SMS or e-mail; returns the referenceId of the request',
+	description: 'Send a one-time password by SMS or e-mail; returns the referenceId of the request for Check OTP',
 	method: 'POST',
 	path: '/phone-service/verification',
 	// Sends a message: a network error after sending is never retried (the SMS may have gone out).
 	repeatable: false,
 	toolDescription:
 		'SENDS A MESSAGE: sends a one-time password to a real person by SMS (phoneNumber: digits in international format, for example 436501234567) or e-mail (email), and returns the referenceId needed to check the code. Every call sends a new message that may be billed: call it once, only when the user asks to verify that number or address, and never to retry without asking the user.',
-	receipt: ['data.referenceId', 'referenceId'],
+	receipt: 'referenceId',
+	// Without a referenceId the code can never be checked: an error that says the message may have gone out.
+	expects: { oneOf: ['referenceId'] },
 	fields: [
 		{
 			property: {
@@ -132,4 +138,10 @@ export const sendOtp: OperationDefinition = {
 			rule: boolean(),
 		},
 	],
+	// referenceId (for Check OTP) and recipient at the top level in every generation: the newest nests them in data.
+	toItems: (response) => {
+		const recipient = valueAt(response.body, 'recipient') as IDataObject | undefined;
+		const json = { ...responseJson(response.body), referenceId: valueAt(response.body, 'referenceId') as string };
+		return [{ json: recipient === undefined ? json : { ...json, recipient } }];
+	},
 };

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError, quote } from '../../shared/field-error';
-import { responseJson, valueAt } from '../../shared/json';
+import { valueAt } from '../../shared/envelope';
+import { responseJson } from '../../shared/json';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
 import { check, text } from '../../shared/rules';
 
@@ -86,8 +87,8 @@ export const createSessionLink: OperationDefinition = {
 	// Each call starts a new session (and the next node usually mails its link): never resent blindly.
 	repeatable: false,
 	receipt: 'requestId',
-	// No session without its link and id (with or without the data wrapper).
-	expects: { allOf: [['data.url', 'url'], ['data.requestId', 'requestId']] },
+	// No session without its link and id.
+	expects: { allOf: ['url', 'requestId'] },
 	fields: [
 		{
 			property: {
@@ -216,7 +217,7 @@ export const createSessionLink: OperationDefinition = {
 	toItems: (response) => {
 		const json = responseJson(response.body);
 		// Top-level copies for the next node (e.g. the e-mail with the link); the response stays whole.
-		const [url, requestId] = [valueAt(json, ['data.url', 'url']), valueAt(json, ['data.requestId', 'requestId'])] as string[];
-		return [{ json: { ...json, url, requestId, expiresAfter: (valueAt(json, ['data.expiresAfter', 'expiresAfter']) ?? null) as string } }];
+		const [url, requestId] = [valueAt(json, 'url'), valueAt(json, 'requestId')] as string[];
+		return [{ json: { ...json, url, requestId, expiresAfter: (valueAt(json, 'expiresAfter') ?? null) as string } }];
 	},
 };

@@ -1,5 +1,6 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { payloadOf, valueAt } from '../../shared/envelope';
 import { downloadError } from '../../shared/errors';
 import { isObject, responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
@@ -26,11 +27,10 @@ export interface SignedDocumentDownload extends IDataObject {
 const stringOr = (value: unknown, fallback: string | null): string | null =>
 	typeof value === 'string' && value.trim() !== '' ? value : fallback;
 
-/** The signature items, with or without the `data` wrapper (robustness rule of the API notes). */
+/** The signature items, in whichever generation's shape the answer came. */
 function signatureItems(response: IDataObject): unknown[] {
-	const data = isObject(response.data) ? response.data : response;
-	const signature = isObject(data.signature) ? data.signature : undefined;
-	return Array.isArray(signature?.content) ? signature.content : [];
+	const content = valueAt(response, 'signature.content');
+	return Array.isArray(content) ? content : [];
 }
 
 /** The URL without its query (a pre-signed URL's query is its key) for messages. */
@@ -131,7 +131,7 @@ async function downloadSignedDocuments(
  * Never the resource URLs: a pre-signed URL's query is its key.
  */
 export function verificationForModel(json: IDataObject): IDataObject {
-	const data = isObject(json.data) ? json.data : json;
+	const data = payloadOf(json) ?? {};
 	const identification = isObject(data.identification) ? data.identification : {};
 	const signatures = signatureItems(json).map((entry) => {
 		const signed = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;

@@ -47,7 +47,7 @@ function complianceModel(_body, { toolMessages, userMessage }) {
 	if (results(OTP).length === 0) return { toolCalls: [{ name: toolName(OTP), arguments: { phoneNumber: '+43 650 1234567' } }] };
 	const screening = parse(screenings[1].content)?.[0] ?? {};
 	const companies = (parse(results(KYB)[0]?.content) ?? []).map((c) => c.legalName ?? c.name);
-	const otp = parse(results(OTP)[0].content)?.[0]?.data?.referenceId;
+	const otp = parse(results(OTP)[0].content)?.[0]?.referenceId;
 	const records = (screening.records ?? []).map((r) => `${r.id} (${r.sourceType}, ${r.sourceId})`);
 	return {
 		content:

@@ -3,15 +3,19 @@
 // becomes one small workflow "Manual Trigger -> step -> step ...", run on every n8n version of the
 // suite (test/e2e/operations.e2e.test.js), and its `check` asserts on the output.
 //
-// A case: { key, title, steps: [{ name, node, operation, parameters, settings? }], check(ctx) }
+// A case: { key, title, generations?, steps: [{ name, node, operation, parameters, settings? }], check(ctx) }
+//   generations: true for the operations whose answers differ by API generation: the case runs
+//              once against an emulator playing g2 and once against one playing g3, with the same check
 //   node:      the node's internal name without the package prefix ('verificationAml', ...); a step
 //              with `type` and `typeVersion` instead is a core n8n node (e.g. a Code node feeding items)
 //   settings:  node-level settings beside `parameters` (executeOnce, ...)
-//   check:     async ({ out, items, sandbox }) => void, throws (node:assert) on a wrong result
+//   check:     async ({ out, items, sandbox, generation, show }) => void, throws (node:assert) on a wrong result
 //     out(stepName)    the step's output items' json (main output 0 of its first run)
 //     items(stepName)  the same items whole (json, binary, pairedItem)
 //     sandbox          { requests(routeKey), get(controlPath) }: the emulator's request log and
 //                      control routes (GET /__control/<controlPath>)
+//     generation       'g2' or 'g3': the generation the emulator played
+//     show(label, { request, output })  logs what was sent and what the node made of the answer
 // Together with the examples, the table runs every operation of every action node; the suite checks
 // that against the operations the built nodes declare.
 
@@ -26,10 +30,14 @@ const PNG_DATA_URL =
 /** The webhook secret header value of the configureWebhook case: it must never show up in any output. */
 const WEBHOOK_SECRET = 'e2e-webhook-secret-3f9a';
 
+/** The answer's payload as each generation shapes it: un-enveloped (g2) or in `data` (g3). */
+const payloadOf = (json, generation) => (generation === 'g3' ? json.data : json);
+
 const CASES = [
 	{
 		key: 'amlMonitoring',
-		title: 'AML: register an individual for monitoring, then remove the search profile',
+		title: 'AML: register individuals for monitoring (names, or searchAll instead), then remove a search profile',
+		generations: true,
 		steps: [
 			{
 				name: 'Register Individual',
@@ -37,39 +45,50 @@ const CASES = [
 				operation: 'registerIndividual',
 				parameters: {
 					profileId: 'e2e-monitoring-0001',
-					names: 'Jane Doe, Jane Smith',
-					additionalFields: { gender: 'FEMALE', dob: '1980-04-30', searchAll: true, fuzzySearch: false },
+					names: 'Jane Doe',
+					additionalFields: { gender: 'female', dob: '1980-04-30', fuzzySearch: true },
 				},
+			},
+			{
+				name: 'Register with Search All',
+				node: 'verificationAml',
+				operation: 'registerIndividual',
+				parameters: { profileId: 'e2e-monitoring-0002', searchAll: true, names: 'Not Sent' },
 			},
 			{
 				name: 'Remove Search Profile',
 				node: 'verificationAml',
 				operation: 'removeSearchProfile',
-				parameters: { profileId: '={{ $json.data.profileId }}' },
+				parameters: { profileId: "={{ $('Register Individual').item.json.profileId }}" },
 			},
 		],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, generation, show }) {
+			const bodies = (await sandbox.requests('POST /aml/ongoingMonitoring/registerIndividual')).map((r) => r.body);
+			assert.deepEqual(bodies, [
+				{ profileId: 'e2e-monitoring-0001', names: 'Jane Doe', gender: 'female', dob: '1980/04/30', fuzzySearch: 'true' },
+				{ profileId: 'e2e-monitoring-0002', searchAll: 'true' },
+			]);
 			const [registered] = out('Register Individual');
-			assert.equal(registered.data.profileId, 'e2e-monitoring-0001');
-			const [sent] = await sandbox.requests('POST /aml/ongoingMonitoring/registerIndividual');
-			assert.deepEqual(sent.body, {
-				profileId: 'e2e-monitoring-0001',
-				names: ['Jane Doe', 'Jane Smith'],
-				gender: 'FEMALE',
-				dob: '1980/04/30',
-				searchAll: true,
-				fuzzySearch: false,
-			});
-			const removed = out('Remove Search Profile');
-			assert.equal(removed.length, 1);
-			assert.deepEqual(removed[0].data, { profileId: 'e2e-monitoring-0001', removed: true });
+			const [all] = out('Register with Search All');
+			assert.equal(registered.profileId, 'e2e-monitoring-0001');
+			assert.equal(all.profileId, 'e2e-monitoring-0002');
+			if (generation === 'g3') assert.equal(registered.data.profileId, 'e2e-monitoring-0001');
+			else assert.deepEqual(registered, { success: true, profileId: 'e2e-monitoring-0001' });
+			show('registerIndividual', { request: bodies, output: [registered, all] });
+
+			const [removeRequest] = await sandbox.requests('POST /aml/ongoingMonitoring/removeSearchProfile');
+			assert.deepEqual(removeRequest.body, { profileId: 'e2e-monitoring-0001' });
+			const [removed] = out('Remove Search Profile');
+			assert.deepEqual(removed, generation === 'g3' ? { status: true, data: { profileId: 'e2e-monitoring-0001', removed: true } } : { success: true });
+			show('removeSearchProfile', { request: removeRequest.body, output: removed });
 			const profiles = await sandbox.get('aml/profiles');
-			assert.equal(profiles.some((p) => p.profileId === 'e2e-monitoring-0001'), false, 'the profile is gone');
+			assert.deepEqual(profiles.map((p) => p.profileId), ['e2e-monitoring-0002'], 'the first profile is gone, the second stays');
 		},
 	},
 	{
 		key: 'amlSplitRecords',
 		title: 'AML: check an individual with One Item per Record',
+		generations: true,
 		steps: [
 			{
 				name: 'Check Individual',
@@ -78,14 +97,44 @@ const CASES = [
 				parameters: { name: '  max   MIXED ', options: { splitRecords: true } },
 			},
 		],
-		check({ out }) {
+		async check({ out, sandbox, show }) {
 			const records = out('Check Individual');
 			assert.deepEqual(records.map((r) => r.sourceType).sort(), ['CRIMINAL', 'PEP', 'SANCTION']);
 			for (const record of records) {
-				assert.equal(record.screeningSummary.isHit, true);
-				assert.equal(record.screeningSummary.totalHits, 3);
+				assert.deepEqual(record.screeningSummary, { shape: 'list', isHit: true, totalHits: 3, hitsBySourceType: { SANCTION: 1, PEP: 1, CRIMINAL: 1 } });
 				assert.equal(record.search.totalHits, 3);
+				assert.equal(record.search.name, '  max   MIXED ');
 			}
+			const [request] = (await sandbox.requests('POST /aml/checkIndividual')).filter((r) => r.body.name === '  max   MIXED ');
+			assert.deepEqual(request.body, { name: '  max   MIXED ' });
+			show('checkIndividual (list, one item per record)', { request: request.body, output: records.map((r) => ({ id: r.id, screeningSummary: r.screeningSummary })) });
+		},
+	},
+	{
+		key: 'amlConstraints',
+		title: 'AML: check an individual with search constraints (the newer request form)',
+		generations: true,
+		steps: [
+			{
+				name: 'Check with Constraints',
+				node: 'verificationAml',
+				operation: 'checkIndividual',
+				parameters: { name: 'Viktor Sanctioned', dob: '1970-01-15', additionalFields: { countries: 'by, ge', threshold: 0.9 } },
+			},
+		],
+		async check({ out, sandbox, generation, show }) {
+			const [request] = (await sandbox.requests('POST /aml/checkIndividual')).filter((r) => r.body.countries !== undefined);
+			assert.deepEqual(request.body, { name: 'Viktor Sanctioned', threshold: 0.9, countries: 'BY,GE', dateOfBirth: '1970-01-15' });
+			const [checked] = out('Check with Constraints');
+			if (generation === 'g3') {
+				assert.deepEqual(checked.screeningSummary, { shape: 'profile', isHit: true });
+				assert.equal(checked.data.matchFound, true);
+				assert.equal(checked.data.profile.id, 'AML-SAN-0001');
+			} else {
+				// The older generation knows no constraints and answers the list: read as a list.
+				assert.deepEqual(checked.screeningSummary, { shape: 'list', isHit: true, totalHits: 3, hitsBySourceType: { SANCTION: 3, PEP: 0, CRIMINAL: 0 } });
+			}
+			show('checkIndividual (search constraints)', { request: request.body, output: { screeningSummary: checked.screeningSummary } });
 		},
 	},
 	{
@@ -126,8 +175,81 @@ const CASES = [
 		},
 	},
 	{
+		key: 'kybDocuments',
+		title: 'KYB: search by registration number, details by companyId alone, every linkToken split out into Retrieve Document',
+		generations: true,
+		steps: [
+			{
+				name: 'Search by Registration Number',
+				node: 'verificationKyb',
+				operation: 'search',
+				parameters: { name: 'Acme', registrationNumber: 'HRB 123456', options: {} },
+			},
+			{
+				name: 'Get Company Details',
+				node: 'verificationKyb',
+				operation: 'getDetails',
+				parameters: { companyId: '={{ $json.companyId }}', include: ['documents', 'transparency'], additionalFields: {}, options: {} },
+			},
+			{
+				name: 'Split Out Document Links',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'linkTokens', include: 'noOtherFields', options: {} },
+			},
+			{
+				name: 'Retrieve Document',
+				node: 'verificationKyb',
+				operation: 'retrieveDocument',
+				parameters: { options: { binaryPropertyName: 'document' } },
+			},
+		],
+		async check({ out, items, sandbox, generation, show }) {
+			const [search] = (await sandbox.requests('POST /kyb/search')).filter((r) => r.body.registrationNumber !== undefined);
+			assert.deepEqual(search.body, { name: 'Acme', registrationNumber: 'HRB 123456' });
+			const found = out('Search by Registration Number');
+			assert.deepEqual(found.map((c) => c.companyId), ['DE-HRB-123456']);
+			show('search', { request: search.body, output: found.map((c) => ({ companyId: c.companyId, transactionId: c.transactionId, search: c.search })) });
+
+			const [details] = (await sandbox.requests('POST /kyb/company/details')).filter((r) => r.body.companyId === 'DE-HRB-123456');
+			assert.deepEqual(details.body, { companyId: 'DE-HRB-123456', include: { documents: true, transparency: true } });
+			const [record] = out('Get Company Details');
+			assert.equal(record.status, generation === 'g3' ? true : 'success');
+			assert.equal(record.data.company.legalName, 'Acme Holdings GmbH');
+			const tokens = ['lt-DE-HRB-123456-ubo-1', 'lt-DE-HRB-123456-register-extract', 'lt-DE-HRB-123456-articles'];
+			assert.deepEqual(record.linkTokens.map((t) => [t.linkToken, t.package]), [
+				[tokens[0], 'transparency'],
+				[tokens[1], 'documents'],
+				[tokens[2], 'documents'],
+			]);
+			show('getDetails', { request: details.body, output: { status: record.status, linkTokens: record.linkTokens } });
+
+			const retrievals = (await sandbox.requests('POST /kyb/company/document/retrieve')).filter((r) => r.body.linkToken.startsWith('lt-DE-'));
+			assert.deepEqual(retrievals.map((r) => r.body), tokens.map((linkToken) => ({ linkToken })));
+			const [entry, extract, articles] = items('Retrieve Document');
+			assert.equal(payloadOf(entry.json, generation).entry.name, 'Erika Musterfrau');
+			assert.equal(entry.binary, undefined, 'a JSON answer stays JSON');
+			for (const [item, fileName] of [
+				[extract, 'DE-HRB-123456-DOC-1.pdf'],
+				[articles, 'DE-HRB-123456-DOC-2.pdf'],
+			]) {
+				assert.equal(item.json.fileName, fileName);
+				assert.equal(item.json.mimeType, 'application/pdf');
+				assert.ok(item.json.sizeBytes > 300, 'the PDF has its bytes');
+				assert.equal(item.binary.document.mimeType, 'application/pdf');
+				assert.equal(item.binary.document.fileName, fileName);
+				// n8n 1.x keeps small binaries inline (base64); 2.x stores them on disk (an id instead of data).
+				if (item.binary.document.data && !item.binary.document.id && item.binary.document.data !== 'filesystem-v2') {
+					assert.match(Buffer.from(item.binary.document.data, 'base64').toString('latin1'), /^%PDF-1\.4/);
+				}
+			}
+			show('retrieveDocument', { request: retrievals.map((r) => r.body), output: [entry.json, extract.json, articles.json] });
+		},
+	},
+	{
 		key: 'phoneEmail',
 		title: 'Phone: send an OTP by e-mail with own code and delivery language',
+		generations: true,
 		steps: [
 			{
 				name: 'Send OTP by Email',
@@ -140,10 +262,11 @@ const CASES = [
 				},
 			},
 		],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, generation, show }) {
 			const [sent] = out('Send OTP by Email');
-			assert.match(sent.data.referenceId, /^[0-9a-f]{32}$/);
-			assert.deepEqual(sent.data.recipient, { email: 'jane.doe@example.com' });
+			assert.match(sent.referenceId, /^[0-9a-f]{32}$/);
+			assert.deepEqual(sent.recipient, { email: 'jane.doe@example.com' });
+			assert.equal(payloadOf(sent, generation).referenceId, sent.referenceId);
 			const [request] = await sandbox.requests('POST /phone-service/verification').then((all) =>
 				all.filter((r) => r.body && r.body.method === 'email'),
 			);
@@ -154,13 +277,16 @@ const CASES = [
 				externalId: 'e2e-email-1',
 				messageTemplate: { voiceLang: 'de-AT' },
 			});
-			const stored = await sandbox.get(`phone/${sent.data.referenceId}`);
+			const stored = await sandbox.get(`phone/${sent.referenceId}`);
 			assert.equal(stored.otp, '482913');
+			assert.equal(JSON.stringify(sent).includes('482913'), false, 'the own code is in no output');
+			show('sendOtp', { request: { ...request.body, securityFactor: '[set]' }, output: sent });
 		},
 	},
 	{
 		key: 'phoneCheck',
 		title: 'Phone: check OTP codes, the right one and a wrong one (an answer, not a failure)',
+		generations: true,
 		steps: [
 			{
 				name: 'Send OTP',
@@ -189,24 +315,23 @@ const CASES = [
 				name: 'Check OTP',
 				node: 'verificationPhone',
 				operation: 'checkOtp',
-				parameters: { referenceId: "={{ $('Send OTP').first().json.data.referenceId }}", securityFactor: '={{ $json.codes }}' },
+				parameters: { referenceId: "={{ $('Send OTP').first().json.referenceId }}", securityFactor: '={{ $json.codes }}' },
 			},
 		],
-		async check({ out, sandbox }) {
-			const [{ data }] = out('Send OTP');
+		async check({ out, sandbox, show }) {
+			const [{ referenceId }] = out('Send OTP');
 			const checks = out('Check OTP');
 			assert.deepEqual(
-				checks.map((c) => [c.otpVerified, c.otpStatusCode, c.otpStatusDescription, c.data.referenceId]),
+				checks.map((c) => [c.otpVerified, c.otpStatusCode, c.otpStatusDescription, c.referenceId]),
 				[
-					[false, 3905, 'Invalid security factor', data.referenceId],
-					[true, 3900, 'Verified', data.referenceId],
+					[false, 3905, 'Invalid security factor', referenceId],
+					[true, 3900, 'Verified', referenceId],
 				],
 			);
-			const requests = (await sandbox.requests('PATCH /phone-service/verification/:referenceId')).filter(
-				(r) => r.params.referenceId === data.referenceId,
-			);
+			const requests = (await sandbox.requests('PATCH /phone-service/verification/:referenceId')).filter((r) => r.params.referenceId === referenceId);
 			assert.deepEqual(requests.map((r) => r.body), [{ securityFactor: '314159' }, { securityFactor: '271828' }]);
 			assert.equal(JSON.stringify(checks).includes('271828'), false, 'the code is in no output item');
+			show('checkOtp', { request: requests.map((r) => ({ path: r.path, body: { securityFactor: '[code]' } })), output: checks });
 		},
 	},
 	{

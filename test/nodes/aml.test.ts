@@ -1,0 +1,224 @@
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
+
+import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { items, useEmulator } from '../helpers/emulator';
+import { GENERATIONS, playing } from '../helpers/generations';
+import { expectValidationError } from '../helpers/validation';
+
+const emulator = useEmulator();
+const node = new VerificationAml();
+const CHECK = 'POST /aml/checkIndividual';
+const REGISTER = 'POST /aml/ongoingMonitoring/registerIndividual';
+const REMOVE = 'POST /aml/ongoingMonitoring/removeSearchProfile';
+
+async function run(parameters: IDataObject, input?: IDataObject[]) {
+	return await emulator().run(node, parameters as never, input ? { input: items(...input) } : {});
+}
+
+const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body);
+
+/** The run failed before anything was sent, naming the field's label, name and rule (item 1). */
+async function expectRefused(parameters: IDataObject, ...parts: string[]) {
+	await expectValidationError(emulator(), await run(parameters, [{ blank: '' }]), 0, ...parts);
+}
+
+/** The list answer's payload: un-enveloped in g2, in `data` in g3. */
+const payload = (json: IDataObject, generation: string) => (generation === 'g3' ? (json.data as IDataObject) : json);
+
+describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
+	playing(emulator, generation);
+
+	it('name only: sends {name}; the list answer gets screeningSummary {shape: "list", isHit, totalHits, hitsBySourceType}', async () => {
+		const { items: out, error } = await run({ operation: 'checkIndividual', name: 'Max Mixed' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(CHECK)).toEqual([{ name: 'Max Mixed' }]);
+		const list = payload(out[0].json, generation);
+		expect((list.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0101', 'AML-PEP-0101', 'AML-CRI-0101']);
+		expect(list).toMatchObject({ timestamp: expect.any(String), totalHits: 3 });
+		if (generation === 'g3') expect(out[0].json.status).toBe(true);
+		expect(out[0].json.screeningSummary).toEqual({ shape: 'list', isHit: true, totalHits: 3, hitsBySourceType: { SANCTION: 1, PEP: 1, CRIMINAL: 1 } });
+	});
+
+	it('an ISO date of birth is sent as dob yyyy/mm/dd and narrows the list; no record is no hit', async () => {
+		const { items: out, error } = await run({ operation: 'checkIndividual', name: '={{ $json.name }}', dob: '={{ $json.dob }}' }, [
+			{ name: 'Viktor Sanctioned', dob: '1970-01-15' },
+			{ name: 'Jane Nobody', dob: '1980/04/30' },
+		]);
+		expect(error).toBeUndefined();
+		expect(await sentBodies(CHECK)).toEqual([
+			{ name: 'Viktor Sanctioned', dob: '1970/01/15' },
+			{ name: 'Jane Nobody', dob: '1980/04/30' },
+		]);
+		expect(out.map((i) => i.json.screeningSummary)).toEqual([
+			{ shape: 'list', isHit: true, totalHits: 2, hitsBySourceType: { SANCTION: 2, PEP: 0, CRIMINAL: 0 } },
+			{ shape: 'list', isHit: false, totalHits: 0, hitsBySourceType: { SANCTION: 0, PEP: 0, CRIMINAL: 0 } },
+		]);
+	});
+
+	it('search constraints send the newer form {name, dateOfBirth, countries, datasets, threshold, matchingMode}; both answers are read', async () => {
+		const { items: out, error } = await run({
+			operation: 'checkIndividual',
+			name: 'Viktor Sanctioned',
+			dob: '1970/01/15',
+			additionalFields: { countries: 'by, ge', datasets: ' OFAC-SDN ,EU-CFSP', threshold: 0.9, matchingMode: 'exact' },
+		});
+		expect(error).toBeUndefined();
+		expect(await sentBodies(CHECK)).toEqual([
+			{ name: 'Viktor Sanctioned', datasets: 'OFAC-SDN,EU-CFSP', threshold: 0.9, matchingMode: 'exact', countries: 'BY,GE', dateOfBirth: '1970-01-15' },
+		]);
+		const [json] = out.map((i) => i.json);
+		if (generation === 'g3') {
+			// The newer generation answers with the best-matching profile: kept whole, its verdict read where it states one.
+			expect(json.data).toMatchObject({ matchFound: true, matchScore: 1, profile: { id: 'AML-SAN-0001', sourceId: 'OFAC-SDN' } });
+			expect(json.screeningSummary).toEqual({ shape: 'profile', isHit: true });
+		} else {
+			// The older generation knows no constraints: it answers the list, and the node reads it as a list.
+			expect((json.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0001', 'AML-SAN-0002', 'AML-SAN-0003']);
+			expect(json.screeningSummary).toMatchObject({ shape: 'list', isHit: true, totalHits: 3 });
+		}
+	});
+
+	it('with search constraints a year alone is sent as dateOfBirth; a profile answer without a match is no hit', async () => {
+		const { items: out, error } = await run({
+			operation: 'checkIndividual',
+			name: 'Paula Politician',
+			dob: '={{ 1965 }}',
+			additionalFields: { countries: 'NL' },
+		});
+		expect(error).toBeUndefined();
+		expect(await sentBodies(CHECK)).toEqual([{ name: 'Paula Politician', countries: 'NL', dateOfBirth: '1965' }]);
+		const summary = out[0].json.screeningSummary as IDataObject;
+		if (generation === 'g3') {
+			expect((out[0].json.data as IDataObject).matchFound).toBe(false);
+			expect(summary).toEqual({ shape: 'profile', isHit: false });
+		} else {
+			expect(summary).toMatchObject({ shape: 'list', isHit: true, totalHits: 1 });
+		}
+	});
+
+	it('One Item per Record: one item per record of the list, the search and the summary beside each', async () => {
+		const { items: out, error } = await run({ operation: 'checkIndividual', name: '  max   MIXED ', options: { splitRecords: true } });
+		expect(error).toBeUndefined();
+		expect(out.map((i) => [i.json.id, i.pairedItem])).toEqual([
+			['AML-SAN-0101', { item: 0 }],
+			['AML-PEP-0101', { item: 0 }],
+			['AML-CRI-0101', { item: 0 }],
+		]);
+		for (const item of out) {
+			expect(item.json.search).toEqual({ timestamp: expect.any(String), totalHits: 3, name: '  max   MIXED ' });
+			expect(item.json.screeningSummary).toMatchObject({ shape: 'list', isHit: true, totalHits: 3 });
+		}
+	});
+});
+
+describe('AML: Check Individual answers that are no screening result', () => {
+	it('a profile that states no verdict is kept whole, without isHit', async () => {
+		const profile = { status: true, data: { bestMatch: { name: 'Viktor Sanctioned', datasets: ['OFAC-SDN'] }, score: 0.93 } };
+		await emulator().configure({ failures: [{ route: CHECK, status: 200, raw: JSON.stringify(profile), contentType: 'application/json' }] });
+		const { items: out, error } = await run({ operation: 'checkIndividual', name: 'Viktor Sanctioned', additionalFields: { countries: 'BY' } });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toEqual({ ...profile, screeningSummary: { shape: 'profile' } });
+	});
+
+	it.each([
+		['{}', 'application/json'],
+		['{"status":true,"data":{}}', 'application/json'],
+		['{"status":true}', 'application/json'],
+		['{"error":"Invalid countries","matchFound":false}', 'application/json'],
+		['{"status":false,"message":"Screening failed"}', 'application/json'],
+		['<html><body>Maintenance</body></html>', 'text/html; charset=utf-8'],
+		['', 'application/json'],
+	])('%p (%s) is an error, never "no hit"', async (raw, contentType) => {
+		await emulator().configure({ failures: [{ route: CHECK, status: 200, raw, contentType }] });
+		const { items: out, error } = await run({ operation: 'checkIndividual', name: 'Jane Nobody' });
+		expect(out).toEqual([]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toMatch(/^Check Individual got an answer that is not a result \(a non-empty JSON object without an error\) \(HTTP 200\): /);
+	});
+});
+
+describe('AML: Check Individual refuses before sending', () => {
+	it.each([
+		[{ name: '={{ $json.blank }}' }, 'Name (name) is required'],
+		[{ name: 'A B', dob: '15.01.1970' }, 'Date of Birth (dob) must be a real date as yyyy/mm/dd (or an ISO date), got "15.01.1970"'],
+		[{ name: 'A B', dob: '1970' }, 'Date of Birth (dob) must be a full date as yyyy/mm/dd: a year alone needs search constraints (set Countries), got "1970"'],
+		[{ name: 'A B', dob: '2999-01-01' }, 'Date of Birth (dob) must be a date after 1900 and not in the future, got "2999-01-01"'],
+		[{ name: 'A B', dob: '1900', additionalFields: { countries: 'NL' } }, 'Date of Birth (dob) must be a date after 1900 and not in the future, got "1900"'],
+		[{ name: 'A B', additionalFields: { countries: 'Netherlands' } }, 'Countries (countries) must be comma-separated two-letter ISO 3166-1 country codes such as NL,GB, got "Netherlands"'],
+		[{ name: 'A B', additionalFields: { datasets: 'OFAC-SDN' } }, 'Countries (countries) is required when Datasets, Threshold or Matching Mode is set'],
+		[{ name: 'A B', additionalFields: { countries: 'NL', threshold: 1.5 } }, 'Threshold (threshold) must be a number from 0 to 1, got 1.5'],
+		[{ name: 'A B', additionalFields: { countries: 'NL', matchingMode: '={{ "loose" }}' } }, 'Matching Mode (matchingMode) must be one of exact, fuzzy, got "loose"'],
+	])('%j', async (parameters, message) => {
+		await expectRefused({ operation: 'checkIndividual', ...parameters }, message);
+	});
+});
+
+describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile against %s', (generation) => {
+	playing(emulator, generation);
+
+	it('sends names as one text, gender lower case, dob yyyy/mm/dd and fuzzySearch as "true"; outputs the answer and the profileId', async () => {
+		const { items: out, error } = await run({
+			operation: 'registerIndividual',
+			profileId: 'customer-4711',
+			names: 'Jane Doe',
+			additionalFields: { gender: 'female', dob: '1980-04-30', fuzzySearch: true },
+		});
+		expect(error).toBeUndefined();
+		expect(await sentBodies(REGISTER)).toEqual([{ profileId: 'customer-4711', names: 'Jane Doe', gender: 'female', dob: '1980/04/30', fuzzySearch: 'true' }]);
+		expect(out[0].json).toEqual(
+			generation === 'g3'
+				? { status: true, data: { profileId: 'customer-4711', registeredAt: expect.any(String) }, profileId: 'customer-4711' }
+				: { success: true, profileId: 'customer-4711' },
+		);
+	});
+
+	it('sends only what is set: fuzzySearch "false" once added, searchAll never beside names', async () => {
+		const { error } = await run({ operation: 'registerIndividual', profileId: '={{ $json.id }}', names: 'Jane Doe', additionalFields: { fuzzySearch: false } }, [
+			{ id: 'p-1' },
+		]);
+		expect(error).toBeUndefined();
+		await run({ operation: 'registerIndividual', profileId: 'p-2', names: 'John Roe' });
+		expect(await sentBodies(REGISTER)).toEqual([
+			{ profileId: 'p-1', names: 'Jane Doe', fuzzySearch: 'false' },
+			{ profileId: 'p-2', names: 'John Roe' },
+		]);
+	});
+
+	it('Search All Instead of Names sends searchAll "true" and no names', async () => {
+		const { error } = await run({ operation: 'registerIndividual', profileId: 'p-all', searchAll: true, names: 'Left Over' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(REGISTER)).toEqual([{ profileId: 'p-all', searchAll: 'true' }]);
+		const profiles = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/aml/profiles`)).json()) as IDataObject[];
+		expect(profiles).toEqual([expect.objectContaining({ profileId: 'p-all', names: null, searchAll: true })]);
+	});
+
+	it('removes the profile; the older generation answers with no body', async () => {
+		await run({ operation: 'registerIndividual', profileId: 'p-gone', names: 'Jane Doe' });
+		const { items: out, error } = await run({ operation: 'removeSearchProfile', profileId: 'p-gone' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(REMOVE)).toEqual([{ profileId: 'p-gone' }]);
+		expect(out[0].json).toEqual(generation === 'g3' ? { status: true, data: { profileId: 'p-gone', removed: true } } : { success: true });
+	});
+});
+
+describe('AML: Register Individual refuses before sending', () => {
+	it.each([
+		[{ profileId: 'p', names: '={{ $json.blank }}' }, 'Names (names) is required'],
+		[{ profileId: '={{ $json.blank }}', names: 'Jane Doe' }, 'Profile ID (profileId) is required'],
+		[{ profileId: 'p', names: 'Jane Doe', additionalFields: { gender: '={{ "MALE" }}' } }, 'Gender (gender) must be one of female, male, got "MALE"'],
+		[{ profileId: 'p', names: 'Jane Doe', additionalFields: { dob: '30.04.1980' } }, 'Date of Birth (dob) must be a real date as yyyy/mm/dd (or an ISO date), got "30.04.1980"'],
+		[{ profileId: 'p', names: 'Jane Doe', additionalFields: { fuzzySearch: '={{ "maybe" }}' } }, 'Fuzzy Search (fuzzySearch) must be true or false, got "maybe"'],
+	])('%j', async (parameters, message) => {
+		await expectRefused({ operation: 'registerIndividual', ...parameters }, message);
+	});
+});
+
+describe('AML node description', () => {
+	it('shows Names only while Search All Instead of Names is off, and the constraints in Additional Fields', () => {
+		const properties = node.description.properties;
+		const names = properties.find((p) => p.name === 'names')!;
+		expect(names.displayOptions).toEqual({ show: { operation: ['registerIndividual'], searchAll: [false] } });
+		const additional = properties.find((p) => p.name === 'additionalFields' && p.displayOptions?.show?.operation?.[0] === 'checkIndividual')!;
+		expect((additional.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['countries', 'datasets', 'matchingMode', 'threshold']);
+	});
+});
