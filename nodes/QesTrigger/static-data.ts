@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
  *     test:         boolean  // true when made for "Listen for test event" (n8n's test URL)
  *   },
  *   recentPings: { [duplicate key, 32 hex chars]: epoch ms of the last copy }  // Ignore Duplicates Within;
- *                at most MAX_REMEMBERED_PINGS (ping-memory.ts), none older than the window
+ *                at most MAX_REMEMBERED_DELIVERIES (shared/delivery-memory.ts), none older than the window
  * }
  * ```
  *
