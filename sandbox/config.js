@@ -10,6 +10,7 @@ const DEFAULT_CONFIG = Object.freeze({
 	rateLimit: null,
 	failures: [],
 	failureRetryAfter: 1,
+	resultDelivery: Object.freeze({ timeScale: 1, answerTimeoutMs: 10000, retries: 6 }),
 });
 
 const KEYS = Object.keys(DEFAULT_CONFIG);
@@ -57,6 +58,18 @@ function normaliseFailures(value) {
 	});
 }
 
+function normaliseResultDelivery(current, value) {
+	if (!isObj(value)) throw bad('resultDelivery must be an object');
+	const next = { ...current };
+	for (const [key, v] of Object.entries(value)) {
+		if (key === 'timeScale' && typeof v === 'number' && v > 0 && v <= 1) next.timeScale = v;
+		else if (key === 'answerTimeoutMs' && Number.isInteger(v) && v > 0) next.answerTimeoutMs = v;
+		else if (key === 'retries' && Number.isInteger(v) && v >= 0 && v <= 6) next.retries = v;
+		else throw bad('resultDelivery takes timeScale (0 < x <= 1), answerTimeoutMs (positive integer), retries (0..6)');
+	}
+	return next;
+}
+
 /** Returns a new config: `base` with the validated members of `patch` applied. Throws 400. */
 function mergeConfig(base, patch) {
 	if (!isObj(patch)) throw bad('config must be a JSON object');
@@ -84,6 +97,9 @@ function mergeConfig(base, patch) {
 			case 'failureRetryAfter':
 				if (!Number.isInteger(value) || value < 0) throw bad('failureRetryAfter must be a non-negative integer');
 				next.failureRetryAfter = value;
+				break;
+			case 'resultDelivery':
+				next.resultDelivery = normaliseResultDelivery(next.resultDelivery, value);
 				break;
 			default:
 				throw bad(`Unknown config key: ${key} (known: ${KEYS.join(', ')})`);
