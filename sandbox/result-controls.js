@@ -69,11 +69,16 @@ function payloadOf(kind, body, secret) {
 	return { json, bytes: Buffer.from(JSON.stringify(json), 'utf8'), contentType: 'application/json' };
 }
 
-/** Starts a delivery with the provider's retries; answers when it is done unless `wait` is false. */
+/** Starts a delivery with the provider's retries (`retries` overrides the config's); answers when it is done unless `wait` is false. */
 async function deliver(state, kind, body) {
 	const target = requireTarget(state);
 	const { json, bytes, contentType } = payloadOf(kind, body, target.signingSecret);
-	const { record, finished } = state.resultDeliveries.start(target, { kind, bytes, contentType, hexCase: hexCaseOf(body) }, state.config.resultDelivery);
+	const timing = { ...state.config.resultDelivery };
+	if (body.retries !== undefined) {
+		if (!Number.isInteger(body.retries) || body.retries < 0 || body.retries > 6) throw new ApiError(400, 'retries must be an integer from 0 to 6');
+		timing.retries = body.retries;
+	}
+	const { record, finished } = state.resultDeliveries.start(target, { kind, bytes, contentType, hexCase: hexCaseOf(body) }, timing);
 	if (body.wait !== false) await finished;
 	return ok({ delivery: record, ...(json ? { payload: json } : {}) });
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -80,6 +81,16 @@ describe('Verification Webhook Trigger: body reading and parsing', () => {
 		expect(await readDeliveryBody({ headers: {}, readRawBody: async () => await Promise.reject(overN8nLimit) })).toEqual({ tooLarge: true });
 		const aborted = Object.assign(new Error('aborted'), { type: 'request.aborted' });
 		expect(await readDeliveryBody({ headers: {}, readRawBody: async () => await Promise.reject(aborted) })).toEqual({ unreadable: true });
+	});
+
+	it('reads off the rest of a body it refuses, so the sender gets the 413 instead of a reset', async () => {
+		const stream = Object.assign(new PassThrough(), { headers: { 'content-length': String(MAX_BODY_BYTES + 10) } });
+		const chunks = [Buffer.alloc(MAX_BODY_BYTES), Buffer.alloc(10)];
+		const refused = readDeliveryBody(stream);
+		for (const chunk of chunks) stream.write(chunk);
+		stream.end();
+		expect(await refused).toEqual({ tooLarge: true });
+		expect(stream.readableEnded).toBe(true);
 	});
 
 	it('reads the body n8n left unread', async () => {
