@@ -1,6 +1,7 @@
 'use strict';
-// The trigger row of `npm run bench`: the QES Onboarding Trigger against a plain n8n Webhook node in
-// one running n8n 2.x server (`n8n start`), both followed by a No Operation node. Pings are POSTed
+// The trigger row of `npm run bench`: the QES Onboarding Trigger and the Verification Webhook Trigger
+// against a plain n8n Webhook node in one running n8n 2.x server (`n8n start`), each followed by a No
+// Operation node. Pings (and, for the Verification Webhook Trigger, signed journey results) are POSTed
 // straight to the production webhook URLs, N at a time; every answer's time is measured from the
 // request to the end of the answer. Then distinct pings are sent in groups of identical copies at
 // once to count what the duplicate check suppresses, and (optionally) the trigger with "Fetch
@@ -15,6 +16,9 @@ const { median, max } = require('./stats');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
 const CREDENTIAL_TYPE = 'verificationServicesApi';
+const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
+const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
+const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 
 function triggerSettings(env = process.env) {
@@ -69,6 +73,17 @@ async function pool(count, concurrency, job) {
 	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 	return results;
 }
+
+/** A hosted journey result as the provider delivers it, and its Signature header (hex HMAC-SHA256 of the exact bytes). */
+const resultBody = (transactionId) => ({
+	transactionId,
+	timestamp: new Date().toISOString(),
+	status: 'complete',
+	success: 'PASS',
+	generalTransactionData: { status: 'complete', success: 'PASS' },
+	journeySummary: { journeyStats: { completedSteps: '3' } },
+});
+const signed = (body) => ({ Signature: crypto.createHmac('sha256', SIGNING_SECRET).update(JSON.stringify(body)).digest('hex') });
 
 const pingBody = (sessionId, extra = {}) => ({
 	event: 'qes.status',
@@ -148,13 +163,15 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			type: CREDENTIAL_TYPE,
 			data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: emulator.apiKey, customerId: emulator.customerId },
 		};
-		const [credentialId] = await instance.importCredentials([credential]);
+		const resultsCredential = { name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } };
+		const [credentialId, resultsCredentialId] = await instance.importCredentials([credential, resultsCredential]);
 		const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name: credential.name } };
+		const resultsWebhookId = crypto.randomUUID();
 		const triggerWebhookId = crypto.randomUUID();
 		const offWebhookId = crypto.randomUUID();
 		const fetchWebhookId = crypto.randomUUID();
 		const plainPath = `bench-plain-${crypto.randomUUID().slice(0, 8)}`;
-		const [triggerId, plainId, fetchId, offId] = await instance.importWorkflows([
+		const [triggerId, plainId, fetchId, offId, resultsId] = await instance.importWorkflows([
 			chain('Bench QES trigger', [
 				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: triggerWebhookId, parameters: { options: {} }, credentials }),
 				noOp('No Operation'),
@@ -176,6 +193,17 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: offWebhookId, parameters: { options: { dedupMinutes: 0 } }, credentials }),
 				noOp('No Operation'),
 			]),
+			chain('Bench Verification Webhook Trigger', [
+				node({
+					name: 'Verification Webhook Trigger',
+					type: RESULTS_TRIGGER_TYPE,
+					typeVersion: 1,
+					webhookId: resultsWebhookId,
+					parameters: {},
+					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: resultsCredentialId, name: resultsCredential.name } },
+				}),
+				noOp('No Operation'),
+			]),
 		]);
 
 		const port = await util.freePort();
@@ -186,6 +214,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 		const fetchUrl = `${base}webhook/${fetchWebhookId}/webhook`;
 		const offUrl = `${base}webhook/${offWebhookId}/webhook`;
 		const plainUrl = `${base}webhook/${plainPath}`;
+		const resultsUrl = `${base}webhook/${resultsWebhookId}/webhook`;
 
 		/** Activates a trigger workflow and returns the secret the emulator got for its URL. */
 		const activateTrigger = async (workflowId, url) => {
@@ -201,34 +230,48 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			throw new Error(`the trigger workflow ${workflowId} did not register ${url}`);
 		};
 		await server.activateWorkflow(plainId);
+		await server.activateWorkflow(resultsId);
+		for (let i = 0; (await post(resultsUrl, { probe: true })).status !== 401; i++) {
+			if (i >= 240) throw new Error(`the Verification Webhook Trigger workflow does not serve ${resultsUrl}`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
 		const offHeaders = { [SECRET_HEADER]: await activateTrigger(offId, offUrl) };
 		const secret = await activateTrigger(triggerId, triggerUrl);
 		const headers = { [SECRET_HEADER]: secret };
+		// send(i, id): the request of ping i; the Verification Webhook Trigger gets signed journey results.
+		const sendPing = (url, sent) => (id) => post(url, pingBody(id), sent);
 		const targets = {
-			plain: { url: plainUrl, workflowId: plainId, headers: {} },
-			trigger: { url: triggerUrl, workflowId: triggerId, headers },
-			'trigger-off': { url: offUrl, workflowId: offId, headers: offHeaders },
+			plain: { workflowId: plainId, send: sendPing(plainUrl, {}) },
+			trigger: { workflowId: triggerId, send: sendPing(triggerUrl, headers) },
+			'trigger-off': { workflowId: offId, send: sendPing(offUrl, offHeaders) },
+			results: {
+				workflowId: resultsId,
+				send: (id) => {
+					const body = resultBody(id);
+					return post(resultsUrl, body, signed(body));
+				},
+			},
 		};
 		log(`trigger bench: n8n ${instance.runtime.n8nVersion} on port ${port}, both workflows active`);
 
 		// Warm-up (module loading, first DB writes), not measured.
 		const tag = crypto.randomUUID().slice(0, 8);
 		for (const target of Object.values(targets)) {
-			await pool(20, 5, (i) => post(target.url, pingBody(`warm-${tag}-${i}`), target.headers));
+			await pool(20, 5, (i) => target.send(`warm-${tag}-${i}`));
 			await settledCount(server, target.workflowId, { atLeast: 20, quietMs: 1500 });
 		}
 
 		// Distinct pings, N at a time; the order of the workflows rotates so that drifting load hits all.
 		const { pings, concurrency } = settings;
-		const order = ['plain', 'trigger', 'trigger-off'];
+		const order = ['plain', 'trigger', 'trigger-off', 'results'];
 		for (let round = 1; round <= settings.rounds; round++) {
 			const rotated = [...order.slice((round - 1) % order.length), ...order.slice(0, (round - 1) % order.length)];
 			for (const which of round % 2 ? rotated : rotated.reverse()) {
-				const { url, workflowId, headers: sent } = targets[which];
+				const { workflowId, send } = targets[which];
 				const before = await settledCount(server, workflowId, { quietMs: 1000 });
 				await idle(server);
 				const t0 = performance.now();
-				const answers = await pool(pings, concurrency, (i) => post(url, pingBody(`r${round}-${tag}-${i}`), sent));
+				const answers = await pool(pings, concurrency, (i) => send(`r${round}-${tag}-${i}`));
 				const summary = summarizeAnswers(answers, performance.now() - t0);
 				summary.executionsStarted = (await settledCount(server, workflowId, { atLeast: before + summary.ok })) - before;
 				result.rounds.push({ round, which, ...summary });
@@ -300,12 +343,16 @@ function summarizeTrigger(result) {
 	const trigger = pick('trigger');
 	const plain = pick('plain');
 	const off = pick('trigger-off');
+	const results = pick('results');
 	return {
 		trigger,
 		plain,
 		off,
+		results,
 		medianRatio: plain.medianMs ? trigger.medianMs / plain.medianMs : null,
 		maxRatio: plain.maxMs ? trigger.maxMs / plain.maxMs : null,
+		resultsMedianRatio: plain.medianMs && results.sent ? results.medianMs / plain.medianMs : null,
+		resultsMaxRatio: plain.maxMs && results.sent ? results.maxMs / plain.maxMs : null,
 	};
 }
 
@@ -313,7 +360,7 @@ const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${Math.round(ms)
 const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
 
 function triggerRows(result) {
-	const { trigger, plain, off, medianRatio, maxRatio } = result.summary;
+	const { trigger, plain, off, results, medianRatio, maxRatio, resultsMedianRatio, resultsMaxRatio } = result.summary;
 	const s = result.settings;
 	const dup = result.duplicates;
 	const rows = [
@@ -335,6 +382,16 @@ function triggerRows(result) {
 			`${fmtMs(off.medianMs)} (${fmtX(plain.medianMs ? off.medianMs / plain.medianMs : null)})`,
 			`${fmtMs(off.maxMs)} (${fmtX(plain.maxMs ? off.maxMs / plain.maxMs : null)})`,
 			`${off.executionsStarted}/${off.sent}`,
+			'-',
+		]);
+	}
+	if (results?.sent) {
+		rows.push([
+			`Verification Webhook Trigger, signed journey results (HMAC check, duplicate memory on)`,
+			results.perSecond?.toFixed(1),
+			`${fmtMs(results.medianMs)} (${fmtX(resultsMedianRatio)})`,
+			`${fmtMs(results.maxMs)} (${fmtX(resultsMaxRatio)})`,
+			`${results.executionsStarted}/${results.sent}`,
 			'-',
 		]);
 	}
@@ -360,7 +417,7 @@ function renderTriggerText(result) {
 	const line = (r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
 	return [
 		'',
-		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = QES trigger / plain Webhook node)`,
+		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = trigger / plain Webhook node)`,
 		line(rows[0]),
 		...rows.slice(1).map(line),
 		'',
@@ -378,7 +435,7 @@ function renderTriggerMarkdown(result) {
 		`| ${rows[0].map(() => '---').join(' | ')} |`,
 		...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
 		'',
-		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: QES trigger / plain Webhook node, same server, alternating rounds.',
+		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: trigger / plain Webhook node, same server, alternating rounds.',
 		'',
 	].join('\n');
 }

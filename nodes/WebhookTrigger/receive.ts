@@ -9,6 +9,7 @@ import { REDACTED } from '../shared/redact';
 import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
 import { type EventFilter, readTriggerOptions } from './description';
 import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
 import { signatureMatches, signatureOf } from './signature';
 
@@ -85,13 +86,16 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 }
 
+/** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */
 async function signingSecret(context: IWebhookFunctions): Promise<string> {
-	try {
-		const credentials = await context.getCredentials<{ signingSecret?: unknown }>(CREDENTIAL_TYPE);
-		return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-	} catch {
-		return '';
-	}
+	return await cachedSecret(context.getNode().credentials?.[CREDENTIAL_TYPE]?.id, async () => {
+		try {
+			const credentials = await context.getCredentials<{ signingSecret?: unknown }>(CREDENTIAL_TYPE);
+			return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+		} catch {
+			return '';
+		}
+	});
 }
 
 /** Answers here with `status` and a message that says nothing about why; nothing starts. */

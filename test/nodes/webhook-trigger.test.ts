@@ -10,6 +10,7 @@ import { forgetDeliveries, STARTED_ANSWER } from '../../nodes/shared/delivery-me
 import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/payment-outcome';
 import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
 import { resultIdentity, resultTypeOf } from '../../nodes/WebhookTrigger/recognise';
+import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
 import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
 import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
 import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
@@ -168,6 +169,34 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 	});
 });
 
+describe('Verification Webhook Trigger: signing secret cache', () => {
+	beforeEach(() => forgetSecrets());
+
+	it('copies arriving together share one credential read; the secret is read again after the TTL', async () => {
+		let reads = 0;
+		const read = async () => {
+			reads++;
+			return SECRET;
+		};
+		const now = Date.now();
+		expect(await Promise.all(Array.from({ length: 20 }, async () => await cachedSecret('cred-1', read, now)))).toEqual(Array(20).fill(SECRET));
+		expect(reads).toBe(1);
+		await cachedSecret('cred-1', read, now + SECRET_TTL_MS - 1);
+		expect(reads).toBe(1);
+		await cachedSecret('cred-1', read, now + SECRET_TTL_MS);
+		expect(reads).toBe(2);
+		await cachedSecret('cred-2', read, now);
+		expect(reads).toBe(3);
+	});
+
+	it('an unreadable credential is not kept: the next delivery reads it again', async () => {
+		const read = jest.fn(async () => '');
+		await cachedSecret('cred-3', read);
+		await cachedSecret('cred-3', read);
+		expect(read).toHaveBeenCalledTimes(2);
+	});
+});
+
 describe('Verification Webhook Trigger in n8n', () => {
 	const node = new VerificationWebhookTrigger();
 	const setup = (parameters: INodeParameters = {}, signingSecret: string = SECRET) => ({
@@ -180,6 +209,7 @@ describe('Verification Webhook Trigger in n8n', () => {
 	let staticData: IDataObject;
 	beforeEach(() => {
 		forgetDeliveries();
+		forgetSecrets();
 		staticData = {};
 	});
 
