@@ -5,12 +5,13 @@
 const { ApiError } = require('./http-util');
 
 const DEFAULT_CONFIG = Object.freeze({
+	// Signed results' resends (result-delivery.js): the provider's waits x timeScale.
+	resultDelivery: Object.freeze({ timeScale: 1, answerTimeoutMs: 10000, retries: 6 }),
 	tokenLifetimeSeconds: 3600,
 	latencyMs: 0,
 	rateLimit: null,
 	failures: [],
 	failureRetryAfter: 1,
-	resultDelivery: Object.freeze({ timeScale: 1, answerTimeoutMs: 10000, retries: 6 }),
 });
 
 const KEYS = Object.keys(DEFAULT_CONFIG);
@@ -76,6 +77,9 @@ function mergeConfig(base, patch) {
 	const next = { ...base, failures: base.failures.map((f) => ({ ...f })) };
 	for (const [key, value] of Object.entries(patch)) {
 		switch (key) {
+			case 'resultDelivery':
+				next.resultDelivery = normaliseResultDelivery(next.resultDelivery, value);
+				break;
 			case 'tokenLifetimeSeconds':
 				if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
 					throw bad('tokenLifetimeSeconds must be a positive number');
@@ -97,9 +101,6 @@ function mergeConfig(base, patch) {
 			case 'failureRetryAfter':
 				if (!Number.isInteger(value) || value < 0) throw bad('failureRetryAfter must be a non-negative integer');
 				next.failureRetryAfter = value;
-				break;
-			case 'resultDelivery':
-				next.resultDelivery = normaliseResultDelivery(next.resultDelivery, value);
 				break;
 			default:
 				throw bad(`Unknown config key: ${key} (known: ${KEYS.join(', ')})`);

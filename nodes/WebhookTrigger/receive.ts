@@ -3,12 +3,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { bodyHash } from '../shared/canonical-json';
 import { claimDelivery, type DeliveryClaim, type RememberedDeliveries, startAnswered } from '../shared/delivery-memory';
-import { isObject } from '../shared/is-object';
 import { paymentOutcome } from '../shared/payment-outcome';
 import { REDACTED } from '../shared/redact';
 import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
 import { type EventFilter, readTriggerOptions } from './description';
-import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import { isObject, journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
 import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
 import { signatureMatches, signatureOf } from './signature';
@@ -145,11 +144,15 @@ function outputItem(content: DeliveryContent, type: ResultType): IDataObject {
 	return json;
 }
 
-/** A copy with `customerId` (top level and in a `data` envelope) replaced by the redaction marker. */
+/** A copy with `customerId` / `customer_id` (top level and in a `data` envelope) replaced by the redaction marker. */
 function withoutCustomerId(body: IDataObject): IDataObject {
-	const json = { ...body };
-	if (json.customerId !== undefined) json.customerId = REDACTED;
-	if (isObject(json.data) && json.data.customerId !== undefined) json.data = { ...json.data, customerId: REDACTED };
+	const redact = (layer: IDataObject) => {
+		const copy = { ...layer };
+		for (const name of ['customerId', 'customer_id']) if (copy[name] !== undefined) copy[name] = REDACTED;
+		return copy;
+	};
+	const json = redact(body);
+	if (isObject(json.data)) json.data = redact(json.data);
 	return json;
 }
 

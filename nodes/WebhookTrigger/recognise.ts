@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../shared/is-object';
 import { isPaymentStatus } from '../shared/payment-outcome';
 
 /**
  * What a delivery is. The provider sends hosted identity journey results and payment results to
  * the URLs agreed with it, with no field that names the kind, so the body's fields decide (read at
- * the top level, then inside a `data` envelope):
+ * the top level, then inside a `data` envelope, each by its camelCase name or its snake_case twin,
+ * as the API's generations spell them):
  *  1. journeyResult: a `success` verdict (PASS, DECLINE, REVIEW, FLAG, any case), or a
  *     `journeySummary` or `generalTransactionData` object: fields only journey results carry;
  *  2. paymentResult: a `status` from the payment status list, with a `statusReasonInformation`,
@@ -21,6 +21,19 @@ export type ResultType = 'journeyResult' | 'paymentResult' | 'unrecognised' | 'e
 const VERDICTS = ['PASS', 'DECLINE', 'REVIEW', 'FLAG'];
 const JOURNEY_STATUSES = ['complete', 'processing', 'aborted', 'closed', 'error'];
 
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `referenceId` -> `reference_id`. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A member by its camelCase name or its snake_case twin (camelCase wins when both are there). */
+export function member(object: IDataObject, name: string): unknown {
+	return object[name] !== undefined ? object[name] : object[snakeCase(name)];
+}
+
 /** The body, then its `data` envelope when there is one. */
 function layers(body: unknown): IDataObject[] {
 	if (!isObject(body)) return [];
@@ -30,14 +43,14 @@ function layers(body: unknown): IDataObject[] {
 /** The first string (non-blank) or finite number under `name`, trimmed, in the body's layers. */
 function textField(found: IDataObject[], name: string): string | undefined {
 	for (const layer of found) {
-		const value = layer[name];
+		const value = member(layer, name);
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	}
 	return undefined;
 }
 
-const has = (found: IDataObject[], name: string, check: (value: unknown) => boolean) => found.some((layer) => check(layer[name]));
+const has = (found: IDataObject[], name: string, check: (value: unknown) => boolean) => found.some((layer) => check(member(layer, name)));
 
 /** The journey's verdict: `success`, else `generalTransactionData.success`. */
 export function journeyVerdict(body: unknown): string | undefined {
@@ -45,7 +58,7 @@ export function journeyVerdict(body: unknown): string | undefined {
 	const direct = textField(found, 'success');
 	if (direct !== undefined) return direct;
 	return textField(
-		found.map((layer) => layer.generalTransactionData).filter(isObject),
+		found.map((layer) => member(layer, 'generalTransactionData')).filter(isObject),
 		'success',
 	);
 }

@@ -124,6 +124,9 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 		['a payment-only status', { status: 'FAILURE_DECLINED' }, 'paymentResult'],
 		['PROCESSING with a referenceId', { referenceId: 'r', status: 'PROCESSING' }, 'paymentResult'],
 		['an enveloped payment status', { status: true, data: { status: 'SETTLEMENT_COMPLETED' } }, 'paymentResult'],
+		['snake_case twins of a journey result', { transaction_id: 't', status: 'aborted' }, 'journeyResult'],
+		['journey_summary', { journey_summary: {} }, 'journeyResult'],
+		['snake_case twins of a payment result', { reference_id: 'r', status: 'PROCESSING' }, 'paymentResult'],
 		['PROCESSING alone (either kind)', { status: 'PROCESSING' }, 'unrecognised'],
 		['an unknown status', { transactionId: 't', status: 'done' }, 'unrecognised'],
 		['an array', [1, 2], 'unrecognised'],
@@ -140,6 +143,7 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 		expect(resultIdentity({ ...first, success: 'DECLINE' }, 'journeyResult')).not.toEqual(resultIdentity(first, 'journeyResult'));
 		expect(resultIdentity({ referenceId: 'r', status: 'SUCCESS' }, 'paymentResult')).toEqual(['paymentResult', 'r', 'success', '']);
 		expect(resultIdentity({ status: 'SUCCESS' }, 'paymentResult')).toBeUndefined();
+		expect(resultIdentity({ transaction_id: 'tx-1', status: 'complete', success: 'PASS' }, 'journeyResult')).toEqual(['journeyResult', 'tx-1', 'complete', 'PASS']);
 	});
 
 	it('maps every documented payment status to its outcome; unknown ones stay pending', () => {
@@ -253,6 +257,8 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect(payment).toMatchObject({ referenceId: 'ref-1', status: 'FAILURE_EXPIRED', resultType: 'paymentResult', paymentOutcome: 'failed' });
 		const [enveloped] = started(await deliver({ status: true, data: { transactionId: 'tx-env', status: 'complete', success: 'PASS', customerId: 'c1' } }));
 		expect(enveloped).toMatchObject({ status: true, success: 'PASS', resultType: 'journeyResult', data: { customerId: '[redacted]' } });
+		const [snake] = started(await deliver({ transaction_id: 'tx-snake', status: 'complete', customer_id: 'c2', general_transaction_data: { success: 'FLAG' } }));
+		expect(snake).toMatchObject({ transaction_id: 'tx-snake', customer_id: '[redacted]', success: 'FLAG', resultType: 'journeyResult' });
 		const [clash] = started(await deliver({ referenceId: 'ref-2', status: 'SUCCESS', paymentOutcome: 'theirs', resultType: 'theirs' }));
 		expect(clash).toMatchObject({ paymentOutcome: 'theirs', resultType: 'theirs', triggerPaymentOutcome: 'succeeded', triggerResultType: 'paymentResult' });
 	});
