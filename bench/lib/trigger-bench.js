@@ -353,6 +353,11 @@ function summarizeTrigger(result) {
 		maxRatio: plain.maxMs ? trigger.maxMs / plain.maxMs : null,
 		resultsMedianRatio: plain.medianMs && results.sent ? results.medianMs / plain.medianMs : null,
 		resultsMaxRatio: plain.maxMs && results.sent ? results.maxMs / plain.maxMs : null,
+		// Each round's median against the same round's plain Webhook node: steadier than the ratio of
+		// the medians when the machine's load changes between rounds.
+		resultsRoundRatios: result.rounds
+			.filter((r) => r.which === 'results')
+			.map((r) => r.medianMs / result.rounds.find((p) => p.which === 'plain' && p.round === r.round).medianMs),
 	};
 }
 
@@ -360,7 +365,7 @@ const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${Math.round(ms)
 const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
 
 function triggerRows(result) {
-	const { trigger, plain, off, results, medianRatio, maxRatio, resultsMedianRatio, resultsMaxRatio } = result.summary;
+	const { trigger, plain, off, results, medianRatio, maxRatio, resultsMedianRatio, resultsMaxRatio, resultsRoundRatios } = result.summary;
 	const s = result.settings;
 	const dup = result.duplicates;
 	const rows = [
@@ -389,7 +394,7 @@ function triggerRows(result) {
 		rows.push([
 			`Verification Webhook Trigger, signed journey results (HMAC check, duplicate memory on)`,
 			results.perSecond?.toFixed(1),
-			`${fmtMs(results.medianMs)} (${fmtX(resultsMedianRatio)})`,
+			`${fmtMs(results.medianMs)} (${fmtX(resultsMedianRatio)}; per round ${resultsRoundRatios.map(fmtX).join(', ')}, median ${fmtX(median(resultsRoundRatios))})`,
 			`${fmtMs(results.maxMs)} (${fmtX(resultsMaxRatio)})`,
 			`${results.executionsStarted}/${results.sent}`,
 			'-',
