@@ -61,7 +61,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 		const options = readTriggerOptions(this.getNodeParameter('events', 'all'), this.getNodeParameter('dedupMinutes', undefined));
 		const content = parseDeliveryBody(read.bytes, headers['content-type']);
-		const type: ResultType = 'text' in content ? 'encrypted' : resultTypeOf(content.json);
+		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
 		if (!passes(options.events, type)) return notStarted('not in Events');
 
 		if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {

@@ -14,7 +14,8 @@ import { isPaymentStatus } from '../shared/payment-outcome';
  *  3. journeyResult: a `transactionId` with one of the journey's technical statuses (complete,
  *     processing, aborted, closed, error);
  *  4. unrecognised: anything else (started only when the trigger takes all results).
- * A `text/plain` body (an encrypted payload) cannot be read, so it is `encrypted`.
+ * A `text/plain` body (an encrypted payload) cannot be read, so it is `encrypted`; a body that is
+ * neither text/plain nor JSON is `unrecognised`.
  */
 export type ResultType = 'journeyResult' | 'paymentResult' | 'unrecognised' | 'encrypted';
 
@@ -30,7 +31,7 @@ export function isObject(value: unknown): value is IDataObject {
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** A member by its camelCase name or its snake_case twin (camelCase wins when both are there). */
-export function member(object: IDataObject, name: string): unknown {
+function member(object: IDataObject, name: string): unknown {
 	return object[name] !== undefined ? object[name] : object[snakeCase(name)];
 }
 

@@ -297,6 +297,10 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect((await deliver(cipherText, { contentType: 'text/plain', secret: 'wrong' })).res.statusCode).toBe(401);
 		const [item] = started(await deliver(cipherText, { contentType: 'text/plain' }));
 		expect(item).toEqual({ body: cipherText, resultType: 'encrypted' });
+		// Signed, declared JSON, but not JSON: passed on as text too, as neither kind.
+		const [broken] = started(await deliver('{"transactionId":"tx-cut'));
+		expect(broken).toEqual({ body: '{"transactionId":"tx-cut', resultType: 'unrecognised' });
+		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('not in Events');
 	});
 
 	it('a body over 5 MiB is answered 413 and starts nothing, even correctly signed', async () => {
