@@ -328,16 +328,21 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 
 /** Medians over the rounds, and the trigger's ratios to the plain Webhook node. */
 function summarizeTrigger(result) {
+	// A round in which n8n refused some requests (e.g. 503 "Database is not ready" when its database
+	// ping times out on an overloaded machine) measured refusals, not answers: its times are left out.
+	const complete = (r) => r.ok === r.count;
 	const pick = (which) => {
-		const rows = result.rounds.filter((r) => r.which === which);
+		const all = result.rounds.filter((r) => r.which === which);
+		const rows = all.some(complete) ? all.filter(complete) : all;
 		return {
 			perSecond: median(rows.map((r) => r.perSecond)),
 			medianMs: median(rows.map((r) => r.medianMs)),
 			maxMs: median(rows.map((r) => r.maxMs)),
 			worstMaxMs: max(rows.map((r) => r.maxMs)),
-			executionsStarted: rows.reduce((n, r) => n + r.executionsStarted, 0),
-			sent: rows.reduce((n, r) => n + r.count, 0),
-			ok: rows.reduce((n, r) => n + r.ok, 0),
+			executionsStarted: all.reduce((n, r) => n + r.executionsStarted, 0),
+			sent: all.reduce((n, r) => n + r.count, 0),
+			ok: all.reduce((n, r) => n + r.ok, 0),
+			leftOut: all.filter((r) => !complete(r)).map((r) => `round ${r.round}: ${JSON.stringify(r.statuses)}`),
 		};
 	};
 	const trigger = pick('trigger');
@@ -356,8 +361,10 @@ function summarizeTrigger(result) {
 		// Each round's median against the same round's plain Webhook node: steadier than the ratio of
 		// the medians when the machine's load changes between rounds.
 		resultsRoundRatios: result.rounds
-			.filter((r) => r.which === 'results')
-			.map((r) => r.medianMs / result.rounds.find((p) => p.which === 'plain' && p.round === r.round).medianMs),
+			.filter((r) => r.which === 'results' && complete(r))
+			.map((r) => [r, result.rounds.find((p) => p.which === 'plain' && p.round === r.round)])
+			.filter(([, p]) => complete(p))
+			.map(([r, p]) => r.medianMs / p.medianMs),
 	};
 }
 
@@ -415,6 +422,14 @@ function triggerRows(result) {
 	return rows;
 }
 
+/** Rounds whose times were left out because n8n refused some of their requests. */
+function leftOutNotes(result) {
+	const names = { plain: 'plain Webhook node', trigger: 'QES trigger', off: 'QES trigger, check off', results: 'Verification Webhook Trigger' };
+	return Object.entries(names)
+		.filter(([key]) => result.summary[key]?.leftOut?.length)
+		.map(([key, name]) => `Left out (n8n refused requests): ${name}, ${result.summary[key].leftOut.join('; ')}.`);
+}
+
 function renderTriggerText(result) {
 	const s = result.settings;
 	const rows = triggerRows(result);
@@ -425,6 +440,7 @@ function renderTriggerText(result) {
 		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = trigger / plain Webhook node)`,
 		line(rows[0]),
 		...rows.slice(1).map(line),
+		...leftOutNotes(result),
 		'',
 	].join('\n');
 }
@@ -441,6 +457,7 @@ function renderTriggerMarkdown(result) {
 		...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
 		'',
 		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: trigger / plain Webhook node, same server, alternating rounds.',
+		...leftOutNotes(result),
 		'',
 	].join('\n');
 }

@@ -2,7 +2,7 @@
 // Verification Webhook Trigger in a real n8n server (`n8n start`); the sandbox emulator plays the
 // provider: it signs and delivers hosted journey and payment results, resends them, and forges them.
 //
-//   npm run build && N8N_E2E_WORK_DIR=$PWD/.e2e-work node --test test/e2e/webhook-trigger.e2e.test.js
+//   npm run build && node --test --test-reporter=spec test/e2e/webhook-trigger.e2e.test.js
 //
 // Per n8n version: one instance (credential + two workflows imported with the CLI), one server start,
 // then everything through the REST API and the emulator's controls; a second server start on the same
