@@ -339,7 +339,7 @@ function defineSuite(version) {
 		});
 
 		step('the emulator resends while the workflow is not active (404) and the first answer after activation starts one execution', async () => {
-			await emulator('POST', '/config', { resultDelivery: { timeScale: 0.001 } });
+			await emulator('POST', '/config', { resultDelivery: { timeScale: 0.002 } }); // resends within 173 s
 			await deliverTo(paymentsUrl);
 			const { delivery } = await emulator('POST', '/results/payment', { referenceId: `ref-retried-${version}`, status: 'SETTLEMENT_COMPLETED', wait: false });
 			await waitUntil('two refused attempts', async () => (await emulator('GET', `/results/deliveries/${delivery.id}`)).attempts.length >= 2);
