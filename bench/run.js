@@ -87,7 +87,7 @@ function configurations(s) {
 		);
 	}
 	if (s.groups.includes('trigger')) {
-		list.push({ key: 'T-trigger', group: 'trigger', kind: 'trigger', label: 'QES trigger vs plain Webhook node, pings at 20 concurrent (bench/lib/trigger-bench.js)' });
+		list.push({ key: 'T-trigger', group: 'trigger', kind: 'trigger', label: 'QES trigger and Verification Webhook Trigger vs plain Webhook node, 20 concurrent (bench/lib/trigger-bench.js)' });
 	}
 	return s.keys.length ? list.filter((c) => s.keys.includes(c.key)) : list;
 }

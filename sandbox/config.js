@@ -6,6 +6,8 @@ const { ApiError } = require('./http-util');
 const { GENERATIONS } = require('./generation');
 
 const DEFAULT_CONFIG = Object.freeze({
+	// Signed results' resends (result-delivery.js): the provider's waits x timeScale.
+	resultDelivery: Object.freeze({ timeScale: 1, answerTimeoutMs: 10000, retries: 6 }),
 	tokenLifetimeSeconds: 3600,
 	latencyMs: 0,
 	rateLimit: null,
@@ -60,12 +62,27 @@ function normaliseFailures(value) {
 	});
 }
 
+function normaliseResultDelivery(current, value) {
+	if (!isObj(value)) throw bad('resultDelivery must be an object');
+	const next = { ...current };
+	for (const [key, v] of Object.entries(value)) {
+		if (key === 'timeScale' && typeof v === 'number' && v > 0 && v <= 1) next.timeScale = v;
+		else if (key === 'answerTimeoutMs' && Number.isInteger(v) && v > 0) next.answerTimeoutMs = v;
+		else if (key === 'retries' && Number.isInteger(v) && v >= 0 && v <= 6) next.retries = v;
+		else throw bad('resultDelivery takes timeScale (0 < x <= 1), answerTimeoutMs (positive integer), retries (0..6)');
+	}
+	return next;
+}
+
 /** Returns a new config: `base` with the validated members of `patch` applied. Throws 400. */
 function mergeConfig(base, patch) {
 	if (!isObj(patch)) throw bad('config must be a JSON object');
 	const next = { ...base, failures: base.failures.map((f) => ({ ...f })) };
 	for (const [key, value] of Object.entries(patch)) {
 		switch (key) {
+			case 'resultDelivery':
+				next.resultDelivery = normaliseResultDelivery(next.resultDelivery, value);
+				break;
 			case 'tokenLifetimeSeconds':
 				if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
 					throw bad('tokenLifetimeSeconds must be a positive number');

@@ -4,6 +4,7 @@
 
 const { DEFAULT_CONFIG, mergeConfig } = require('./config');
 const { createRecorder } = require('./recorder');
+const { createResultDeliveries } = require('./result-delivery');
 
 /** `startConfig` (a config patch) becomes the baseline that reset returns to. */
 function createState(startConfig = {}) {
@@ -21,6 +22,8 @@ function createState(startConfig = {}) {
 		phoneMessages: [], // {referenceId, method, to, text, code, sentAt}: the OTP messages "delivered"
 		qesSessions: new Map(), // sessionId -> {status, isVerified, updatedAt} (overrides and new sessions)
 		webhook: null, // {id, url, metadata, createdAt}
+		resultWebhook: null, // {url, signingSecret}: where signed journey and payment results go
+		resultDeliveries: createResultDeliveries(),
 		reset() {
 			state.config = mergeConfig(baseline, {});
 			state.recorder.reset();
@@ -32,6 +35,8 @@ function createState(startConfig = {}) {
 			state.phoneMessages = [];
 			state.qesSessions.clear();
 			state.webhook = null;
+			state.resultWebhook = null;
+			state.resultDeliveries.reset();
 		},
 		resetRateWindow() {
 			state.rateWindow = [];

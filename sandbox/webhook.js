@@ -1,41 +1,33 @@
 'use strict';
 
-// Delivers QES status pings to the configured webhook URL (node:http / node:https).
+// Outgoing webhook deliveries (node:http / node:https): QES status pings and signed results.
 
 const http = require('node:http');
 const https = require('node:https');
 
 const DELIVERY_TIMEOUT_MS = 10000;
+const USER_AGENT = 'verification-services-sandbox/1.0';
 
 /**
- * POSTs `payload` as JSON to webhook.url with every metadata.authHeader header.
- * Resolves {delivered, status, body} (delivered = 2xx); network errors give status null and `error`.
+ * POSTs `bytes` to `url` with `headers` (an array value sends the header once per element).
+ * Resolves {delivered (2xx), status, body, ms}; a network error, or no answer within `timeoutMs`,
+ * gives status null and `error`. Never rejects.
  */
-function deliverPing(webhook, payload) {
+function postBytes(url, bytes, headers, timeoutMs = DELIVERY_TIMEOUT_MS) {
+	const started = Date.now();
 	return new Promise((resolve) => {
-		const data = Buffer.from(JSON.stringify(payload));
-		const authHeaders = (webhook.metadata && webhook.metadata.authHeader) || {};
-		let url;
+		const done = (result) => resolve({ ...result, ms: Date.now() - started });
+		let target;
 		try {
-			url = new URL(webhook.url);
+			target = new URL(url);
 		} catch {
-			resolve({ delivered: false, status: null, body: null, error: 'Invalid webhook URL' });
+			done({ delivered: false, status: null, body: null, error: 'Invalid webhook URL' });
 			return;
 		}
-		const transport = url.protocol === 'https:' ? https : http;
+		const transport = target.protocol === 'https:' ? https : http;
 		const req = transport.request(
-			url,
-			{
-				method: 'POST',
-				agent: false,
-				timeout: DELIVERY_TIMEOUT_MS,
-				headers: {
-					...authHeaders,
-					'Content-Type': 'application/json',
-					'Content-Length': data.length,
-					'User-Agent': 'verification-services-sandbox/1.0',
-				},
-			},
+			target,
+			{ method: 'POST', agent: false, timeout: timeoutMs, headers: { 'User-Agent': USER_AGENT, ...headers, 'Content-Length': bytes.length } },
 			(res) => {
 				const chunks = [];
 				res.on('data', (c) => chunks.push(c));
@@ -48,15 +40,25 @@ function deliverPing(webhook, payload) {
 						// keep the raw text
 					}
 					const status = res.statusCode;
-					resolve({ delivered: status >= 200 && status < 300, status, body });
+					done({ delivered: status >= 200 && status < 300, status, body });
 				});
-				res.on('error', (err) => resolve({ delivered: false, status: res.statusCode, body: null, error: err.message }));
+				res.on('error', (err) => done({ delivered: false, status: res.statusCode, body: null, error: err.message }));
 			},
 		);
-		req.on('timeout', () => req.destroy(new Error(`Webhook did not answer within ${DELIVERY_TIMEOUT_MS} ms`)));
-		req.on('error', (err) => resolve({ delivered: false, status: null, body: null, error: err.message }));
-		req.end(data);
+		req.on('timeout', () => req.destroy(new Error(`Webhook did not answer within ${timeoutMs} ms`)));
+		req.on('error', (err) => done({ delivered: false, status: null, body: null, error: err.message }));
+		req.end(bytes);
 	});
 }
 
-module.exports = { deliverPing };
+/**
+ * POSTs `payload` as JSON to webhook.url with every metadata.authHeader header.
+ * Resolves {delivered, status, body} (delivered = 2xx); network errors give status null and `error`.
+ */
+async function deliverPing(webhook, payload) {
+	const authHeaders = (webhook.metadata && webhook.metadata.authHeader) || {};
+	const { ms: _ms, ...result } = await postBytes(webhook.url, Buffer.from(JSON.stringify(payload)), { ...authHeaders, 'Content-Type': 'application/json' });
+	return result;
+}
+
+module.exports = { deliverPing, postBytes };

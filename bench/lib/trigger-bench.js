@@ -1,6 +1,7 @@
 'use strict';
-// The trigger row of `npm run bench`: the QES Onboarding Trigger against a plain n8n Webhook node in
-// one running n8n 2.x server (`n8n start`), both followed by a No Operation node. Pings are POSTed
+// The trigger row of `npm run bench`: the QES Onboarding Trigger and the Verification Webhook Trigger
+// against a plain n8n Webhook node in one running n8n 2.x server (`n8n start`), each followed by a No
+// Operation node. Pings (and, for the Verification Webhook Trigger, signed journey results) are POSTed
 // straight to the production webhook URLs, N at a time; every answer's time is measured from the
 // request to the end of the answer. Then distinct pings are sent in groups of identical copies at
 // once to count what the duplicate check suppresses, and (optionally) the trigger with "Fetch
@@ -15,6 +16,9 @@ const { median, max } = require('./stats');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
 const CREDENTIAL_TYPE = 'verificationServicesApi';
+const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
+const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
+const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 
 function triggerSettings(env = process.env) {
@@ -69,6 +73,17 @@ async function pool(count, concurrency, job) {
 	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 	return results;
 }
+
+/** A hosted journey result as the provider delivers it, and its Signature header (hex HMAC-SHA256 of the exact bytes). */
+const resultBody = (transactionId) => ({
+	transactionId,
+	timestamp: new Date().toISOString(),
+	status: 'complete',
+	success: 'PASS',
+	generalTransactionData: { status: 'complete', success: 'PASS' },
+	journeySummary: { journeyStats: { completedSteps: '3' } },
+});
+const signed = (body) => ({ Signature: crypto.createHmac('sha256', SIGNING_SECRET).update(JSON.stringify(body)).digest('hex') });
 
 const pingBody = (sessionId, extra = {}) => ({
 	event: 'qes.status',
@@ -148,13 +163,15 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			type: CREDENTIAL_TYPE,
 			data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: emulator.apiKey, customerId: emulator.customerId },
 		};
-		const [credentialId] = await instance.importCredentials([credential]);
+		const resultsCredential = { name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } };
+		const [credentialId, resultsCredentialId] = await instance.importCredentials([credential, resultsCredential]);
 		const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name: credential.name } };
+		const resultsWebhookId = crypto.randomUUID();
 		const triggerWebhookId = crypto.randomUUID();
 		const offWebhookId = crypto.randomUUID();
 		const fetchWebhookId = crypto.randomUUID();
 		const plainPath = `bench-plain-${crypto.randomUUID().slice(0, 8)}`;
-		const [triggerId, plainId, fetchId, offId] = await instance.importWorkflows([
+		const [triggerId, plainId, fetchId, offId, resultsId] = await instance.importWorkflows([
 			chain('Bench QES trigger', [
 				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: triggerWebhookId, parameters: { options: {} }, credentials }),
 				noOp('No Operation'),
@@ -176,6 +193,17 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: offWebhookId, parameters: { options: { dedupMinutes: 0 } }, credentials }),
 				noOp('No Operation'),
 			]),
+			chain('Bench Verification Webhook Trigger', [
+				node({
+					name: 'Verification Webhook Trigger',
+					type: RESULTS_TRIGGER_TYPE,
+					typeVersion: 1,
+					webhookId: resultsWebhookId,
+					parameters: {},
+					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: resultsCredentialId, name: resultsCredential.name } },
+				}),
+				noOp('No Operation'),
+			]),
 		]);
 
 		const port = await util.freePort();
@@ -186,6 +214,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 		const fetchUrl = `${base}webhook/${fetchWebhookId}/webhook`;
 		const offUrl = `${base}webhook/${offWebhookId}/webhook`;
 		const plainUrl = `${base}webhook/${plainPath}`;
+		const resultsUrl = `${base}webhook/${resultsWebhookId}/webhook`;
 
 		/** Activates a trigger workflow and returns the secret the emulator got for its URL. */
 		const activateTrigger = async (workflowId, url) => {
@@ -201,34 +230,48 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 			throw new Error(`the trigger workflow ${workflowId} did not register ${url}`);
 		};
 		await server.activateWorkflow(plainId);
+		await server.activateWorkflow(resultsId);
+		for (let i = 0; (await post(resultsUrl, { probe: true })).status !== 401; i++) {
+			if (i >= 240) throw new Error(`the Verification Webhook Trigger workflow does not serve ${resultsUrl}`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
 		const offHeaders = { [SECRET_HEADER]: await activateTrigger(offId, offUrl) };
 		const secret = await activateTrigger(triggerId, triggerUrl);
 		const headers = { [SECRET_HEADER]: secret };
+		// send(i, id): the request of ping i; the Verification Webhook Trigger gets signed journey results.
+		const sendPing = (url, sent) => (id) => post(url, pingBody(id), sent);
 		const targets = {
-			plain: { url: plainUrl, workflowId: plainId, headers: {} },
-			trigger: { url: triggerUrl, workflowId: triggerId, headers },
-			'trigger-off': { url: offUrl, workflowId: offId, headers: offHeaders },
+			plain: { workflowId: plainId, send: sendPing(plainUrl, {}) },
+			trigger: { workflowId: triggerId, send: sendPing(triggerUrl, headers) },
+			'trigger-off': { workflowId: offId, send: sendPing(offUrl, offHeaders) },
+			results: {
+				workflowId: resultsId,
+				send: (id) => {
+					const body = resultBody(id);
+					return post(resultsUrl, body, signed(body));
+				},
+			},
 		};
 		log(`trigger bench: n8n ${instance.runtime.n8nVersion} on port ${port}, both workflows active`);
 
 		// Warm-up (module loading, first DB writes), not measured.
 		const tag = crypto.randomUUID().slice(0, 8);
 		for (const target of Object.values(targets)) {
-			await pool(20, 5, (i) => post(target.url, pingBody(`warm-${tag}-${i}`), target.headers));
+			await pool(20, 5, (i) => target.send(`warm-${tag}-${i}`));
 			await settledCount(server, target.workflowId, { atLeast: 20, quietMs: 1500 });
 		}
 
 		// Distinct pings, N at a time; the order of the workflows rotates so that drifting load hits all.
 		const { pings, concurrency } = settings;
-		const order = ['plain', 'trigger', 'trigger-off'];
+		const order = ['plain', 'trigger', 'trigger-off', 'results'];
 		for (let round = 1; round <= settings.rounds; round++) {
 			const rotated = [...order.slice((round - 1) % order.length), ...order.slice(0, (round - 1) % order.length)];
 			for (const which of round % 2 ? rotated : rotated.reverse()) {
-				const { url, workflowId, headers: sent } = targets[which];
+				const { workflowId, send } = targets[which];
 				const before = await settledCount(server, workflowId, { quietMs: 1000 });
 				await idle(server);
 				const t0 = performance.now();
-				const answers = await pool(pings, concurrency, (i) => post(url, pingBody(`r${round}-${tag}-${i}`), sent));
+				const answers = await pool(pings, concurrency, (i) => send(`r${round}-${tag}-${i}`));
 				const summary = summarizeAnswers(answers, performance.now() - t0);
 				summary.executionsStarted = (await settledCount(server, workflowId, { atLeast: before + summary.ok })) - before;
 				result.rounds.push({ round, which, ...summary });
@@ -285,27 +328,43 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 
 /** Medians over the rounds, and the trigger's ratios to the plain Webhook node. */
 function summarizeTrigger(result) {
+	// A round in which n8n refused some requests (e.g. 503 "Database is not ready" when its database
+	// ping times out on an overloaded machine) measured refusals, not answers: its times are left out.
+	const complete = (r) => r.ok === r.count;
 	const pick = (which) => {
-		const rows = result.rounds.filter((r) => r.which === which);
+		const all = result.rounds.filter((r) => r.which === which);
+		const rows = all.some(complete) ? all.filter(complete) : all;
 		return {
 			perSecond: median(rows.map((r) => r.perSecond)),
 			medianMs: median(rows.map((r) => r.medianMs)),
 			maxMs: median(rows.map((r) => r.maxMs)),
 			worstMaxMs: max(rows.map((r) => r.maxMs)),
-			executionsStarted: rows.reduce((n, r) => n + r.executionsStarted, 0),
-			sent: rows.reduce((n, r) => n + r.count, 0),
-			ok: rows.reduce((n, r) => n + r.ok, 0),
+			executionsStarted: all.reduce((n, r) => n + r.executionsStarted, 0),
+			sent: all.reduce((n, r) => n + r.count, 0),
+			ok: all.reduce((n, r) => n + r.ok, 0),
+			leftOut: all.filter((r) => !complete(r)).map((r) => `round ${r.round}: ${JSON.stringify(r.statuses)}`),
 		};
 	};
 	const trigger = pick('trigger');
 	const plain = pick('plain');
 	const off = pick('trigger-off');
+	const results = pick('results');
 	return {
 		trigger,
 		plain,
 		off,
+		results,
 		medianRatio: plain.medianMs ? trigger.medianMs / plain.medianMs : null,
 		maxRatio: plain.maxMs ? trigger.maxMs / plain.maxMs : null,
+		resultsMedianRatio: plain.medianMs && results.sent ? results.medianMs / plain.medianMs : null,
+		resultsMaxRatio: plain.maxMs && results.sent ? results.maxMs / plain.maxMs : null,
+		// Each round's median against the same round's plain Webhook node: steadier than the ratio of
+		// the medians when the machine's load changes between rounds.
+		resultsRoundRatios: result.rounds
+			.filter((r) => r.which === 'results' && complete(r))
+			.map((r) => [r, result.rounds.find((p) => p.which === 'plain' && p.round === r.round)])
+			.filter(([, p]) => complete(p))
+			.map(([r, p]) => r.medianMs / p.medianMs),
 	};
 }
 
@@ -313,7 +372,7 @@ const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${Math.round(ms)
 const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
 
 function triggerRows(result) {
-	const { trigger, plain, off, medianRatio, maxRatio } = result.summary;
+	const { trigger, plain, off, results, medianRatio, maxRatio, resultsMedianRatio, resultsMaxRatio, resultsRoundRatios } = result.summary;
 	const s = result.settings;
 	const dup = result.duplicates;
 	const rows = [
@@ -338,6 +397,16 @@ function triggerRows(result) {
 			'-',
 		]);
 	}
+	if (results?.sent) {
+		rows.push([
+			`Verification Webhook Trigger, signed journey results (HMAC check, duplicate memory on)`,
+			results.perSecond?.toFixed(1),
+			`${fmtMs(results.medianMs)} (${fmtX(resultsMedianRatio)}; per round ${resultsRoundRatios.map(fmtX).join(', ')}, median ${fmtX(median(resultsRoundRatios))})`,
+			`${fmtMs(results.maxMs)} (${fmtX(resultsMaxRatio)})`,
+			`${results.executionsStarted}/${results.sent}`,
+			'-',
+		]);
+	}
 	if (dup) rows.push([`QES trigger, ${dup.groups} pings x ${dup.copies} identical copies at once`, '-', '-', '-', `${dup.executionsStarted}/${dup.sent}`, `${dup.suppressed}`]);
 	if (result.slowApi) {
 		const a = result.slowApi;
@@ -353,6 +422,14 @@ function triggerRows(result) {
 	return rows;
 }
 
+/** Rounds whose times were left out because n8n refused some of their requests. */
+function leftOutNotes(result) {
+	const names = { plain: 'plain Webhook node', trigger: 'QES trigger', off: 'QES trigger, check off', results: 'Verification Webhook Trigger' };
+	return Object.entries(names)
+		.filter(([key]) => result.summary[key]?.leftOut?.length)
+		.map(([key, name]) => `Left out (n8n refused requests): ${name}, ${result.summary[key].leftOut.join('; ')}.`);
+}
+
 function renderTriggerText(result) {
 	const s = result.settings;
 	const rows = triggerRows(result);
@@ -360,9 +437,10 @@ function renderTriggerText(result) {
 	const line = (r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
 	return [
 		'',
-		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = QES trigger / plain Webhook node)`,
+		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = trigger / plain Webhook node)`,
 		line(rows[0]),
 		...rows.slice(1).map(line),
+		...leftOutNotes(result),
 		'',
 	].join('\n');
 }
@@ -378,7 +456,8 @@ function renderTriggerMarkdown(result) {
 		`| ${rows[0].map(() => '---').join(' | ')} |`,
 		...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
 		'',
-		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: QES trigger / plain Webhook node, same server, alternating rounds.',
+		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: trigger / plain Webhook node, same server, alternating rounds.',
+		...leftOutNotes(result),
 		'',
 	].join('\n');
 }

@@ -1,87 +1,9 @@
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
 
+import { bodyHash } from '../shared/canonical-json';
 import { bodyStatus, pingSessionId } from './ping-fields';
 
 export type DuplicateKey = 'body' | 'sessionStatus';
-
-const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
-
-/** JSON text of a value that is not an object or array (undefined, as in an array, becomes null). */
-const leaf = (value: unknown): string => JSON.stringify(value) ?? 'null';
-
-/**
- * Writes JSON with object keys sorted at every level (the same content always gives the same text)
- * to `emit`, piece by piece. An explicit stack instead of recursion: any depth JSON.parse accepts
- * (n8n's body parser) is fine, 10,000 levels or more. On the stack, a string is text to write and
- * anything else an object or array still to be opened.
- */
-export function writeCanonicalJson(value: unknown, emit: (piece: string) => void): void {
-	if (!isContainer(value)) {
-		emit(leaf(value));
-		return;
-	}
-	const stack: unknown[] = [value];
-	while (stack.length > 0) {
-		const current = stack.pop();
-		if (typeof current === 'string') {
-			emit(current);
-			continue;
-		}
-		if (Array.isArray(current)) {
-			stack.push(']');
-			for (let i = current.length - 1; i >= 0; i--) {
-				const separator = i > 0 ? ',' : '';
-				const child: unknown = current[i];
-				if (isContainer(child)) {
-					stack.push(child);
-					if (separator) stack.push(separator);
-				} else {
-					stack.push(separator + leaf(child));
-				}
-			}
-			stack.push('[');
-			continue;
-		}
-		const object = current as IDataObject;
-		const keys = Object.keys(object)
-			.filter((key) => object[key] !== undefined)
-			.sort();
-		stack.push('}');
-		for (let i = keys.length - 1; i >= 0; i--) {
-			const prefix = `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`;
-			const child: unknown = object[keys[i]];
-			if (isContainer(child)) {
-				stack.push(child);
-				stack.push(prefix);
-			} else {
-				stack.push(prefix + leaf(child));
-			}
-		}
-		stack.push('{');
-	}
-}
-
-export function canonicalJson(value: unknown): string {
-	const pieces: string[] = [];
-	writeCanonicalJson(value, (piece) => pieces.push(piece));
-	return pieces.join('');
-}
-
-/** SHA-256 (hex) of the canonical JSON, fed to the hash in chunks (a 5 MB body is never one string). */
-export function pingHash(body: unknown): string {
-	const hash = createHash('sha256');
-	let chunk = '';
-	writeCanonicalJson(body, (piece) => {
-		chunk += piece;
-		if (chunk.length >= 65_536) {
-			hash.update(chunk);
-			chunk = '';
-		}
-	});
-	hash.update(chunk);
-	return hash.digest('hex');
-}
 
 /**
  * What two pings must share to count as the same: the whole body (canonical JSON, so key order and
@@ -96,5 +18,5 @@ export function duplicateKey(body: unknown, mode: DuplicateKey): string {
 			return createHash('sha256').update(JSON.stringify(['sessionStatus', session, status.toLowerCase()])).digest('hex').slice(0, 32);
 		}
 	}
-	return pingHash(body).slice(0, 32);
+	return bodyHash(body).slice(0, 32);
 }

@@ -1,11 +1,11 @@
 import { type IDataObject, type IWebhookFunctions, type IWebhookResponseData, NodeOperationError } from 'n8n-workflow';
 
+import { claimDelivery, type DeliveryClaim, startAnswered } from '../shared/delivery-memory';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { fetchVerification } from './enrich';
 import { headerValue, secretMatches, withoutHeaders } from './ping-check';
 import { duplicateKey } from './ping-dedup';
 import { bodyStatus, isPlainObject, pingSessionId, statusAllowed } from './ping-fields';
-import { claimPing, type PingClaim } from './ping-memory';
 import { storedRegistration, type TriggerStaticData } from './static-data';
 
 /**
@@ -21,14 +21,9 @@ import { storedRegistration, type TriggerStaticData } from './static-data';
  *     `headers`, `receivedAt` when enabled. An added key the ping already uses is written as
  *     trigger<Key> (e.g. triggerHeaders), so nothing the provider sent is overwritten.
  *
- * Who answers, and why it matters for the duplicate memory (static data key `recentPings`): n8n
- * saves the static data webhook() changed when it hands the answer over (live webhooks' response
- * callback, WorkflowStaticDataService.saveStaticData), and only if the data's change flag is still
- * set. When n8n answers a ping that starts an execution itself, n8n 2.x does that after
- * WorkflowRunner.run(), which builds a Workflow on the same static data object and so clears the
- * flag: the memory was never saved. So an accepted ping with the duplicate check on is answered here
- * (`noWebhookResponse`): n8n then saves the static data before it starts the execution, in 2.x and
- * 1.x alike. Pings that start nothing, and pings with the check off, are answered by n8n as usual.
+ * Who answers: an accepted ping with the duplicate check on is answered here (startAnswered, which
+ * says why the duplicate memory, static data key `recentPings`, depends on it). Pings that start
+ * nothing, and pings with the check off, are answered by n8n as usual.
  */
 export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const arrivedAt = Date.now();
@@ -51,10 +46,10 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	}
 
 	const body: unknown = this.getBodyData();
-	let claim: PingClaim | undefined;
+	let claim: DeliveryClaim | undefined;
 	if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${registration?.secretSha256 ?? ''}`;
-		claim = claimPing(scope, duplicateKey(body, options.dedupKey), options.dedupMinutes * 60_000, staticData.recentPings);
+		claim = claimDelivery(scope, duplicateKey(body, options.dedupKey), options.dedupMinutes * 60_000, staticData.recentPings);
 		// A new object each time: n8n marks static data as changed only on a top-level assignment.
 		staticData.recentPings = claim.snapshot();
 		if (claim.duplicate) return notStarted('duplicate');
@@ -66,8 +61,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 		const item = await buildItem.call(this, body, headers, options, registration?.secretHeader, arrivedAt);
 		if ('notStarted' in item) return item.notStarted;
 		if (!claim) return { workflowData: [[{ json: item.json }]] };
-		this.getResponseObject().status(200).json({ received: true, started: true });
-		return { noWebhookResponse: true, workflowData: [[{ json: item.json }]] };
+		return startAnswered(this, [{ json: item.json }]);
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		claim?.release();

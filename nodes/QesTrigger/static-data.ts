@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
  *     secretSha256: string   // SHA-256 (64 lower-case hex chars) of the secret sent in metadata.authHeader
  *   },
  *   recentPings: { [duplicate key, 32 hex chars]: epoch ms of the last copy }  // Ignore Duplicates Within;
- *                at most MAX_REMEMBERED_PINGS (ping-memory.ts), none older than the window
+ *                at most MAX_REMEMBERED_DELIVERIES (shared/delivery-memory.ts), none older than the window
  * }
  * ```
  *

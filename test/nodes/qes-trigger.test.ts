@@ -13,8 +13,9 @@ import type {
 } from 'n8n-workflow';
 
 import { fetchVerification } from '../../nodes/QesTrigger/enrich';
-import { canonicalJson, duplicateKey, pingHash } from '../../nodes/QesTrigger/ping-dedup';
-import { claimPing, forgetPings, MAX_REMEMBERED_PINGS } from '../../nodes/QesTrigger/ping-memory';
+import { duplicateKey } from '../../nodes/QesTrigger/ping-dedup';
+import { canonicalJson } from '../../nodes/shared/canonical-json';
+import { forgetDeliveries } from '../../nodes/shared/delivery-memory';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
 import { withoutSecret } from '../../nodes/shared/redact';
 import { clearTokenCache } from '../../nodes/shared/token-cache';
@@ -428,9 +429,9 @@ describe('QES trigger: duplicate pings', () => {
 	it('across a restart the stored static data is the memory: a copy is ignored, without it the ping would start again', async () => {
 		const first = await ping(staticData, withSecret(secret, body));
 		expect(started(first)).toHaveLength(1);
-		forgetPings(); // the n8n process restarts: its memory is gone, the saved static data is not
+		forgetDeliveries(); // the n8n process restarts: its memory is gone, the saved static data is not
 		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, body)))).toBe(true);
-		forgetPings();
+		forgetDeliveries();
 		expect(started(await ping(staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
 
@@ -439,7 +440,7 @@ describe('QES trigger: duplicate pings', () => {
 		const memory = first.staticData[NODE_KEY] as TriggerStaticData;
 		const [key] = Object.keys(memory.recentPings!);
 		expect(key).toMatch(/^[0-9a-f]{32}$/);
-		forgetPings();
+		forgetDeliveries();
 		memory.recentPings = { [key]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
 		const later = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 1 });
 		expect(started(later)).toHaveLength(1);
@@ -455,7 +456,7 @@ describe('QES trigger: duplicate pings', () => {
 		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, { data: { ...resend } }), bySession))).toBe(true);
 		expect(started(await ping(first.staticData, withSecret(secret, { ...resend, status: 'rejected' }), bySession))).toHaveLength(1);
 
-		forgetPings();
+		forgetDeliveries();
 		const whole = await ping(staticData, withSecret(secret, body));
 		expect(started(await ping(whole.staticData, withSecret(secret, resend)))).toHaveLength(1);
 		// Without a session and a status the whole body decides.
@@ -482,23 +483,6 @@ describe('QES trigger: duplicate pings', () => {
 		expect(refused.res.statusCode).toBe(401);
 		expect(started(await ping(refused.staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
-
-	it('keeps a bounded memory, newest last; a released first copy is forgotten so that its resend starts', () => {
-		const now = Date.now();
-		let claim = claimPing('bounded', 'k0', 600_000, undefined, now);
-		for (let i = 1; i < MAX_REMEMBERED_PINGS + 20; i++) claim = claimPing('bounded', `k${i}`, 600_000, undefined, now + i);
-		const snapshot = claim.snapshot();
-		expect(Object.keys(snapshot)).toHaveLength(MAX_REMEMBERED_PINGS);
-		expect(snapshot.k0).toBeUndefined();
-		expect(Object.keys(snapshot).at(-1)).toBe(`k${MAX_REMEMBERED_PINGS + 19}`);
-
-		const failed = claimPing('released', 'p', 600_000, undefined, now);
-		expect(failed.duplicate).toBe(false);
-		failed.release();
-		expect(failed.snapshot()).toEqual({});
-		expect(claimPing('released', 'p', 600_000, undefined, now + 1).duplicate).toBe(false);
-		expect(claimPing('released', 'p', 600_000, undefined, now + 2).duplicate).toBe(true);
-	});
 });
 
 describe('QES trigger: bodies of any depth and size', () => {
@@ -508,29 +492,8 @@ describe('QES trigger: bodies of any depth and size', () => {
 		({ staticData, secret } = await activate());
 	});
 
-	/** {"a":{"a":...{"sessionId":..}}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */
+	/** {"a":{"a":...{"end":..}}} nested `depth` levels, as text (V8's JSON.stringify recurses). */
 	const nestedText = (depth: number, leaf: object) => `${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
-	/** ... and parsed as n8n's body parser would (JSON.parse does not recurse). */
-	const nested = (depth: number, leaf: object) => JSON.parse(nestedText(depth, leaf)) as IDataObject;
-
-	it('canonical JSON sorts keys at every level and matches JSON.stringify otherwise', () => {
-		expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null, e: 'x"y', f: [undefined] })).toBe('{"a":null,"b":[1,{"c":2,"d":1}],"e":"x\\"y","f":[null]}');
-		expect(canonicalJson([])).toBe('[]');
-		expect(canonicalJson({})).toBe('{}');
-		expect(canonicalJson('text')).toBe('"text"');
-		const value = { z: [{ y: 1, x: [2, 3] }], a: { c: true, b: false } };
-		expect(JSON.parse(canonicalJson(value))).toEqual(value);
-		expect(pingHash(value)).toBe(createHash('sha256').update(canonicalJson(value)).digest('hex'));
-	});
-
-	it('hashes 10,000 and 100,000 levels without recursion', () => {
-		for (const depth of [10_000, 100_000]) {
-			const body = nested(depth, { sessionId: 's' });
-			expect(canonicalJson(body)).toBe(nestedText(depth, { sessionId: 's' }));
-			expect(pingHash(body)).toMatch(/^[0-9a-f]{64}$/);
-			expect(pingHash(body)).not.toBe(pingHash(nested(depth, { sessionId: 't' })));
-		}
-	});
 
 	it.each([
 		['on', {}],

@@ -1,0 +1,74 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export type EventFilter = 'all' | 'journeyResult' | 'paymentResult';
+
+/** The provider resends a result for about 24 hours: 25 hours cover every resend. */
+export const DEFAULT_DEDUP_MINUTES = 1500;
+const MAX_DEDUP_MINUTES = 10_080;
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Give the provider this node\'s Production URL (Webhook URLs, above) as the webhook for hosted journey and payment results, and agree on a webhook secret: enter the same secret in this node\'s credential. Then activate the workflow. Every delivery must carry the header Signature (HMAC-SHA256 of the body with that secret); any other request is answered 401 and starts nothing.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'options',
+		options: [
+			{
+				name: 'All Results',
+				value: 'all',
+				description: 'Journey results, payment results and any other signed delivery',
+			},
+			{
+				name: 'Journey Results',
+				value: 'journeyResult',
+				description: 'Results of the hosted identity journey (output field success: PASS, DECLINE, REVIEW or FLAG)',
+			},
+			{
+				name: 'Payment Results',
+				value: 'paymentResult',
+				description: 'Results of bank payments (output field paymentOutcome: succeeded, failed or pending)',
+			},
+		],
+		default: 'all',
+		description:
+			'Which deliveries start the workflow; the others are answered 200 and start nothing. Encrypted (text/plain) deliveries cannot be told apart and always start it.',
+	},
+	{
+		displayName: 'Ignore Duplicates Within (Minutes)',
+		name: 'dedupMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_DEDUP_MINUTES },
+		default: DEFAULT_DEDUP_MINUTES,
+		description:
+			'A delivery that repeats one received this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment and over an n8n restart; not applied to test events. 0 turns this off.',
+	},
+	// n8n parses a version-1 webhook node's body before webhook() unless $parameter.options.binaryData
+	// is set. With it set the body reaches webhook() unread, so the signature is checked on the bytes
+	// as sent before anything parses them (no 422 for a forged body that is not JSON, and a 413 of
+	// its own for a body over N8N_PAYLOAD_SIZE_MAX, which n8n would answer with a 500).
+	{
+		displayName: 'Body Handling',
+		name: 'options',
+		type: 'hidden',
+		default: { binaryData: true },
+	},
+];
+
+export interface TriggerOptions {
+	events: EventFilter;
+	dedupMinutes: number;
+}
+
+export function readTriggerOptions(events: unknown, dedupMinutes: unknown): TriggerOptions {
+	const minutes = Number(dedupMinutes ?? DEFAULT_DEDUP_MINUTES);
+	return {
+		events: events === 'journeyResult' || events === 'paymentResult' ? events : 'all',
+		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, MAX_DEDUP_MINUTES) : 0,
+	};
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'crypto';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { bodyHash } from '../shared/canonical-json';
+import { claimDelivery, type DeliveryClaim, type RememberedDeliveries, startAnswered } from '../shared/delivery-memory';
+import { paymentOutcome } from '../shared/payment-outcome';
+import { isObject } from '../shared/json';
+import { REDACTED } from '../shared/redact';
+import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
+import { type EventFilter, readTriggerOptions } from './description';
+import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import { cachedSecret } from './secret-cache';
+import { checkSigningSecret } from './secret-check';
+import { signatureMatches, signatureOf } from './signature';
+
+export const CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
+
+/**
+ * Duplicate keys kept per trigger (static data key `recentDeliveries`): each delivery records two,
+ * so the last 1,000 deliveries within the window. 24 hex chars (96 bits of SHA-256) per key keep
+ * the static data near 80 KB at most; n8n 1.x copies it into every execution.
+ */
+const REMEMBERED_KEYS = 2_000;
+const KEY_CHARS = 24;
+
+interface WebhookStaticData extends IDataObject {
+	recentDeliveries?: RememberedDeliveries;
+}
+
+/**
+ * One delivery, in this order; every refusal and every "not started" is answered at once:
+ *  1. size: a body over 5 MiB (or over n8n's own limit) -> 413;
+ *  2. signature: header Signature must be the hex HMAC-SHA256 of the raw body bytes with the
+ *     credential's signing secret -> else 401 `{"message":"Unauthorized"}`, whatever was wrong;
+ *  3. the body: `text/plain` stays the raw string (an encrypted payload), anything else is parsed
+ *     as JSON (a body that is not JSON stays the raw string);
+ *  4. Events: a result of another kind -> 200, nothing starts;
+ *  5. duplicates (Ignore Duplicates Within): the same result (kind, transaction, status, verdict)
+ *     or the same body seen within the window -> 200, nothing starts (not for test events);
+ *  6. 200 `{"received":true,"started":true}`, answered before the execution starts.
+ * Nothing here throws: n8n 2.x would start an execution with the error.
+ */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	let claim: DeliveryClaim | undefined;
+	const staticData = this.getWorkflowStaticData('node') as WebhookStaticData;
+	try {
+		const read = await readDeliveryBody(this.getRequestObject() as unknown as DeliveryRequest);
+		if ('tooLarge' in read) return answer(this, 413, 'Payload Too Large');
+		if ('unreadable' in read) return answer(this, 400, 'Bad Request');
+
+		const headers = this.getHeaderData() as IDataObject;
+		const secret = await signingSecret(this);
+		const secretState = checkSigningSecret(secret);
+		if (secretState.status !== 'OK') {
+			this.logger.warn(`${this.getNode().name} refused a delivery: ${secretState.message}`);
+			return answer(this, 401, 'Unauthorized');
+		}
+		if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
+			this.logger.debug(`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`);
+			return answer(this, 401, 'Unauthorized');
+		}
+
+		const options = readTriggerOptions(this.getNodeParameter('events', 'all'), this.getNodeParameter('dedupMinutes', undefined));
+		const content = parseDeliveryBody(read.bytes, headers['content-type']);
+		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
+		if (!passes(options.events, type)) return notStarted('not in Events');
+
+		if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
+			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
+			claim = claimDelivery(scope, duplicateKeys(content, type), options.dedupMinutes * 60_000, staticData.recentDeliveries, { limit: REMEMBERED_KEYS });
+			// A new object each time: n8n marks static data as changed only on a top-level assignment.
+			staticData.recentDeliveries = claim.snapshot();
+			if (claim.duplicate) return notStarted('duplicate');
+		} else if (options.dedupMinutes === 0 && staticData.recentDeliveries !== undefined) {
+			delete staticData.recentDeliveries;
+		}
+		return startAnswered(this, [{ json: outputItem(content, type) }]);
+	} catch (error) {
+		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
+		if (claim) {
+			claim.release();
+			staticData.recentDeliveries = claim.snapshot();
+		}
+		this.logger.error(`${this.getNode().name} could not take a delivery: ${(error as Error).message}`);
+		return answer(this, 500, 'Internal Server Error');
+	}
+}
+
+/** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */
+async function signingSecret(context: IWebhookFunctions): Promise<string> {
+	return await cachedSecret(context.getNode().credentials?.[CREDENTIAL_TYPE]?.id, async () => {
+		try {
+			const credentials = await context.getCredentials<{ signingSecret?: unknown }>(CREDENTIAL_TYPE);
+			return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+		} catch {
+			return '';
+		}
+	});
+}
+
+/** Answers here with `status` and a message that says nothing about why; nothing starts. */
+function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	const res = context.getResponseObject();
+	if (!res.headersSent) res.status(status).json({ message });
+	return { noWebhookResponse: true };
+}
+
+/** Answered 200 with the reason; no execution starts. */
+function notStarted(reason: 'duplicate' | 'not in Events'): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+/** Encrypted results cannot be told apart: every filter lets them through rather than lose them. */
+function passes(filter: EventFilter, type: ResultType): boolean {
+	return filter === 'all' || type === 'encrypted' || type === filter;
+}
+
+const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, KEY_CHARS);
+
+/** The body (canonical JSON: key order and spacing do not matter) and, when it names one, the result. */
+function duplicateKeys(content: DeliveryContent, type: ResultType): string[] {
+	const value = 'text' in content ? content.text : content.json;
+	const keys = [bodyHash(value).slice(0, KEY_CHARS)];
+	const identity = 'json' in content ? resultIdentity(content.json, type) : undefined;
+	if (identity) keys.push(shortHash(JSON.stringify(['result', ...identity])));
+	return keys;
+}
+
+/**
+ * The delivery's fields as they arrived (a body that is not a JSON object under `body`), plus
+ * `resultType`, for a journey result `success` when only the envelope or generalTransactionData
+ * carries it, and for a payment result `paymentOutcome`. An added key the body already uses is
+ * written as trigger<Key>, so nothing the provider sent is overwritten. One exception: journey
+ * results carry the account's `customerId`, a secret of the API credential, which is never output.
+ */
+function outputItem(content: DeliveryContent, type: ResultType): IDataObject {
+	if ('text' in content) return { body: content.text, resultType: type };
+	const json: IDataObject = isObject(content.json) ? withoutCustomerId(content.json) : { body: content.json as IDataObject[keyof IDataObject] };
+	addBeside(json, 'resultType', type);
+	if (type === 'journeyResult' && json.success === undefined) {
+		const verdict = journeyVerdict(content.json);
+		if (verdict !== undefined) json.success = verdict;
+	}
+	if (type === 'paymentResult') addBeside(json, 'paymentOutcome', paymentOutcome(resultStatus(content.json)));
+	return json;
+}
+
+/** A copy with `customerId` / `customer_id` (top level and in a `data` envelope) replaced by the redaction marker. */
+function withoutCustomerId(body: IDataObject): IDataObject {
+	const redact = (layer: IDataObject) => {
+		const copy = { ...layer };
+		for (const name of ['customerId', 'customer_id']) if (copy[name] !== undefined) copy[name] = REDACTED;
+		return copy;
+	};
+	const json = redact(body);
+	if (isObject(json.data)) json.data = redact(json.data);
+	return json;
+}
+
+function addBeside(json: IDataObject, key: string, value: string): void {
+	json[key in json ? `trigger${key[0].toUpperCase()}${key.slice(1)}` : key] = value;
+}

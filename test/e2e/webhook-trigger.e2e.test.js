@@ -1,0 +1,412 @@
+'use strict';
+// Verification Webhook Trigger in a real n8n server (`n8n start`); the sandbox emulator plays the
+// provider: it signs and delivers hosted journey and payment results, resends them, and forges them.
+//
+//   npm run build && node --test --test-reporter=spec test/e2e/webhook-trigger.e2e.test.js
+//
+// Per n8n version: one instance (credential + two workflows imported with the CLI), one server start,
+// then everything through the REST API and the emulator's controls; a second server start on the same
+// user folder, with N8N_PAYLOAD_SIZE_MAX=2, for the restart checks and n8n's own body limit. The tests
+// of a describe build on each other (execution counts), so they run in order and a later one is
+// skipped when an earlier one failed. Executions are counted without their data; one is fetched by
+// id only where its data is checked. N8N_E2E_VERSIONS=v2 (or v1) limits the run to one version.
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+
+const { startSandbox, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
+const { node, noOp, chain } = require('./lib/workflows');
+const util = require('./lib/util');
+const { control, nodeStaticData, postJson, waitUntil } = require('./trigger-helpers');
+
+const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
+const TRIGGER_NAME = 'Verification Webhook Trigger';
+const NOOP_NAME = 'No Operation';
+const SIGNING_SECRET = `whsec-e2e-${crypto.randomBytes(16).toString('hex')}`;
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** Seconds the payments workflow waits before it ends: long enough to see it still running after the answer. */
+const WAIT_SECONDS = 20;
+
+const STEP_TIMEOUT = 5 * 60 * 1000;
+const SETUP_TIMEOUT = 45 * 60 * 1000; // may include the first install of the n8n runtime
+
+const log = (msg) => util.defaultLog(`[webhook-trigger] ${msg}`);
+
+function serverEnv(port, extra = {}) {
+	const base = `http://127.0.0.1:${port}/`;
+	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...extra };
+}
+
+function triggerWorkflow({ credential, webhookId, name, parameters, after = [noOp(NOOP_NAME)] }) {
+	return chain(name, [
+		node({ name: TRIGGER_NAME, type: TRIGGER_TYPE, typeVersion: 1, webhookId, parameters, credentials: { verificationServicesWebhookApi: credential } }),
+		...after,
+	]);
+}
+
+const waitNode = (seconds) => node({ name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' } });
+
+// ---------------------------------------------------------------------------------------------
+// Executions, read without their data
+
+async function executionSummaries(server, workflowId, limit = 5) {
+	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: String(limit) } });
+	return { count: data.count, results: data.results ?? [] };
+}
+
+const countExecutions = async (server, workflowId) => (await executionSummaries(server, workflowId, 1)).count;
+
+/**
+ * Waits until the workflow has `expected` executions and none is left running, then `quietMs` more,
+ * and checks that no further one came; returns the ids of the newest `fresh` of them.
+ */
+async function settle(server, workflowId, expected, { fresh = 0, quietMs = 3000, timeoutMs = 120000 } = {}) {
+	await waitUntil(`${expected} finished executions of workflow ${workflowId}`, async () => {
+		const { count, results } = await executionSummaries(server, workflowId, Math.max(1, fresh));
+		if (count > expected) throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
+		return count === expected && results.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+	}, { timeoutMs });
+	await util.sleep(quietMs);
+	const { count, results } = await executionSummaries(server, workflowId, Math.max(1, fresh));
+	assert.equal(count, expected, `exactly ${expected} executions of workflow ${workflowId}`);
+	return results.slice(0, fresh).map((e) => String(e.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+
+function defineSuite(version) {
+	const label = version === 'v2' ? 'n8n 2.x' : 'n8n 1.x';
+	const skip = versions.includes(version) ? false : `N8N_E2E_VERSIONS=${versions.join(',')} leaves out ${version}`;
+
+	describe(`Verification Webhook Trigger in a running ${label} (${version})`, { skip }, () => {
+		let sandbox;
+		let instance;
+		let server;
+		let port;
+		let mainId;
+		let paymentsId;
+		const mainHook = crypto.randomUUID();
+		const paymentsHook = crypto.randomUUID();
+		let mainUrl;
+		let paymentsUrl;
+		let executionsOfMain = 0;
+		let failed = false;
+		const timings = {};
+		let suiteStarted = Date.now();
+
+		function step(name, fn) {
+			test(name, { timeout: STEP_TIMEOUT }, async (t) => {
+				if (failed) {
+					t.skip('an earlier step of this suite failed');
+					return;
+				}
+				try {
+					await fn(t);
+				} catch (error) {
+					failed = true;
+					if (server) error.message += `\n--- n8n server log (tail) ---\n${server.readLog().split('\n').slice(-40).join('\n')}`;
+					throw error;
+				}
+			});
+		}
+
+		/** A control call of the emulator that must answer 200. */
+		async function emulator(method, route, body) {
+			const res = await control(sandbox, method, route, body);
+			assert.equal(res.status, 200, `${method} /__control${route}: ${JSON.stringify(res.body).slice(0, 500)}`);
+			return res.body;
+		}
+
+		const deliverTo = async (url) => await emulator('POST', '/results/webhook', { url, signingSecret: SIGNING_SECRET });
+
+		/** The first (and only) item the trigger output in an execution. */
+		async function triggerItem(executionId) {
+			const execution = await server.getExecution(executionId);
+			assert.equal(execution.status, 'success', `execution ${executionId} succeeded`);
+			const out = nodeOutput(execution.data, TRIGGER_NAME);
+			// (No JSON.stringify of the data in the message: it recurses, and one body is 10,000 levels deep.)
+			assert.equal(out?.length, 1, `execution ${executionId}: one item from the trigger`);
+			return { item: out[0], execution };
+		}
+
+		/** Expects `more` new executions of the main workflow (and no others); returns their ids, newest first. */
+		async function expectNewExecutions(more) {
+			executionsOfMain += more;
+			return await settle(server, mainId, executionsOfMain, { fresh: more });
+		}
+
+		const isStarted = (answer) => answer?.started === true;
+		const isDuplicate = (answer) => answer?.started === false && answer?.reason === 'duplicate';
+
+		before(
+			async () => {
+				suiteStarted = Date.now();
+				try {
+					const manifest = packageManifest();
+					if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
+					sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
+
+					let t0 = Date.now();
+					instance = await createInstance(version, { name: 'webhook-trigger' });
+					timings.instanceMs = Date.now() - t0;
+					t0 = Date.now();
+					const credentialName = 'Provider webhook secret (e2e)';
+					const [credentialId] = await instance.importCredentials([
+						{ name: credentialName, type: 'verificationServicesWebhookApi', data: { signingSecret: SIGNING_SECRET } },
+					]);
+					const credential = { id: credentialId, name: credentialName };
+					[mainId, paymentsId] = await instance.importWorkflows([
+						triggerWorkflow({ credential, webhookId: mainHook, name: `Signed results (${version})`, parameters: {} }),
+						triggerWorkflow({
+							credential,
+							webhookId: paymentsHook,
+							name: `Payment results, then a wait (${version})`,
+							parameters: { events: 'paymentResult' },
+							after: [waitNode(WAIT_SECONDS), noOp(NOOP_NAME)],
+						}),
+					]);
+					timings.importMs = Date.now() - t0;
+
+					port = await util.freePort();
+					server = await instance.startServer({ port, env: serverEnv(port) });
+					timings.firstStartMs = server.startupMs;
+					await server.ensureLoggedIn();
+					mainUrl = `http://127.0.0.1:${port}/webhook/${mainHook}/webhook`;
+					paymentsUrl = `http://127.0.0.1:${port}/webhook/${paymentsHook}/webhook`;
+					log(`${version}: instance ${timings.instanceMs} ms, imports ${timings.importMs} ms, server start ${server.startupMs} ms`);
+				} catch (error) {
+					failed = true;
+					throw error;
+				}
+			},
+			{ timeout: SETUP_TIMEOUT },
+		);
+
+		after(
+			async () => {
+				const errors = [];
+				if (instance) {
+					try {
+						if (failed) {
+							await instance.stop();
+							log(`${version}: kept ${instance.userFolder} for inspection`);
+						} else {
+							await instance.destroy();
+						}
+					} catch (error) {
+						errors.push(error);
+					}
+				}
+				if (sandbox) await sandbox.close().catch((error) => errors.push(error));
+				log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
+				if (errors.length) throw errors[0];
+			},
+			{ timeout: 2 * 60 * 1000 },
+		);
+
+		step('activation serves the production URL; a genuine signed journey result starts exactly one execution', async () => {
+			assert.equal((await postJson(mainUrl, { probe: true })).status, 404, 'no production webhook before activation');
+			await server.activateWorkflow(mainId);
+			await waitUntil('the production URL to answer an unsigned POST with 401', async () => (await postJson(mainUrl, { probe: true })).status === 401);
+			await deliverTo(mainUrl);
+
+			const { delivery, payload } = await emulator('POST', '/results/journey', { transactionId: `tx-genuine-${version}`, success: 'REVIEW' });
+			assert.equal(delivery.delivered, true, `delivered: ${JSON.stringify(delivery.attempts)}`);
+			assert.deepEqual(delivery.attempts.map((a) => [a.status, a.answer]), [[200, { received: true, started: true }]], 'answered 200 at the first attempt');
+
+			const [id] = await expectNewExecutions(1);
+			const { item, execution } = await triggerItem(id);
+			assert.equal(item.transactionId, payload.transactionId);
+			assert.equal(item.status, 'complete');
+			assert.equal(item.success, 'REVIEW', 'the verdict to branch on');
+			assert.equal(item.resultType, 'journeyResult');
+			assert.deepEqual(item.journeySummary, payload.journeySummary, 'the body reached the workflow whole');
+			assert.equal(item.customerId, '[redacted]', "the account's customer id is not output");
+			assert.deepEqual(nodeOutput(execution.data, NOOP_NAME), [item], 'the next node gets the item');
+
+			const everything = JSON.stringify(execution) + JSON.stringify(await server.getWorkflow(mainId));
+			assert.ok(!everything.includes(SIGNING_SECRET), 'the signing secret is nowhere in the execution or the workflow');
+			assert.ok(!everything.includes(SANDBOX_CUSTOMER_ID), 'nor the customer id');
+		});
+
+		step('30+ forged copies of one result are answered 401, all alike, and start nothing; the genuine one then starts one execution', async () => {
+			const forgeries = await emulator('GET', '/results/forgeries');
+			assert.ok(forgeries.length >= 30, `the emulator forges ${forgeries.length} ways`);
+			const journey = { transactionId: `tx-forged-${version}`, success: 'PASS' };
+			const refused = [];
+			for (const { kind, what } of forgeries) {
+				const res = await emulator('POST', '/results/forge', { kind, journey });
+				refused.push([kind, res.status]);
+				assert.equal(res.status, 401, `${kind} (${what}): ${res.status} ${JSON.stringify(res.answer)}`);
+				assert.deepEqual(res.answer, { message: 'Unauthorized' }, `${kind}: the answer says nothing about why`);
+			}
+			// The same for a payment result and an encrypted (text/plain) body, a few ways each.
+			for (const kind of ['otherSecret', 'bodyByteChanged', 'truncatedHex', 'noSignature']) {
+				assert.equal((await emulator('POST', '/results/forge', { kind, payment: { referenceId: `ref-forged-${version}` } })).status, 401, `payment, ${kind}`);
+				assert.equal((await emulator('POST', '/results/forge', { kind, rawBody: 'cGF5bG9hZA==', contentType: 'text/plain' })).status, 401, `text/plain, ${kind}`);
+			}
+			log(`${version}: ${refused.length} forgeries refused: ${refused.map(([k]) => k).join(', ')}`);
+			assert.equal(await countExecutions(server, mainId), executionsOfMain, 'no execution so far');
+
+			const { delivery } = await emulator('POST', '/results/journey', journey);
+			assert.deepEqual(delivery.attempts.map((a) => a.status), [200], 'the genuine result is accepted');
+			const [id] = await expectNewExecutions(1);
+			assert.equal((await triggerItem(id)).item.transactionId, journey.transactionId);
+		});
+
+		step('the signature is accepted in upper and mixed case hex', async () => {
+			for (const hexCase of ['upper', 'mixed']) {
+				const { delivery } = await emulator('POST', '/results/payment', { referenceId: `ref-${hexCase}-${version}`, hexCase });
+				assert.match(delivery.signature, hexCase === 'upper' ? /^[0-9A-F]{64}$/ : /[a-f].*[A-F]|[A-F].*[a-f]/);
+				assert.deepEqual(delivery.attempts.map((a) => a.status), [200], `${hexCase} case accepted`);
+			}
+			const ids = await expectNewExecutions(2);
+			const items = await Promise.all(ids.map(async (id) => (await triggerItem(id)).item));
+			assert.deepEqual(items.map((i) => [i.resultType, i.paymentOutcome]).sort(), [['paymentResult', 'succeeded'], ['paymentResult', 'succeeded']]);
+		});
+
+		step('a result sent 6 times one after another (the provider\'s resends), also re-sent with a new timestamp: one execution', async () => {
+			const journey = { transactionId: `tx-resent-${version}`, status: 'complete', success: 'DECLINE' };
+			const { delivery } = await emulator('POST', '/results/journey', journey);
+			assert.ok(isStarted(delivery.attempts[0].answer));
+			const { answers } = await emulator('POST', '/results/replay', { deliveryId: delivery.id, copies: 5 });
+			assert.ok(answers.every((a) => a.status === 200 && isDuplicate(a.answer)), `5 resends answered 200 as duplicates: ${JSON.stringify(answers)}`);
+			// The provider may build the body again: same transaction, status and verdict, another timestamp.
+			const rebuilt = await emulator('POST', '/results/journey', { ...journey, extra: { attempt: 7 } });
+			assert.ok(isDuplicate(rebuilt.delivery.attempts[0].answer), `rebuilt body: ${JSON.stringify(rebuilt.delivery.attempts)}`);
+			await expectNewExecutions(1);
+		});
+
+		step('6 identical copies at the same moment: one execution', async () => {
+			const rawBody = JSON.stringify({ referenceId: `ref-at-once-${version}`, status: 'PENDING', statusReasonInformation: 'waiting for the bank', timestamp: new Date().toISOString() });
+			const copies = await Promise.all(Array.from({ length: 6 }, async () => await emulator('POST', '/results/raw', { rawBody, retries: 0 })));
+			const answers = copies.map((c) => c.delivery.attempts[0]);
+			assert.ok(answers.every((a) => a.status === 200), `all answered 200: ${JSON.stringify(answers)}`);
+			assert.equal(answers.filter((a) => isStarted(a.answer)).length, 1, 'one copy started');
+			assert.equal(answers.filter((a) => isDuplicate(a.answer)).length, 5, 'five were duplicates');
+			const [id] = await expectNewExecutions(1);
+			assert.equal((await triggerItem(id)).item.paymentOutcome, 'pending');
+		});
+
+		step('an encrypted text/plain result starts one execution with the raw string', async () => {
+			const { delivery } = await emulator('POST', '/results/journey', { transactionId: `tx-encrypted-${version}`, encrypt: true });
+			assert.equal(delivery.contentType, 'text/plain');
+			assert.deepEqual(delivery.attempts.map((a) => a.status), [200]);
+			const [id] = await expectNewExecutions(1);
+			const { item } = await triggerItem(id);
+			assert.deepEqual(Object.keys(item).sort(), ['body', 'resultType']);
+			assert.equal(item.resultType, 'encrypted');
+			assert.equal(util.sha256(item.body), delivery.sha256, 'the exact text the provider sent');
+		});
+
+		step('5 MiB and 10,000 levels deep start one execution each with their body; 5 MiB + 1 byte and 6 MB are refused with 413', async () => {
+			const prefix = `{"referenceId":"ref-big-${version}","status":"SUCCESS","pad":"`;
+			const big = `${prefix}${'x'.repeat(MAX_BODY_BYTES - prefix.length - 2)}"}`;
+			assert.equal(Buffer.byteLength(big), MAX_BODY_BYTES);
+			const depth = 10_000;
+			const deep = `{"transactionId":"tx-deep-${version}","status":"complete","success":"PASS","nested":${'{"a":'.repeat(depth)}{"end":true}${'}'.repeat(depth)}}`;
+
+			for (const [what, rawBody] of [
+				['5 MiB + 1 byte', `${big.slice(0, -2)}x"}`],
+				['6 MB', `${prefix}${'x'.repeat(6_000_000 - prefix.length - 2)}"}`],
+			]) {
+				const { delivery } = await emulator('POST', '/results/raw', { rawBody, retries: 0 });
+				assert.deepEqual(delivery.attempts.map((a) => [a.status, a.answer]), [[413, { message: 'Payload Too Large' }]], what);
+			}
+			assert.equal(await countExecutions(server, mainId), executionsOfMain, 'nothing started');
+
+			for (const rawBody of [big, deep]) {
+				const { delivery } = await emulator('POST', '/results/raw', { rawBody, retries: 0 });
+				assert.deepEqual(delivery.attempts.map((a) => a.status), [200]);
+			}
+			const [deepId, bigId] = await expectNewExecutions(2);
+			const deepItem = (await triggerItem(deepId)).item;
+			assert.equal(deepItem.success, 'PASS');
+			let level = deepItem.nested;
+			let count = 0;
+			while (level && level.a !== undefined) {
+				level = level.a;
+				count++;
+			}
+			assert.deepEqual([count, level.end], [depth, true], 'all levels reached the workflow');
+			const bigItem = (await triggerItem(bigId)).item;
+			assert.equal(bigItem.pad.length, MAX_BODY_BYTES - prefix.length - 2, 'the whole 5 MiB reached the workflow');
+			assert.equal(bigItem.paymentOutcome, 'succeeded');
+		});
+
+		step('the emulator resends while the workflow is not active (404) and the first answer after activation starts one execution', async () => {
+			await emulator('POST', '/config', { resultDelivery: { timeScale: 0.002 } }); // resends within 173 s
+			await deliverTo(paymentsUrl);
+			const { delivery } = await emulator('POST', '/results/payment', { referenceId: `ref-retried-${version}`, status: 'SETTLEMENT_COMPLETED', wait: false });
+			await waitUntil('two refused attempts', async () => (await emulator('GET', `/results/deliveries/${delivery.id}`)).attempts.length >= 2);
+			await server.activateWorkflow(paymentsId);
+			const done = await waitUntil('the delivery to succeed', async () => {
+				const record = await emulator('GET', `/results/deliveries/${delivery.id}`);
+				assert.ok(!(record.done && !record.delivered), `given up: ${JSON.stringify(record.attempts)}`);
+				return record.delivered && record;
+			}, { timeoutMs: 180000 });
+			const statuses = done.attempts.map((a) => a.status);
+			assert.equal(statuses.at(-1), 200);
+			assert.ok(statuses.slice(0, -1).every((s) => s === 404) && statuses.length >= 3, `404s, then 200: ${statuses}`);
+			log(`${version}: resent ${statuses.length - 1} times (${statuses.join(', ')}) at ${done.attempts.map((a) => a.at.slice(17, 23)).join(', ')}`);
+			await emulator('POST', '/config', { resultDelivery: { timeScale: 1 } });
+			const [id] = await settle(server, paymentsId, 1, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+			assert.equal((await triggerItem(id)).item.paymentOutcome, 'succeeded');
+		});
+
+		step('Events = Payment Results: a journey result is answered 200 and starts nothing; a payment result is answered before its workflow ends', async () => {
+			const journey = await emulator('POST', '/results/journey', { transactionId: `tx-filtered-${version}` });
+			assert.deepEqual(journey.delivery.attempts.map((a) => [a.status, a.answer]), [[200, { received: true, started: false, reason: 'not in Events' }]]);
+
+			const payment = await emulator('POST', '/results/payment', { referenceId: `ref-slow-workflow-${version}`, status: 'FAILURE_CANCELED' });
+			assert.deepEqual(payment.delivery.attempts.map((a) => a.status), [200]);
+			// The workflow waits WAIT_SECONDS after the trigger. Right after the answer its execution has
+			// not finished: the answer did not wait for the workflow (it would have come after the end).
+			const finished = await server.get('/rest/executions', {
+				query: { filter: JSON.stringify({ workflowId: paymentsId, status: ['success', 'error', 'crashed', 'canceled'] }), limit: '1' },
+			});
+			assert.equal(finished.count, 1, 'only the earlier execution has finished when the answer is in');
+			const [id] = await settle(server, paymentsId, 2, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+			const { item } = await triggerItem(id);
+			assert.deepEqual([item.resultType, item.status, item.paymentOutcome], ['paymentResult', 'FAILURE_CANCELED', 'failed']);
+			await server.deactivateWorkflow(paymentsId);
+		});
+
+		step('after an n8n restart (N8N_PAYLOAD_SIZE_MAX=2) resends of an earlier result start nothing; a body over n8n\'s own limit is 413', async () => {
+			await deliverTo(mainUrl);
+			const { delivery } = await emulator('POST', '/results/journey', { transactionId: `tx-restart-${version}`, success: 'FLAG' });
+			assert.ok(isStarted(delivery.attempts[0].answer));
+			await expectNewExecutions(1);
+			const remembered = (await nodeStaticData(server, mainId, TRIGGER_NAME))?.recentDeliveries;
+			assert.ok(remembered && Object.keys(remembered).length > 0, 'static data holds the remembered deliveries');
+			assert.ok(Object.keys(remembered).every((key) => /^[0-9a-f]{24}$/.test(key)), 'as hashes only');
+
+			await server.stop();
+			server = null;
+			server = await instance.startServer({ port, env: serverEnv(port, { N8N_PAYLOAD_SIZE_MAX: '2' }) });
+			timings.restartMs = server.startupMs;
+			await server.ensureLoggedIn();
+			await waitUntil('the restarted n8n to serve the production URL', async () => (await postJson(mainUrl, { probe: true })).status === 401);
+
+			const one = await emulator('POST', '/results/replay', { deliveryId: delivery.id, copies: 2 });
+			const together = await emulator('POST', '/results/replay', { deliveryId: delivery.id, copies: 3, atOnce: true });
+			const answers = [...one.answers, ...together.answers];
+			assert.ok(answers.every((a) => a.status === 200 && isDuplicate(a.answer)), `after the restart the 5 resends are duplicates: ${JSON.stringify(answers)}`);
+
+			const overN8nLimit = `{"referenceId":"ref-3mb-${version}","status":"SUCCESS","pad":"${'y'.repeat(3_000_000)}"}`;
+			const big = await emulator('POST', '/results/raw', { rawBody: overN8nLimit, retries: 0 });
+			assert.deepEqual(big.delivery.attempts.map((a) => [a.status, a.answer]), [[413, { message: 'Payload Too Large' }]], 'over N8N_PAYLOAD_SIZE_MAX');
+			assert.equal(await countExecutions(server, mainId), executionsOfMain, 'nothing started');
+
+			const fresh = await emulator('POST', '/results/journey', { transactionId: `tx-after-restart-${version}` });
+			assert.ok(isStarted(fresh.delivery.attempts[0].answer), 'a new result still starts');
+			await expectNewExecutions(1);
+		});
+	});
+}
+
+for (const version of ['v2', 'v1']) defineSuite(version);

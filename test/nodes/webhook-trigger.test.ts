@@ -1,0 +1,374 @@
+import { createHmac } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
+import { forgetDeliveries, STARTED_ANSWER } from '../../nodes/shared/delivery-memory';
+import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/payment-outcome';
+import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
+import { resultIdentity, resultTypeOf } from '../../nodes/WebhookTrigger/recognise';
+import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
+import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
+import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
+import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
+import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
+
+// The emulator's forgeries are the ones the e2e suite sends to a real n8n: one list for both.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const signedResults = require('../../sandbox/signed-results') as {
+	FORGERIES: Record<string, { what: string }>;
+	forge: (kind: string, opts: { bytes: Buffer; contentType: string; secret: string }) => { bytes: Buffer; headers: Record<string, string | string[]> };
+	journeyResult: (fields?: IDataObject) => IDataObject;
+	paymentResult: (fields?: IDataObject) => IDataObject;
+	sign: (bytes: Buffer, secret: string, hexCase?: 'lower' | 'upper' | 'mixed') => string;
+};
+
+const SECRET = 'whsec-unit-7f3a9c1e5b2d4f60';
+const NODE_KEY = 'node:Verification Webhook Trigger';
+
+const hmacHex = (secret: string, body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
+
+/** The headers as Node's HTTP parser hands them to n8n: lower-case names, a repeated header joined with ", ". */
+function asReceived(headers: Record<string, string | string[]>): Record<string, string> {
+	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]));
+}
+
+describe('Verification Webhook Trigger: signature check', () => {
+	const body = Buffer.from(JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-sig' })));
+
+	it('accepts the HMAC-SHA256 of the exact bytes in lower, upper and mixed case hex', () => {
+		for (const hexCase of ['lower', 'upper', 'mixed'] as const) {
+			const signature = signedResults.sign(body, SECRET, hexCase);
+			expect(signatureMatches(body, signature, SECRET)).toBe(true);
+		}
+		expect(signedResults.sign(body, SECRET)).toBe(hmacHex(SECRET, body));
+	});
+
+	it('refuses every forgery the emulator can send (the e2e sends the same list to n8n)', () => {
+		const kinds = Object.keys(signedResults.FORGERIES);
+		expect(kinds.length).toBeGreaterThanOrEqual(30);
+		for (const kind of kinds) {
+			const forged = signedResults.forge(kind, { bytes: body, contentType: 'application/json', secret: SECRET });
+			const accepted = signatureMatches(forged.bytes, signatureOf(asReceived(forged.headers)), SECRET);
+			expect({ kind, accepted }).toEqual({ kind, accepted: false });
+		}
+	});
+
+	it('never matches with an empty secret, even against the HMAC made with an empty key', () => {
+		expect(signatureMatches(body, hmacHex('', body), '')).toBe(false);
+	});
+
+	it('reads only a single string Signature header', () => {
+		expect(signatureOf({ signature: 'abc' })).toBe('abc');
+		expect(signatureOf({ signature: ['abc', 'abc'] })).toBeUndefined();
+		expect(signatureOf({ 'x-signature': 'abc' })).toBeUndefined();
+	});
+});
+
+describe('Verification Webhook Trigger: body reading and parsing', () => {
+	it('refuses by Content-Length before reading, by size after reading, and over n8n\'s own limit', async () => {
+		const readRawBody = jest.fn(async () => {});
+		expect(await readDeliveryBody({ headers: { 'content-length': String(MAX_BODY_BYTES + 1) }, readRawBody })).toEqual({ tooLarge: true });
+		expect(readRawBody).not.toHaveBeenCalled();
+
+		expect(await readDeliveryBody({ headers: {}, rawBody: Buffer.alloc(MAX_BODY_BYTES + 1) })).toEqual({ tooLarge: true });
+		const exact = await readDeliveryBody({ headers: {}, rawBody: Buffer.alloc(MAX_BODY_BYTES, 0x20) });
+		expect('bytes' in exact && exact.bytes.length).toBe(MAX_BODY_BYTES);
+
+		const overN8nLimit = Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' });
+		expect(await readDeliveryBody({ headers: {}, readRawBody: async () => await Promise.reject(overN8nLimit) })).toEqual({ tooLarge: true });
+		const aborted = Object.assign(new Error('aborted'), { type: 'request.aborted' });
+		expect(await readDeliveryBody({ headers: {}, readRawBody: async () => await Promise.reject(aborted) })).toEqual({ unreadable: true });
+	});
+
+	it('reads off the rest of a body it refuses, so the sender gets the 413 instead of a reset', async () => {
+		const stream = Object.assign(new PassThrough(), { headers: { 'content-length': String(MAX_BODY_BYTES + 10) } });
+		const chunks = [Buffer.alloc(MAX_BODY_BYTES), Buffer.alloc(10)];
+		const refused = readDeliveryBody(stream);
+		for (const chunk of chunks) stream.write(chunk);
+		stream.end();
+		expect(await refused).toEqual({ tooLarge: true });
+		expect(stream.readableEnded).toBe(true);
+	});
+
+	it('reads the body n8n left unread', async () => {
+		const req: { headers: IDataObject; rawBody?: Buffer; readRawBody: () => Promise<void> } = {
+			headers: {},
+			readRawBody: async () => {
+				req.rawBody = Buffer.from('{"a":1}');
+			},
+		};
+		expect(await readDeliveryBody(req)).toEqual({ bytes: Buffer.from('{"a":1}') });
+	});
+
+	it('text/plain stays the raw string; JSON is parsed (BOM ignored); what is not JSON stays text', () => {
+		expect(parseDeliveryBody(Buffer.from('{"a":1}'), 'text/plain; charset=utf-8')).toEqual({ text: '{"a":1}', encrypted: true });
+		expect(parseDeliveryBody(Buffer.from('\ufeff{"a":1}'), 'application/json')).toEqual({ json: { a: 1 } });
+		expect(parseDeliveryBody(Buffer.from('{"a":'), 'application/json')).toEqual({ text: '{"a":', encrypted: false });
+		expect(parseDeliveryBody(Buffer.from('[1,2]'), undefined)).toEqual({ json: [1, 2] });
+	});
+});
+
+describe('Verification Webhook Trigger: what a delivery is', () => {
+	it.each([
+		['the emulator\'s journey result', signedResults.journeyResult(), 'journeyResult'],
+		['a verdict alone', { success: 'review' }, 'journeyResult'],
+		['journeySummary alone', { journeySummary: {} }, 'journeyResult'],
+		['a verdict inside generalTransactionData', { generalTransactionData: { success: 'FLAG' } }, 'journeyResult'],
+		['an enveloped journey result', { status: true, data: { transactionId: 't', status: 'processing' } }, 'journeyResult'],
+		['a transactionId with a journey status', { transactionId: 't', status: 'aborted' }, 'journeyResult'],
+		['the emulator\'s payment result', signedResults.paymentResult(), 'paymentResult'],
+		['a payment-only status', { status: 'FAILURE_DECLINED' }, 'paymentResult'],
+		['PROCESSING with a referenceId', { referenceId: 'r', status: 'PROCESSING' }, 'paymentResult'],
+		['an enveloped payment status', { status: true, data: { status: 'SETTLEMENT_COMPLETED' } }, 'paymentResult'],
+		['snake_case twins of a journey result', { transaction_id: 't', status: 'aborted' }, 'journeyResult'],
+		['journey_summary', { journey_summary: {} }, 'journeyResult'],
+		['snake_case twins of a payment result', { reference_id: 'r', status: 'PROCESSING' }, 'paymentResult'],
+		['PROCESSING alone (either kind)', { status: 'PROCESSING' }, 'unrecognised'],
+		['an unknown status', { transactionId: 't', status: 'done' }, 'unrecognised'],
+		['an array', [1, 2], 'unrecognised'],
+		['a string', 'text', 'unrecognised'],
+	])('%s', (_, body, type) => {
+		expect(resultTypeOf(body)).toBe(type);
+	});
+
+	it('a result is identified by kind, id, status and verdict, whatever else changes', () => {
+		const first = signedResults.journeyResult({ transactionId: 'tx-1' });
+		const resend = { ...first, timestamp: '2030-01-01T00:00:00.000Z' };
+		expect(resultIdentity(resend, 'journeyResult')).toEqual(resultIdentity(first, 'journeyResult'));
+		expect(resultIdentity(first, 'journeyResult')).toEqual(['journeyResult', 'tx-1', 'complete', 'PASS']);
+		expect(resultIdentity({ ...first, success: 'DECLINE' }, 'journeyResult')).not.toEqual(resultIdentity(first, 'journeyResult'));
+		expect(resultIdentity({ referenceId: 'r', status: 'SUCCESS' }, 'paymentResult')).toEqual(['paymentResult', 'r', 'success', '']);
+		expect(resultIdentity({ status: 'SUCCESS' }, 'paymentResult')).toBeUndefined();
+		expect(resultIdentity({ transaction_id: 'tx-1', status: 'complete', success: 'PASS' }, 'journeyResult')).toEqual(['journeyResult', 'tx-1', 'complete', 'PASS']);
+	});
+
+	it('maps every documented payment status to its outcome; unknown ones stay pending', () => {
+		const outcomes = Object.fromEntries(PAYMENT_STATUSES.map((status) => [status, paymentOutcome(status)]));
+		expect(outcomes).toEqual({
+			SUCCESS: 'succeeded',
+			COMPLETED: 'succeeded',
+			SETTLEMENT_COMPLETED: 'succeeded',
+			FAILED: 'failed',
+			FAILURE_GENERIC: 'failed',
+			FAILURE_PERMISSION_DENIED: 'failed',
+			FAILURE_CANCELED: 'failed',
+			FAILURE_EXPIRED: 'failed',
+			FAILURE_INSUFFICIENT_FUNDS: 'failed',
+			FAILURE_DECLINED: 'failed',
+			SETTLEMENT_INCOMPLETE: 'failed',
+			PROCESSING: 'pending',
+			INITIATED: 'pending',
+			PENDING: 'pending',
+			PENDING_EXTERNAL_AUTHORIZATION: 'pending',
+			SETTLEMENT_IN_PROGRESS: 'pending',
+		});
+		expect(paymentOutcome(' success ')).toBe('succeeded');
+		expect(paymentOutcome('FAILURE_NEW_REASON')).toBe('failed');
+		expect(paymentOutcome('SOMETHING_NEW')).toBe('pending');
+		expect(paymentOutcome(undefined)).toBe('pending');
+	});
+});
+
+describe('Verification Webhook Trigger: signing secret cache', () => {
+	beforeEach(() => forgetSecrets());
+
+	it('copies arriving together share one credential read; the secret is read again after the TTL', async () => {
+		let reads = 0;
+		const read = async () => {
+			reads++;
+			return SECRET;
+		};
+		const now = Date.now();
+		expect(await Promise.all(Array.from({ length: 20 }, async () => await cachedSecret('cred-1', read, now)))).toEqual(Array(20).fill(SECRET));
+		expect(reads).toBe(1);
+		await cachedSecret('cred-1', read, now + SECRET_TTL_MS - 1);
+		expect(reads).toBe(1);
+		await cachedSecret('cred-1', read, now + SECRET_TTL_MS);
+		expect(reads).toBe(2);
+		await cachedSecret('cred-2', read, now);
+		expect(reads).toBe(3);
+	});
+
+	it('an unreadable credential is not kept: the next delivery reads it again', async () => {
+		const read = jest.fn(async () => '');
+		await cachedSecret('cred-3', read);
+		await cachedSecret('cred-3', read);
+		expect(read).toHaveBeenCalledTimes(2);
+	});
+});
+
+describe('Verification Webhook Trigger in n8n', () => {
+	const node = new VerificationWebhookTrigger();
+	const setup = (parameters: INodeParameters = {}, signingSecret: string = SECRET) => ({
+		node,
+		parameters,
+		credentials: { verificationServicesWebhookApi: { signingSecret } },
+		credentialTypes: [new VerificationServicesWebhookApi()],
+	});
+
+	let staticData: IDataObject;
+	beforeEach(() => {
+		forgetDeliveries();
+		forgetSecrets();
+		staticData = {};
+	});
+
+	/** Delivers `body` signed with `secret` (a string body is sent as it is). */
+	async function deliver(
+		body: unknown,
+		{ parameters = {}, secret = SECRET, contentType = 'application/json', signature, mode, from = staticData }: {
+			parameters?: INodeParameters;
+			secret?: string;
+			contentType?: string;
+			signature?: string;
+			mode?: 'webhook' | 'manual';
+			from?: IDataObject;
+		} = {},
+	): Promise<RunWebhookResult> {
+		const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
+		return await runWebhook({
+			...setup(parameters),
+			staticData: from,
+			mode,
+			request: { headers: { 'content-type': contentType, signature: signature ?? hmacHex(secret, rawBody) }, rawBody },
+		});
+	}
+
+	const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
+	const notStartedBecause = (result: RunWebhookResult) =>
+		result.response?.workflowData === undefined ? (result.response?.webhookResponse as IDataObject | undefined)?.reason : 'started';
+
+	it('a genuine journey result starts one execution, answered 200 at once by the node; the customer id is not output', async () => {
+		const result = await deliver(signedResults.journeyResult({ transactionId: 'tx-genuine', success: 'DECLINE' }));
+		expect(result.error).toBeUndefined();
+		expect(result.res).toMatchObject({ statusCode: 200, ended: true, body: STARTED_ANSWER });
+		expect(result.response?.noWebhookResponse).toBe(true);
+		const [item] = started(result);
+		expect(item).toMatchObject({ transactionId: 'tx-genuine', status: 'complete', success: 'DECLINE', resultType: 'journeyResult', customerId: '[redacted]' });
+		expect(JSON.stringify(result)).not.toContain('c0ffee00-1234-4abc-8def-000000000001');
+	});
+
+	it('a payment result gets paymentOutcome beside its status; an enveloped verdict is copied to success', async () => {
+		const [payment] = started(await deliver(signedResults.paymentResult({ referenceId: 'ref-1', status: 'FAILURE_EXPIRED' })));
+		expect(payment).toMatchObject({ referenceId: 'ref-1', status: 'FAILURE_EXPIRED', resultType: 'paymentResult', paymentOutcome: 'failed' });
+		const [enveloped] = started(await deliver({ status: true, data: { transactionId: 'tx-env', status: 'complete', success: 'PASS', customerId: 'c1' } }));
+		expect(enveloped).toMatchObject({ status: true, success: 'PASS', resultType: 'journeyResult', data: { customerId: '[redacted]' } });
+		const [snake] = started(await deliver({ transaction_id: 'tx-snake', status: 'complete', customer_id: 'c2', general_transaction_data: { success: 'FLAG' } }));
+		expect(snake).toMatchObject({ transaction_id: 'tx-snake', customer_id: '[redacted]', success: 'FLAG', resultType: 'journeyResult' });
+		const [clash] = started(await deliver({ referenceId: 'ref-2', status: 'SUCCESS', paymentOutcome: 'theirs', resultType: 'theirs' }));
+		expect(clash).toMatchObject({ paymentOutcome: 'theirs', resultType: 'theirs', triggerPaymentOutcome: 'succeeded', triggerResultType: 'paymentResult' });
+	});
+
+	it('a forged delivery is answered 401 with nothing about why, starts nothing and is not remembered', async () => {
+		const body = JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-forged' }));
+		const refusals = [
+			await deliver(body, { secret: 'another-secret' }),
+			await deliver(body, { signature: '' }),
+			await deliver(`${body} `, { signature: hmacHex(SECRET, body) }),
+			await deliver(body, { signature: hmacHex(SECRET, body).slice(0, 63) }),
+		];
+		for (const refused of refusals) {
+			expect(refused.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
+			expect(refused.response).toEqual({ noWebhookResponse: true });
+			expect(refused.staticData[NODE_KEY]).toEqual({});
+		}
+		expect(started(await deliver(body))).toHaveLength(1);
+	});
+
+	it('a credential without a usable secret refuses every delivery and says so in the log, without any secret', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		const body = JSON.stringify(signedResults.journeyResult());
+		const result = await runWebhook({
+			...setup({}, ' '),
+			staticData,
+			request: { headers: { 'content-type': 'application/json', signature: hmacHex(' ', body) }, rawBody: body },
+		});
+		expect(result.res.statusCode).toBe(401);
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining('starts or ends with a space'));
+		warn.mockRestore();
+	});
+
+	it('text/plain (an encrypted payload) is checked and passed on as the raw string', async () => {
+		const cipherText = 'q83vEjRWeJq83vEjRWeJ+/base64==';
+		expect((await deliver(cipherText, { contentType: 'text/plain', secret: 'wrong' })).res.statusCode).toBe(401);
+		const [item] = started(await deliver(cipherText, { contentType: 'text/plain' }));
+		expect(item).toEqual({ body: cipherText, resultType: 'encrypted' });
+		// Signed, declared JSON, but not JSON: passed on as text too, as neither kind.
+		const [broken] = started(await deliver('{"transactionId":"tx-cut'));
+		expect(broken).toEqual({ body: '{"transactionId":"tx-cut', resultType: 'unrecognised' });
+		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('not in Events');
+	});
+
+	it('a body over 5 MiB is answered 413 and starts nothing, even correctly signed', async () => {
+		const big = `{"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
+		const result = await deliver(big);
+		expect(result.res).toMatchObject({ statusCode: 413, body: { message: 'Payload Too Large' } });
+		expect(started(result)).toEqual([]);
+	});
+
+	it('Events lets only its kind through (encrypted always); the rest is answered 200 and starts nothing', async () => {
+		const journeysOnly = { events: 'journeyResult' };
+		expect(notStartedBecause(await deliver(signedResults.paymentResult(), { parameters: journeysOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: journeysOnly }))).toBe('started');
+		expect(notStartedBecause(await deliver('cipher', { parameters: { events: 'paymentResult' }, contentType: 'text/plain' }))).toBe('started');
+		expect(notStartedBecause(await deliver({ something: 'else' }))).toBe('started');
+	});
+
+	describe('duplicates', () => {
+		const result = signedResults.journeyResult({ transactionId: 'tx-dup', status: 'complete', success: 'PASS' });
+
+		it('6 resends one after another: one start; the same result with a new timestamp, or the same body re-encoded, is a duplicate', async () => {
+			let state = staticData;
+			const outcomes: unknown[] = [];
+			for (let i = 0; i < 6; i++) {
+				const copy = await deliver(result, { from: state });
+				outcomes.push(notStartedBecause(copy));
+				state = copy.staticData;
+			}
+			expect(outcomes).toEqual(['started', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+			expect(notStartedBecause(await deliver({ ...result, timestamp: '2031-01-01T00:00:00.000Z' }, { from: state }))).toBe('duplicate');
+			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2), { from: state }))).toBe('duplicate');
+			// Another status or verdict of the same transaction is a new result.
+			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }, { from: state }))).toBe('started');
+		});
+
+		it('6 copies at the same moment, each with its own copy of the stored static data: one starts', async () => {
+			const copies = await Promise.all(Array.from({ length: 6 }, async () => await deliver(result)));
+			expect(copies.map(notStartedBecause).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'started']);
+		});
+
+		it('across a restart the static data is the memory; it holds hashes only', async () => {
+			const first = await deliver(result);
+			forgetDeliveries(); // the n8n process restarts
+			expect(notStartedBecause(await deliver(result, { from: first.staticData }))).toBe('duplicate');
+			const remembered = (first.staticData[NODE_KEY] as IDataObject).recentDeliveries as Record<string, number>;
+			expect(Object.keys(remembered)).toHaveLength(2);
+			for (const key of Object.keys(remembered)) expect(key).toMatch(/^[0-9a-f]{24}$/);
+			expect(JSON.stringify(first.staticData)).not.toContain('tx-dup');
+		});
+
+		it('0 minutes turns the check off; test events are never held back', async () => {
+			const off = { dedupMinutes: 0 };
+			const twice = [await deliver(result, { parameters: off }), await deliver(result, { parameters: off })];
+			expect(twice.map(notStartedBecause)).toEqual(['started', 'started']);
+			const tests = [await deliver(result, { mode: 'manual' }), await deliver(result, { mode: 'manual' })];
+			expect(tests.map(notStartedBecause)).toEqual(['started', 'started']);
+		});
+	});
+
+	it('activation refuses a credential whose secret could never match; the credential test says the same', async () => {
+		const ok = await runWebhookMethod({ ...setup(), method: 'create' });
+		expect(ok.result).toBe(true);
+		const empty = await runWebhookMethod({ ...setup({}, ''), method: 'create' });
+		expect(empty.error?.message).toMatch(/Enter the webhook secret/);
+		expect(checkSigningSecret(`${SECRET}\n`)).toMatchObject({ status: 'Error' });
+		const tested = checkSigningSecret(SECRET);
+		expect(tested.status).toBe('OK');
+		expect(tested.message).not.toContain(SECRET);
+	});
+});

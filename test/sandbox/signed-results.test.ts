@@ -1,0 +1,152 @@
+import axios, { type AxiosInstance } from 'axios';
+import { createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server');
+
+const SECRET = 'whsec-emulator-test';
+
+/** What the receiver got, and how it answers: a list of [status, delay ms] used in turn (the last one repeats). */
+interface Receiver {
+	url: string;
+	received: { headers: IncomingHttpHeaders; body: Buffer }[];
+	answers: [number, number][];
+	close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+	const receiver = { received: [], answers: [[200, 0]] } as unknown as Receiver;
+	const pending = new Set<NodeJS.Timeout>();
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+			const [status, delay] = receiver.answers[Math.min(receiver.received.length - 1, receiver.answers.length - 1)];
+			const timer = setTimeout(() => {
+				pending.delete(timer);
+				res.writeHead(status, { 'content-type': 'application/json' }).end('{"seen":true}');
+			}, delay);
+			pending.add(timer);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/results`;
+	receiver.close = async () => {
+		for (const timer of pending) clearTimeout(timer);
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	};
+	return receiver;
+}
+
+let sandbox: { url: string; close(): Promise<void> };
+let control: AxiosInstance;
+let receiver: Receiver;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	control = axios.create({ baseURL: `${sandbox.url}/__control`, validateStatus: () => true });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(async () => {
+	expect((await control.post('/reset')).status).toBe(200);
+	receiver = await startReceiver();
+	expect((await control.post('/results/webhook', { url: receiver.url, signingSecret: SECRET })).status).toBe(200);
+	expect((await control.post('/config', { resultDelivery: { timeScale: 0.0001 } })).status).toBe(200);
+});
+
+afterEach(async () => {
+	await receiver.close();
+});
+
+const hmacHex = (body: Buffer) => createHmac('sha256', SECRET).update(body).digest('hex');
+
+describe('emulator: signed results as the provider sends them', () => {
+	it('signs the exact bytes it sends, with the provider\'s User-Agent; a journey result carries the documented fields', async () => {
+		const res = await control.post('/results/journey', { transactionId: 'tx-1', success: 'FLAG' });
+		expect(res.status).toBe(200);
+		const [got] = receiver.received;
+		expect(got.headers.signature).toBe(hmacHex(got.body));
+		expect(got.headers['user-agent']).toBe('signteq.io API');
+		expect(got.headers['content-type']).toBe('application/json');
+		const body = JSON.parse(got.body.toString());
+		expect(body).toMatchObject({ transactionId: 'tx-1', status: 'complete', success: 'FLAG', generalTransactionData: { status: 'complete', success: 'FLAG' } });
+		expect(res.data.delivery).toMatchObject({ delivered: true, done: true, sha256: createHash('sha256').update(got.body).digest('hex') });
+	});
+
+	it('resends after non-2xx answers with the provider\'s backoff scaled by timeScale, until a 2xx', async () => {
+		receiver.answers = [[503, 0], [500, 0], [404, 0], [200, 0]];
+		const { delivery } = (await control.post('/results/payment', { referenceId: 'ref-1' })).data;
+		expect(delivery.attempts.map((a: { status: number }) => a.status)).toEqual([503, 500, 404, 200]);
+		expect(delivery.plannedDelaysMs).toEqual([1, 10, 100, 1000, 3765, 3765]);
+		expect(new Set(receiver.received.map((r) => r.headers.signature)).size).toBe(1);
+		expect(delivery.delivered).toBe(true);
+	});
+
+	it('resends when the answer is slower than answerTimeoutMs', async () => {
+		await control.post('/config', { resultDelivery: { answerTimeoutMs: 300 } });
+		receiver.answers = [[200, 2000], [200, 0]];
+		const { delivery } = (await control.post('/results/journey', {})).data;
+		expect(delivery.attempts).toHaveLength(2);
+		expect(delivery.attempts[0]).toMatchObject({ status: null, error: 'Webhook did not answer within 300 ms' });
+		expect(delivery.attempts[1]).toMatchObject({ status: 200 });
+	});
+
+	it('gives up after the configured number of resends', async () => {
+		receiver.answers = [[500, 0]];
+		const { delivery } = (await control.post('/results/journey', { retries: 2 })).data;
+		expect(delivery).toMatchObject({ delivered: false, done: true });
+		expect(delivery.attempts).toHaveLength(3);
+	});
+
+	it('reset ends the resends still waiting', async () => {
+		await control.post('/config', { resultDelivery: { timeScale: 1 } });
+		receiver.answers = [[500, 0]];
+		const { delivery } = (await control.post('/results/journey', { wait: false })).data;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await control.post('/reset');
+		expect((await control.get(`/results/deliveries/${delivery.id}`)).status).toBe(404);
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	it('replays the exact bytes and signature, one after another or at once', async () => {
+		const { delivery } = (await control.post('/results/journey', {})).data;
+		const replayed = (await control.post('/results/replay', { deliveryId: delivery.id, copies: 3, atOnce: true })).data;
+		expect(replayed.answers.map((a: { status: number }) => a.status)).toEqual([200, 200, 200]);
+		expect(receiver.received).toHaveLength(4);
+		for (const got of receiver.received) {
+			expect(got.body.equals(receiver.received[0].body)).toBe(true);
+			expect(got.headers.signature).toBe(delivery.signature);
+		}
+	});
+
+	it('encrypt sends the result as signed text/plain that the documented stand-in scheme opens', async () => {
+		const { payload } = (await control.post('/results/payment', { referenceId: 'ref-enc', encrypt: true })).data;
+		const [got] = receiver.received;
+		expect(got.headers['content-type']).toBe('text/plain');
+		expect(got.headers.signature).toBe(hmacHex(got.body));
+		const sealed = Buffer.from(got.body.toString(), 'base64');
+		const decipher = createDecipheriv('aes-256-gcm', createHash('sha256').update(SECRET).digest(), sealed.subarray(0, 12));
+		decipher.setAuthTag(sealed.subarray(12, 28));
+		const opened = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString();
+		expect(JSON.parse(opened)).toEqual(payload);
+	});
+
+	it('a forgery is sent once, as described, and its answer reported', async () => {
+		receiver.answers = [[401, 0]];
+		const forgeries = (await control.get('/results/forgeries')).data as { kind: string }[];
+		expect(forgeries.length).toBeGreaterThanOrEqual(30);
+		const res = (await control.post('/results/forge', { kind: 'twoHeaders', payment: { referenceId: 'ref-f' } })).data;
+		expect(res).toMatchObject({ kind: 'twoHeaders', status: 401 });
+		const [got] = receiver.received;
+		expect(got.headers.signature).toBe(`${hmacHex(got.body)}, ${'0'.repeat(64)}`);
+		expect(receiver.received).toHaveLength(1);
+	});
+});
