@@ -1,5 +1,6 @@
 import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, check, choice, decimal, text } from '../../shared/rules';
+import { boolean, check, choice, text } from '../../shared/rules';
+import { amount, currency } from '../money-rules';
 
 export const challengeDeposit: OperationDefinition = {
 	value: 'challengeDeposit',
@@ -26,7 +27,7 @@ export const challengeDeposit: OperationDefinition = {
 				description:
 					'The small amount sent to the account, e.g. 0.01. A number from an expression is sent with 2 decimals (1 becomes "1.00").',
 			},
-			rule: decimal({ maxDecimals: 2, positive: true }),
+			rule: amount,
 		},
 		{
 			property: {
@@ -39,10 +40,7 @@ export const challengeDeposit: OperationDefinition = {
 				description:
 					'Currency of the amount: any ISO 4217 code (lower case is upper-cased). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
-			rule: text({
-				normalize: (value) => value.trim().toUpperCase(),
-				checks: [check.pattern(/^[A-Z]{3}$/, 'a three-letter ISO 4217 currency code such as EUR')],
-			}),
+			rule: currency,
 		},
 		{
 			property: {
