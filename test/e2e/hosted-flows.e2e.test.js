@@ -18,7 +18,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
-const { ensureDataTables, dataTableRows } = require('./lib/data-tables');
+const { ensureDataTables, dataTableRows, pickDataTablesById } = require('./lib/data-tables');
 const util = require('./lib/util');
 const { control, postJson, waitUntil } = require('./trigger-helpers');
 
@@ -88,14 +88,9 @@ for (const version of ['v2', 'v1']) {
 				base = `http://127.0.0.1:${port}`;
 				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
 				await server.ensureLoggedIn();
-				tableId = (await ensureDataTables(server, JOURNEY))[TABLE];
-				if (version === 'v1') {
-					const stored = await server.getWorkflow(JOURNEY.id);
-					const nodes = stored.nodes.map((n) =>
-						n.type === 'n8n-nodes-base.dataTable' ? { ...n, parameters: { ...n.parameters, dataTableId: { __rl: true, mode: 'id', value: tableId } } } : n,
-					);
-					await server.patch(`/rest/workflows/${JOURNEY.id}`, { nodes, versionId: stored.versionId });
-				}
+				const tables = await ensureDataTables(server, JOURNEY);
+				tableId = tables[TABLE];
+				if (version === 'v1') await pickDataTablesById(server, JOURNEY.id, tables);
 				await server.activateWorkflow(JOURNEY.id);
 				await server.activateWorkflow(PAYMENT.id);
 				// Activation takes effect a moment after the call on 2.x: an unsigned POST is refused (401) once the trigger listens.

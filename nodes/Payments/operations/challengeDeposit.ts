@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '../../shared/operation-types';
 import { boolean, check, choice, text } from '../../shared/rules';
-import { amount, currency } from '../money-rules';
+import { amount, currencyField } from '../money-fields';
 
 export const challengeDeposit: OperationDefinition = {
 	value: 'challengeDeposit',
@@ -29,19 +29,7 @@ export const challengeDeposit: OperationDefinition = {
 			},
 			rule: amount,
 		},
-		{
-			property: {
-				displayName: 'Currency Name or ID',
-				name: 'currency',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getCurrencies' },
-				default: 'EUR',
-				required: true,
-				description:
-					'Currency of the amount: any ISO 4217 code (lower case is upper-cased). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			rule: currency,
-		},
+		currencyField,
 		{
 			property: {
 				displayName: 'Description',

@@ -3,7 +3,7 @@ import { bic, iban } from '../../shared/bank-account';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { check, text } from '../../shared/rules';
-import { amount, currency } from '../money-rules';
+import { amount, currencyField } from '../money-fields';
 
 const trimmed = (value: string) => value.trim();
 
@@ -83,19 +83,7 @@ export const initiatePayment: OperationDefinition = {
 			},
 			rule: iban,
 		},
-		{
-			property: {
-				displayName: 'Currency Name or ID',
-				name: 'currency',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getCurrencies' },
-				default: 'EUR',
-				required: true,
-				description:
-					'Currency of the amount: any ISO 4217 code (lower case is upper-cased). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			rule: currency,
-		},
+		currencyField,
 		{
 			property: {
 				displayName: 'Amount',
