@@ -114,6 +114,7 @@ describe('Start Hosted Journey: the request', () => {
 		['one check of the step', { steps: { liveness: true } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { liveness: true } }] }],
 		['a permitted document with countries from an expression', { steps: { permittedDocuments: { document: [{ idType: 'driversLicense', countries: '={{ ["at", "de"] }}' }] } } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { permittedDocuments: [{ idType: 'driversLicense', countries: ['AT', 'DE'] }] } }] }],
 		['an empty document step (none sent)', { steps: {} }, {}],
+		['a name that is only spaces (left out)', { additionalFields: { fullName: '={{ "  " }}', locality: 'Graz' } }, { validationData: { address: { locality: 'Graz' } } }],
 		['passThroughData from an expression (an object)', { additionalFields: { passThroughData: '={{ { customerNumber: $json.customer } }}' } }, { passThroughData: { customerNumber: 'C-1' } }],
 	])('%s', async (_what, parameters, expected) => {
 		const { error } = await start(parameters, { input: [{ customer: 'C-1' }] });

@@ -4,7 +4,7 @@ import { iban } from '../../shared/bank-account';
 import { CREDENTIAL_TYPE, readCredentials } from '../../shared/credential-values';
 import { valueAt } from '../../shared/envelope';
 import { isObject, responseJson } from '../../shared/json';
-import type { ItemContext, OperationDefinition } from '../../shared/operation-types';
+import type { ItemContext, OperationDefinition, Rule } from '../../shared/operation-types';
 import { birthDate, countryCode, postalCode } from '../../shared/person-rules';
 import { internationalNumber } from '../../shared/phone-number';
 import { Redactor } from '../../shared/redact';
@@ -12,6 +12,8 @@ import { jsonObject, text } from '../../shared/rules';
 import { documentStep } from './document-step';
 
 const trimmed = text({ normalize: (value) => value.trim() });
+/** An optional text of the person's data: trimmed, and left out when blank (an expression gave spaces). */
+const optionalText: Rule = { toWire: (value, field) => (trimmed.toWire(value, field) as string) || undefined };
 
 /**
  * The journey's `customerId` is the credential's, a secret: it is read from the credential only when
@@ -74,7 +76,7 @@ export const startHostedJourney: OperationDefinition = {
 				placeholder: 'Erika Mustermann',
 				description: "The person's name as on the document, checked against it",
 			},
-			rule: trimmed,
+			rule: optionalText,
 			nest: 'validationData',
 			additional: true,
 		},
@@ -100,7 +102,7 @@ export const startHostedJourney: OperationDefinition = {
 				placeholder: 'Hauptstraße 5',
 				description: "Street and house number of the person's address",
 			},
-			rule: trimmed,
+			rule: optionalText,
 			nest: 'validationData.address',
 			additional: true,
 		},
@@ -113,7 +115,7 @@ export const startHostedJourney: OperationDefinition = {
 				placeholder: 'Wien',
 				description: "City or town of the person's address",
 			},
-			rule: trimmed,
+			rule: optionalText,
 			nest: 'validationData.address',
 			additional: true,
 		},
@@ -126,7 +128,7 @@ export const startHostedJourney: OperationDefinition = {
 				placeholder: 'Wien',
 				description: "State, province or region of the person's address",
 			},
-			rule: trimmed,
+			rule: optionalText,
 			nest: 'validationData.address',
 			additional: true,
 		},
@@ -190,7 +192,7 @@ export const startHostedJourney: OperationDefinition = {
 				default: '',
 				description: 'Any other data about the person, as free text, for the provider to check against',
 			},
-			rule: trimmed,
+			rule: optionalText,
 			nest: 'validationData',
 			additional: true,
 		},
