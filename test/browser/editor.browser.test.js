@@ -118,10 +118,11 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		assert.doesNotMatch(page.url(), /signin/);
 	});
 
-	test('the node panel finds all 9 nodes with their icons when searching "verification"', async () => {
+	test('the node panel finds every node of the package with its icon when searching "verification"', async () => {
 		// n8n adds a "…Tool" variant of every node usable as an AI tool; those are not separate nodes.
 		const types = (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
-		assert.equal(types.length, 9, `9 node types loaded: ${types.map((t) => t.name).join(', ')}`);
+		const declared = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes.length;
+		assert.equal(types.length, declared, `${declared} node types loaded: ${types.map((t) => t.name).join(', ')}`);
 		// n8n lists a trigger under the action node of the same app ("QES Onboarding": actions + trigger).
 		const apps = [...new Set(types.map((t) => t.displayName.replace(/ Trigger$/, '')))].sort();
 
