@@ -12,6 +12,7 @@ const { matchRoute } = require('./router');
 const { handleControl } = require('./control');
 const { fileBytes } = require('./files');
 const { redactHeaders, loggableBody } = require('./recorder');
+const { handleHostedPage } = require('./hosted-flows');
 
 /** Turns anything thrown into an answer; unexpected errors become 500. */
 function toAnswer(err) {
@@ -159,6 +160,8 @@ function createApp({ config } = {}) {
 			handleFile(req, res, url);
 		} else if (p.startsWith('/sign/') && req.method === 'GET') {
 			handleSignPage(req, res, url);
+		} else if (/^\/(journey|pay)\//.test(p) && req.method === 'GET') {
+			handleHostedPage(state, req, res, url).catch(() => sendJson(res, 500, { message: 'Internal server error' }));
 		} else {
 			req.resume();
 			sendJson(res, 404, { message: 'Not found' });

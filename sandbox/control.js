@@ -6,6 +6,7 @@ const { ApiError, ok, parseJsonObject } = require('./http-util');
 const { getSession, setSession, pingPayload } = require('./qes');
 const { deliverPing } = require('./webhook');
 const { RESULT_CONTROL_ROUTES } = require('./result-controls');
+const { HOSTED_CONTROL_ROUTES } = require('./hosted-flows');
 
 const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
@@ -109,6 +110,7 @@ const CONTROL_ROUTES = [
 	],
 	['GET', '/aml/profiles', ({ state }) => ok([...state.profiles.values()])],
 	...RESULT_CONTROL_ROUTES,
+	...HOSTED_CONTROL_ROUTES,
 ].map(([method, path, handler]) => {
 	const names = [];
 	const source = path.replace(/:([A-Za-z]+)/g, (_, name) => {

@@ -69,8 +69,11 @@ function payloadOf(kind, body, secret) {
 	return { json, bytes: Buffer.from(JSON.stringify(json), 'utf8'), contentType: 'application/json' };
 }
 
-/** Starts a delivery with the provider's retries (`retries` overrides the config's); answers when it is done unless `wait` is false. */
-async function deliver(state, kind, body) {
+/**
+ * Starts a delivery with the provider's retries (`retries` overrides the config's) to the registered
+ * URL; resolves {delivery, payload?} when it is done, or at once when `wait` is false.
+ */
+async function deliverResult(state, kind, body) {
 	const target = requireTarget(state);
 	const { json, bytes, contentType } = payloadOf(kind, body, target.signingSecret);
 	const timing = { ...state.config.resultDelivery };
@@ -80,8 +83,10 @@ async function deliver(state, kind, body) {
 	}
 	const { record, finished } = state.resultDeliveries.start(target, { kind, bytes, contentType, hexCase: hexCaseOf(body) }, timing);
 	if (body.wait !== false) await finished;
-	return ok({ delivery: record, ...(json ? { payload: json } : {}) });
+	return { delivery: record, ...(json ? { payload: json } : {}) };
 }
+
+const deliver = async (state, kind, body) => ok(await deliverResult(state, kind, body));
 
 const RESULT_CONTROL_ROUTES = [
 	[
@@ -151,4 +156,4 @@ const RESULT_CONTROL_ROUTES = [
 	],
 ];
 
-module.exports = { RESULT_CONTROL_ROUTES };
+module.exports = { RESULT_CONTROL_ROUTES, deliverResult };

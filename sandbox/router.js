@@ -31,6 +31,8 @@ const ROUTES = [
 	...require('./routes/address'),
 	...require('./routes/identity'),
 	...require('./routes/phone-intelligence'),
+	...require('./routes/hosted-journey'),
+	...require('./routes/bank-payments'),
 ].map(compile);
 
 /** Finds the route for a method and a path relative to the API base; null when none. */

@@ -23,6 +23,8 @@ function createState(startConfig = {}) {
 		qesSessions: new Map(), // sessionId -> {status, isVerified, updatedAt} (overrides and new sessions)
 		webhook: null, // {id, url, metadata, createdAt}
 		resultWebhook: null, // {url, signingSecret}: where signed journey and payment results go
+		hostedJourneys: new Map(), // transactionId -> hosted identity journey (handshake, then completed by a control call)
+		payments: new Map(), // referenceId -> payment by bank {requestId, status, history, ...}
 		resultDeliveries: createResultDeliveries(),
 		reset() {
 			state.config = mergeConfig(baseline, {});
@@ -36,6 +38,8 @@ function createState(startConfig = {}) {
 			state.qesSessions.clear();
 			state.webhook = null;
 			state.resultWebhook = null;
+			state.hostedJourneys.clear();
+			state.payments.clear();
 			state.resultDeliveries.reset();
 		},
 		resetRateWindow() {

@@ -121,6 +121,20 @@ function isHttpUrl(s) {
 	}
 }
 
+/** True for an IBAN without spaces in upper case whose check digits match (ISO 13616: 1 modulo 97). */
+function isIban(s) {
+	if (typeof s !== 'string' || !/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(s)) return false;
+	const digits = [...(s.slice(4) + s.slice(0, 4))].map((c) => (c >= 'A' ? String(c.charCodeAt(0) - 55) : c)).join('');
+	let remainder = 0;
+	for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
+	return remainder === 1;
+}
+
+/** True for an E.164 number: + and 6 to 15 digits, the first not 0. */
+function isE164(s) {
+	return typeof s === 'string' && /^\+[1-9][0-9]{5,14}$/.test(s);
+}
+
 module.exports = {
 	bad,
 	isPlainObject,
@@ -138,4 +152,6 @@ module.exports = {
 	isBase64,
 	isEmail,
 	isHttpUrl,
+	isIban,
+	isE164,
 };

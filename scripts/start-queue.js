@@ -49,8 +49,8 @@ async function main() {
 		.readdirSync(path.join(root, 'examples'))
 		.filter((f) => f.endsWith('.json') && !f.startsWith('credentials'))
 		.map((f) => JSON.parse(fs.readFileSync(path.join(root, 'examples', f), 'utf8')));
-	const [credential] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
-	await main.instance.importCredentials([{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
+	const [credential, ...others] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
+	await main.instance.importCredentials([{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } }, ...others]);
 	await main.instance.importWorkflows(examples);
 	await main.ensureLoggedIn();
 	const { OWNER } = require('../test/e2e/lib/rest');
@@ -65,7 +65,7 @@ async function main() {
 			`  Postgres / Redis:    127.0.0.1:${topology.postgres.port} / 127.0.0.1:${topology.redis.port}`,
 			`  sandbox emulator:    ${sandbox.baseUrl}  (controls: ${sandbox.url}/__control)`,
 			'',
-			`  ${examples.length} example workflows and the sandbox credential are imported; executions run on the workers.`,
+			`  ${examples.length} example workflows and the sandbox credentials are imported; executions run on the workers.`,
 			'  Press Ctrl-C to stop everything (nothing is kept).',
 			'',
 		].join('\n'),

@@ -28,9 +28,10 @@ function exampleWorkflows() {
 		.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
 }
 
-function sandboxCredential(baseUrl) {
-	const [credential] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
-	return { ...credential, data: { ...credential.data, sandboxBaseUrl: baseUrl } };
+/** The examples' credentials: the API credential pointed at the emulator, and the webhook trigger's signing secret. */
+function sandboxCredentials(baseUrl) {
+	const [credential, ...others] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
+	return [{ ...credential, data: { ...credential.data, sandboxBaseUrl: baseUrl } }, ...others];
 }
 
 // Stop on SIGINT/SIGTERM/SIGHUP whenever they come, even while n8n is still installing or starting.
@@ -73,10 +74,10 @@ async function main() {
 	const installed = describeInstall();
 	const instance = await createInstance('v2', { name: 'local', userFolder: USER_FOLDER, keepExisting: true, log });
 	installed?.();
-	await instance.importCredentials([sandboxCredential(sandbox.baseUrl)]);
+	await instance.importCredentials(sandboxCredentials(sandbox.baseUrl));
 	const workflows = exampleWorkflows();
 	await instance.importWorkflows(workflows);
-	log(`imported ${workflows.length} example workflows and the credential "Verification Services (sandbox emulator)"`);
+	log(`imported ${workflows.length} example workflows and the sandbox credentials (the API key, the webhook signing secret)`);
 
 	log(`starting n8n on port ${N8N_PORT}`);
 	const server = await instance.startServer({ port: N8N_PORT });

@@ -19,7 +19,7 @@ export class VerificationDocument implements INodeType {
 		version: 1,
 		subtitle: operationSubtitle(documentOperations),
 		description:
-			'Open verification journeys, add ID document images, check age and disability and verify the document. The API marks these operations as upcoming: they may not be enabled for your account yet.',
+			"Open verification journeys, add ID document images, check age and disability and verify the document, or start the provider's hosted identity journey. The API marks the step-by-step journey (Open Journey to Verify Document) as upcoming: it may not be enabled for your account yet.",
 		defaults: { name: 'Document Verification' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -20,7 +20,7 @@ export class VerificationPayments implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(paymentsOperations),
-		description: 'Verify the holder of a bank account with a small challenge deposit',
+		description: 'Verify the holder of a bank account with a small challenge deposit, and take payments by bank with their status',
 		defaults: { name: 'Payment Account Check' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -29,10 +29,11 @@ export class VerificationPayments implements INodeType {
 		properties: [
 			{
 				displayName:
-					'A deposit moves money and is never sent twice. Set Settings > On Error to "Continue (using error output)": deposits the API accepted then reach the success output and only the failed ones the error output. Otherwise one failure stops the node, and its error lists the deposits already made (with their transactionId) so that a re-run does not pay them again.',
-				name: 'depositNotice',
+					'This operation moves money and is never sent twice. Set Settings > On Error to "Continue (using error output)": the payments the API accepted then reach the success output and only the failed ones the error output. Otherwise one failure stops the node, and its error lists the payments already made (with their transactionId or requestId) so that a re-run does not pay them again.',
+				name: 'moneyNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { operation: ['challengeDeposit', 'initiatePayment'] } },
 			},
 			...operationProperties(paymentsOperations),
 		],

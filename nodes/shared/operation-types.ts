@@ -171,7 +171,10 @@ export interface OperationDefinition {
 	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
 	/** Turns the response into output items (lists, files, conveniences); default: one item with the whole response. */
 	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
-	/** For an operation that needs several requests per item (paging): sends them and returns the items. */
+	/**
+	 * For an operation that needs several requests per item (paging), or a request value only the send
+	 * may read (the hosted journey's customer id, from the credential): sends and returns the items.
+	 */
 	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
 	/**
 	 * The part of one output item a model needs (counts, names, ids for a follow-up call), used when the

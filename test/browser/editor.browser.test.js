@@ -20,6 +20,7 @@ const { waitingStep, resumeWaiting } = require('./lib/waiting');
 const { startModelServer } = require('../e2e/lib/model-server');
 const { complianceModel } = require('../e2e/lib/compliance-model');
 const { ensureDataTables } = require('../e2e/lib/data-tables');
+const { TRIGGER: SIGNED_RESULT_TRIGGER, deliverSignedResult } = require('./lib/signed-results');
 
 const { byId, until } = editor;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
@@ -42,9 +43,11 @@ const SAMPLE_REQUESTS = {
 		zip: '1010',
 		city: 'Wien',
 	},
+	'identity-journey/start': { customerNumber: 'C-4711', fullName: 'Erika Mustermann', dateOfBirth: '1964-08-12' },
+	'pay-by-bank/checkout': { orderId: 'order-4711', amount: '49.90' },
 };
 const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
-const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER];
+const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER, SIGNED_RESULT_TRIGGER];
 
 function exampleFiles() {
 	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('credentials')).sort();
@@ -79,13 +82,14 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		// The agent example's OpenAI credential points at the scripted model the agent e2e uses.
 		model = await startModelServer({ script: complianceModel });
 		n8n = await createInstance('v2', { name: 'browser' });
-		const [credential] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
+		const [credential, ...otherCredentials] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
 		const openAi = exampleFiles()
 			.flatMap((f) => readExample(f).nodes)
 			.map((n) => n.credentials?.openAiApi)
 			.find(Boolean);
 		await n8n.importCredentials([
 			{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
+			...otherCredentials,
 			...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
 		]);
 		const files = exampleFiles();
@@ -114,10 +118,11 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		assert.doesNotMatch(page.url(), /signin/);
 	});
 
-	test('the node panel finds all 9 nodes with their icons when searching "verification"', async () => {
+	test('the node panel finds every node of the package with its icon when searching "verification"', async () => {
 		// n8n adds a "…Tool" variant of every node usable as an AI tool; those are not separate nodes.
 		const types = (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
-		assert.equal(types.length, 9, `9 node types loaded: ${types.map((t) => t.name).join(', ')}`);
+		const declared = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes.length;
+		assert.equal(types.length, declared, `${declared} node types loaded: ${types.map((t) => t.name).join(', ')}`);
 		// n8n lists a trigger under the action node of the same app ("QES Onboarding": actions + trigger).
 		const apps = [...new Set(types.map((t) => t.displayName.replace(/ Trigger$/, '')))].sort();
 
@@ -294,6 +299,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 					await page.click(byId('execute-workflow-button'));
 				}
 				if (start.type === PING_TRIGGER) await sendQesPing(t);
+				if (start.type === SIGNED_RESULT_TRIGGER) t.diagnostic(`delivered ${await deliverSignedResult({ server, sandbox, start })}`);
 				if (start.type === 'n8n-nodes-base.webhook') await callTestWebhook(t, start);
 				const answered = new Set(); // waiting steps already answered
 				const skipped = new Set();

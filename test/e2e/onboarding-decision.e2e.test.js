@@ -16,7 +16,7 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, packageManifest } = require('./lib/instance');
-const { ensureDataTables, dataTableRows } = require('./lib/data-tables');
+const { ensureDataTables, dataTableRows, pickDataTablesById } = require('./lib/data-tables');
 const util = require('./lib/util');
 const { control, postJson } = require('./trigger-helpers');
 
@@ -93,14 +93,9 @@ for (const version of ['v2', 'v1']) {
 				base = `http://127.0.0.1:${port}`;
 				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
 				await server.ensureLoggedIn();
-				tableId = (await ensureDataTables(server, EXAMPLE))[TABLE];
-				if (version === 'v1') {
-					const stored = await server.getWorkflow(EXAMPLE.id);
-					const nodes = stored.nodes.map((n) =>
-						n.type === 'n8n-nodes-base.dataTable' ? { ...n, parameters: { ...n.parameters, dataTableId: { __rl: true, mode: 'id', value: tableId } } } : n,
-					);
-					await server.patch(`/rest/workflows/${EXAMPLE.id}`, { nodes, versionId: stored.versionId });
-				}
+				const tables = await ensureDataTables(server, EXAMPLE);
+				tableId = tables[TABLE];
+				if (version === 'v1') await pickDataTablesById(server, EXAMPLE.id, tables);
 				await server.activateWorkflow(EXAMPLE.id);
 			},
 			{ timeout: 45 * 60 * 1000 },

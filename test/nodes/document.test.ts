@@ -57,7 +57,7 @@ describe('node description', () => {
 			name: 'verificationDocument',
 			displayName: 'Document Verification',
 			icon: 'document',
-			operations: ['openJourney', 'addImage', 'verifyAge', 'verifyDocument'],
+			operations: ['openJourney', 'addImage', 'verifyAge', 'verifyDocument', 'startHostedJourney'],
 		});
 		expect(description.description).toMatch(/upcoming/i);
 	});

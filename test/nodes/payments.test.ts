@@ -206,9 +206,9 @@ describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
 });
 
 describe('Payments node description', () => {
-	it('has the contract names, the icon and the operation', () => {
+	it('has the contract names, the icon and the operations', () => {
 		const d = node.description;
-		expectNodeContract(d, { name: 'verificationPayments', displayName: 'Payment Account Check', icon: 'payments', operations: ['challengeDeposit'] });
+		expectNodeContract(d, { name: 'verificationPayments', displayName: 'Payment Account Check', icon: 'payments', operations: ['challengeDeposit', 'initiatePayment', 'getPaymentStatus'] });
 		for (const name of ['amount', 'currency', 'description', 'firstName', 'lastName', 'piiToggle', 'nameMatchLogic']) {
 			expect(d.properties.find((p) => p.name === name)?.required).toBe(true);
 		}

@@ -1,5 +1,6 @@
 import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, check, choice, decimal, text } from '../../shared/rules';
+import { boolean, check, choice, text } from '../../shared/rules';
+import { amount, currencyField } from '../money-fields';
 
 export const challengeDeposit: OperationDefinition = {
 	value: 'challengeDeposit',
@@ -26,24 +27,9 @@ export const challengeDeposit: OperationDefinition = {
 				description:
 					'The small amount sent to the account, e.g. 0.01. A number from an expression is sent with 2 decimals (1 becomes "1.00").',
 			},
-			rule: decimal({ maxDecimals: 2, positive: true }),
+			rule: amount,
 		},
-		{
-			property: {
-				displayName: 'Currency Name or ID',
-				name: 'currency',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getCurrencies' },
-				default: 'EUR',
-				required: true,
-				description:
-					'Currency of the amount: any ISO 4217 code (lower case is upper-cased). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			rule: text({
-				normalize: (value) => value.trim().toUpperCase(),
-				checks: [check.pattern(/^[A-Z]{3}$/, 'a three-letter ISO 4217 currency code such as EUR')],
-			}),
-		},
+		currencyField,
 		{
 			property: {
 				displayName: 'Description',

@@ -1,4 +1,6 @@
 import type { OperationDefinition } from '../../shared/operation-types';
 import { challengeDeposit } from './challengeDeposit';
+import { getPaymentStatus } from './getPaymentStatus';
+import { initiatePayment } from './initiatePayment';
 
-export const paymentsOperations: OperationDefinition[] = [challengeDeposit];
+export const paymentsOperations: OperationDefinition[] = [challengeDeposit, initiatePayment, getPaymentStatus];

@@ -1,7 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { FieldError, quote } from '../../shared/field-error';
 import { valueAt } from '../../shared/envelope';
+import { FieldError, quote } from '../../shared/field-error';
+import { entriesOf } from '../../shared/fixed-collection';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
 import { check, text } from '../../shared/rules';
@@ -22,22 +21,6 @@ const DEFAULT_ACTOR = 'userToIdentify';
 
 /** What "+49 151 1234 5678" loses before the E.164 check: spaces, dashes, dots, slashes, parentheses. */
 const PHONE_FORMATTING = /[\s\-()./]/g;
-
-interface Entry {
-	fieldId?: unknown;
-	actorId?: unknown;
-	value?: unknown;
-}
-
-/** The entries of a fixed collection (`{ <group>: [...] }`), or of an array given by an expression. */
-function entriesOf(name: string, value: unknown, group: string): Entry[] {
-	if (Array.isArray(value)) return value as Entry[];
-	if (value === null || typeof value !== 'object') throw new FieldError(name, `${name} must be a list of entries, got ${quote(value)}`);
-	const entries = (value as IDataObject)[group];
-	if (entries === undefined || entries === null) return [];
-	if (!Array.isArray(entries)) throw new FieldError(name, `${name} must be a list of entries, got ${quote(entries)}`);
-	return entries as Entry[];
-}
 
 function nonBlank(name: string, position: number, member: string, value: unknown): string {
 	if (typeof value !== 'string' && typeof value !== 'number') {

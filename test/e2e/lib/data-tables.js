@@ -38,4 +38,18 @@ async function dataTableRows(server, tableId) {
 	return page.data ?? [];
 }
 
-module.exports = { tablesOf, ensureDataTables, dataTableRows };
+/**
+ * n8n 1.x's Data Table node cannot name a table (only list or id): points the stored workflow's Data
+ * Table nodes at the tables' ids (`ids` by name, from ensureDataTables), as a 1.x user picks the table.
+ */
+async function pickDataTablesById(server, workflowId, ids) {
+	const stored = await server.getWorkflow(workflowId);
+	const nodes = stored.nodes.map((n) =>
+		n.type === 'n8n-nodes-base.dataTable' && n.parameters?.dataTableId?.mode === 'name'
+			? { ...n, parameters: { ...n.parameters, dataTableId: { __rl: true, mode: 'id', value: ids[n.parameters.dataTableId.value] } } }
+			: n,
+	);
+	await server.patch(`/rest/workflows/${workflowId}`, { nodes, versionId: stored.versionId });
+}
+
+module.exports = { tablesOf, ensureDataTables, dataTableRows, pickDataTablesById };

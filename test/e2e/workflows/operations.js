@@ -482,6 +482,8 @@ const CASES = [
 	},
 	// The address, identity and phone-intelligence operations.
 	...require('./checks').CASES,
+	// The hosted identity journey and payments by bank.
+	...require('./hosted').CASES,
 ];
 
 /** Full n8n node type of one of the package's nodes. */

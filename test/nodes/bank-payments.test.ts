@@ -1,0 +1,239 @@
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
+import axios from 'axios';
+
+import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
+import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/payment-outcome';
+import { items, useEmulator } from '../helpers/emulator';
+import { GENERATIONS, playing } from '../helpers/generations';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { expectValidationError } from '../helpers/validation';
+
+const emulator = useEmulator();
+const node = new VerificationPayments();
+const INITIATE = 'POST /payments/initiate';
+const STATUS = 'POST /payments/status';
+
+/** Initiate Payment parameters that pass every rule. */
+const VALID = {
+	operation: 'initiatePayment',
+	referenceId: 'order-4711',
+	transactionDescription: 'Order 4711',
+	returnUrl: 'https://shop.example.com/checkout/done',
+	IBAN: 'DE89 3704 0044 0532 0130 00',
+	currency: 'EUR',
+	amount: '49.90',
+};
+
+async function initiate(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
+	return await emulator().run(node, { ...VALID, ...parameters } as never, {
+		...(options.input ? { input: items(...options.input) } : {}),
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+async function status(referenceId: string) {
+	return await emulator().run(node, { operation: 'getPaymentStatus', referenceId } as never);
+}
+
+const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body as IDataObject);
+const control = () => axios.create({ baseURL: `${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control`, validateStatus: () => true });
+
+describe.each(GENERATIONS)('payments by bank against the %s answer shape', (generation) => {
+	playing(emulator, generation);
+
+	it('Initiate Payment sends the six required fields; redirectUrl, requestId and referenceId beside the whole answer', async () => {
+		const { items: out, error } = await initiate({ currency: 'eur' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(INITIATE)).toEqual([
+			{
+				referenceId: 'order-4711',
+				transactionDescription: 'Order 4711',
+				returnUrl: 'https://shop.example.com/checkout/done',
+				IBAN: 'DE89370400440532013000',
+				currency: 'EUR',
+				amount: '49.90',
+			},
+		]);
+		const json = out[0].json;
+		const answer = generation === 'g3' ? (json.data as IDataObject) : json;
+		expect(json.redirectUrl).toBe(answer.redirectUrl);
+		expect(json.requestId).toBe(answer.requestId);
+		expect(json.redirectUrl).toMatch(new RegExp(`/pay/${json.requestId as string}$`));
+		expect(json.referenceId).toBe('order-4711');
+		if (generation === 'g3') expect(json.status).toBe(true);
+	});
+
+	it('Get Payment Status: pending while the payer has not confirmed, succeeded or failed once the bank decided; the raw status kept', async () => {
+		const { items: started } = await initiate({});
+		const pending = await status('order-4711');
+		expect(pending.error).toBeUndefined();
+		expect(await sentBodies(STATUS)).toEqual([{ referenceId: 'order-4711' }]);
+		const raw = { status: 'INITIATED', statusReasonInformation: 'Waiting for the payer' };
+		const derived = { paymentStatus: 'INITIATED', paymentOutcome: 'pending' };
+		expect(pending.items[0].json).toEqual(generation === 'g3' ? { status: true, data: raw, ...derived } : { ...raw, ...derived });
+
+		// The payer opens the redirect URL and confirms at their bank.
+		expect((await axios.get(started[0].json.redirectUrl as string)).status).toBe(200);
+		const paid = await status('order-4711');
+		expect(paid.items[0].json).toMatchObject({ paymentStatus: 'SUCCESS', paymentOutcome: 'succeeded' });
+
+		await initiate({ referenceId: 'order-4712' });
+		const [{ redirectUrl }] = (await control().get('/payments')).data.filter((p: IDataObject) => p.referenceId === 'order-4712');
+		await axios.get(`${redirectUrl as string}?status=FAILURE_INSUFFICIENT_FUNDS`);
+		const failed = await status('order-4712');
+		expect(failed.items[0].json).toMatchObject({ paymentStatus: 'FAILURE_INSUFFICIENT_FUNDS', paymentOutcome: 'failed' });
+	});
+});
+
+describe('Initiate Payment: the request', () => {
+	it('sends the optional fields normalised, an amount from an expression with two decimals', async () => {
+		const { error } = await initiate({ amount: '={{ 5 }}', additionalFields: { storedBIC: 'coba de ff xxx', language: 'DE', country: 'de' } });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(INITIATE)).toEqual([expect.objectContaining({ amount: '5.00', storedBIC: 'COBADEFFXXX', language: 'de', country: 'DE' })]);
+	});
+
+	it('one payment per item, in order, with pairedItem', async () => {
+		const { items: out, error } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'A-1' }, { order: 'A-2' }] });
+		expect(error).toBeUndefined();
+		expect((await sentBodies(INITIATE)).map((b) => b.referenceId)).toEqual(['A-1', 'A-2']);
+		expect(out.map((i) => [i.json.referenceId, i.pairedItem])).toEqual([
+			['A-1', { item: 0 }],
+			['A-2', { item: 1 }],
+		]);
+	});
+});
+
+describe('Initiate Payment: every rule is checked before any money moves', () => {
+	const AMOUNT = 'Amount (amount) must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
+	it.each([
+		[{ amount: '49,90' }, `${AMOUNT}, got "49,90"`],
+		[{ amount: '0' }, `${AMOUNT}, got "0"`],
+		[{ amount: '={{ 1.005 }}' }, `${AMOUNT}, got 1.005`],
+		[{ currency: '={{ "EURO" }}' }, 'Currency Name or ID (currency) must be a three-letter ISO 4217 currency code such as EUR, got "EURO"'],
+		[{ IBAN: 'DE88 3704 0044 0532 0130 00' }, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE88 3704 0044 0532 0130 00"'],
+		[{ IBAN: 'DE89-3704-0044' }, 'IBAN (IBAN) must be an IBAN: country code, 2 check digits and 11 to 30 letters or digits (spaces are removed), such as DE89 3704 0044 0532 0130 00, got "DE89-3704-0044"'],
+		[{ returnUrl: 'shop.example.com/done' }, 'Return URL (returnUrl) must be an http:// or https:// URL, got "shop.example.com/done"'],
+		[{ returnUrl: 'ftp://shop.example.com/done' }, 'Return URL (returnUrl) must be an http:// or https:// URL'],
+		[{ referenceId: '={{ " " }}' }, 'Reference ID (referenceId) is required and must not be blank'],
+		[{ transactionDescription: '={{ $json.none }}' }, 'Transaction Description (transactionDescription) is required'],
+		[{ additionalFields: { storedBIC: 'COBADE' } }, 'Stored BIC (storedBIC) must be a BIC of 8 or 11 letters and digits'],
+		[{ additionalFields: { language: 'deu' } }, 'Language (language) must be a two-letter ISO 639-1 language code such as de, got "deu"'],
+		[{ additionalFields: { country: 'DEU' } }, 'Country (country) must be a two-letter ISO 3166-1 country code such as DE, got "DEU"'],
+	])('%j', async (parameters, message) => {
+		await expectValidationError(emulator(), await initiate(parameters), 0, message);
+	});
+
+	it('one bad item among good ones: no payment at all', async () => {
+		const { error } = await initiate({ IBAN: '={{ $json.iban }}' }, { input: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
+		expect(error!.message).toContain('(item 2)');
+		expect((await emulator().stats()).total).toBe(0);
+	});
+});
+
+describe('Initiate Payment: never sent twice', () => {
+	it('a dropped connection fails the item after one request', async () => {
+		await emulator().configure({ failures: [{ route: INITIATE, status: 0 }] });
+		const { error } = await initiate({});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toContain('Initiate Payment could not reach the API');
+		expect((error as NodeApiError).description).toContain('never resent after a network error');
+		expect(await emulator().count(INITIATE)).toBe(1);
+	});
+
+	it('a 503 is not resent (the payment may exist); a 429 is, and one payment is made', async () => {
+		await emulator().configure({ failures: [{ route: INITIATE, status: 503 }] });
+		expect((await initiate({})).error!.message).toContain('HTTP 503');
+		expect(await emulator().count(INITIATE)).toBe(1);
+		await emulator().reset();
+		await emulator().configure({ failures: [{ route: INITIATE, status: 429, retryAfter: 0 }] });
+		expect((await initiate({})).error).toBeUndefined();
+		expect(await emulator().count(INITIATE)).toBe(2);
+		expect((await control().get('/payments')).data).toHaveLength(1);
+	});
+
+	it('a failure stops the run and names the payments made by requestId, and the ones never sent', async () => {
+		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"req-made-1","redirectUrl":"https://bank.example/req-made-1"}', contentType: 'application/json' }, { route: INITIATE, status: 500 }] });
+		const { error, items: out } = await initiate(
+			{ referenceId: '={{ $json.order }}', options: { maxConcurrentRequests: 1 } },
+			{ input: [{ order: 'B-1' }, { order: 'B-2' }, { order: 'B-3' }] },
+		);
+		expect(out).toEqual([]);
+		expect(error!.message).toBe('Initiate Payment failed for item 2; 1 item was already accepted by the API and 1 not sent');
+		const description = (error as NodeApiError).description!;
+		expect(description).toContain('Accepted by the API, do not send again: item 1 (requestId req-made-1).');
+		expect(description).toContain('Not sent: item 3.');
+		expect((error as NodeApiError).httpCode).toBe('500');
+	});
+
+	it('Continue On Fail: every payment is sent once, the refused one becomes an error item in its place', async () => {
+		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"r"}', contentType: 'application/json' }] });
+		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });
+		expect(error).toBeUndefined();
+		// The first answer has no redirectUrl: the payer could not go on, so it is an error, never a result.
+		expect(out.map((i) => [Boolean(i.json.error), i.pairedItem])).toEqual([
+			[true, { item: 0 }],
+			[false, { item: 1 }],
+		]);
+		expect(out[0].json.error).toMatch(/redirectUrl/);
+		expect(await emulator().count(INITIATE)).toBe(2);
+	});
+});
+
+describe('Get Payment Status: the outcome', () => {
+	// The mapping itself is the trigger's (its tests list every status); here, that the node applies it.
+	it.each([...PAYMENT_STATUSES])('%s', async (paymentStatus) => {
+		await initiate({});
+		expect((await control().post('/payments/order-4711/status', { status: paymentStatus, deliver: false })).status).toBe(200);
+		const { items: out, error } = await status('order-4711');
+		expect(error).toBeUndefined();
+		expect(out[0].json).toEqual({ status: paymentStatus, statusReasonInformation: expect.any(String), paymentStatus, paymentOutcome: paymentOutcome(paymentStatus) });
+	});
+
+	it('a status the API does not document is pending, never succeeded or failed; the raw status stays', async () => {
+		await initiate({});
+		const { items: out } = await runWithRewrittenAnswers(emulator(), node, '/payments/status', () => ({ status: 'on_hold', statusReasonInformation: 'Bank review' }), {
+			operation: 'getPaymentStatus',
+			referenceId: 'order-4711',
+		});
+		expect(out[0].json).toEqual({ status: 'on_hold', statusReasonInformation: 'Bank review', paymentStatus: 'on_hold', paymentOutcome: 'pending' });
+	});
+
+	it('an answer without a payment status (only the envelope\'s status: true) is an error, never "pending"', async () => {
+		await initiate({});
+		const { error, items: out } = await runWithRewrittenAnswers(emulator(), node, '/payments/status', () => ({ status: true, data: { statusReasonInformation: 'x' } }), {
+			operation: 'getPaymentStatus',
+			referenceId: 'order-4711',
+		});
+		expect(out).toEqual([]);
+		expect(error!.message).toBe('Get Payment Status: the answer carries no payment status (got true)');
+	});
+
+	it('an unknown referenceId says what to pass', async () => {
+		const { error } = await status('order-0000');
+		expect(error!.message).toBe('Get Payment Status failed with HTTP 404: Payment not found');
+		expect((error as NodeApiError).description).toContain('No payment with referenceId "order-0000": pass the referenceId you gave Initiate Payment');
+	});
+
+	it('is a read: a dropped connection is retried', async () => {
+		await initiate({});
+		await emulator().configure({ failures: [{ route: STATUS, status: 0 }] });
+		const { error, items: out } = await status('order-4711');
+		expect(error).toBeUndefined();
+		expect(out[0].json.paymentOutcome).toBe('pending');
+		expect(await emulator().count(STATUS)).toBe(2);
+	});
+
+	it("reads the incoming item's referenceId by default (Initiate Payment's output, a payment result)", async () => {
+		await initiate({});
+		const { items: out } = await emulator().run(node, { operation: 'getPaymentStatus' } as never, { input: items({ referenceId: 'order-4711' }) });
+		expect(out[0].json.paymentStatus).toBe('INITIATED');
+	});
+});
+
+describe('Payments node description', () => {
+	it('shows the money notice for the two operations that move money, and says how the payer opens the link', () => {
+		const properties = node.description.properties;
+		expect(properties.find((p) => p.name === 'moneyNotice')!.displayOptions).toEqual({ show: { operation: ['challengeDeposit', 'initiatePayment'] } });
+		expect(properties.find((p) => p.name === 'redirectNotice')!.displayName).toMatch(/full browser redirect.*never in an iframe/);
+	});
+});

@@ -1,0 +1,233 @@
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
+
+import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
+import { items, useEmulator } from '../helpers/emulator';
+import { GENERATIONS, playing } from '../helpers/generations';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+import { expectValidationError } from '../helpers/validation';
+
+const emulator = useEmulator();
+const node = new VerificationDocument();
+const ROUTE = 'POST /sdk/universal/handshake';
+const PATH = '/sdk/universal/handshake';
+
+async function start(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
+	return await emulator().run(node, { operation: 'startHostedJourney', processName: 'onboarding', ...parameters } as never, {
+		...(options.input ? { input: items(...options.input) } : {}),
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body as IDataObject);
+const journeyUrl = (transactionId: string) => `${emulator().baseUrl.replace(/\/api\/services$/, '')}/journey/${transactionId}`;
+
+/** Every optional field of the handshake, as a user fills them in the editor. */
+const EVERY_FIELD = {
+	additionalFields: {
+		fullName: ' Erika Mustermann ',
+		DOB: '12.08.1964',
+		streetAddress: 'Hauptstraße 5',
+		locality: 'Wien',
+		region: 'Wien',
+		postalCode: '1010',
+		country: 'at',
+		iban: 'at61 1904 3002 3457 3201',
+		phoneNumber: '+43 650 123 4567',
+		unstructuredInput: 'Customer since 2019',
+		passThroughData: '{"customerNumber": "C-4711"}',
+	},
+	steps: {
+		extraForensics: true,
+		biometricMatching: true,
+		liveness: false,
+		photoIdentPlus: true,
+		blocking: false,
+		permittedDocuments: {
+			document: [
+				{ idType: 'passport', bloc: '', countries: '', excludedCountries: 'ru, by' },
+				{ idType: 'nationalId', bloc: 'eea', countries: 'at,DE', excludedCountries: '' },
+			],
+		},
+	},
+};
+
+describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (generation) => {
+	playing(emulator, generation);
+
+	it('sends journey{customerId from the credential, processName}; outputs transactionId and uiHandle beside the whole answer', async () => {
+		const { items: out, error } = await start({ processName: ' onboarding ' });
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' } }]);
+		const json = out[0].json;
+		const transactionId = json.transactionId as string;
+		expect(transactionId).toMatch(/^[0-9a-f-]{36}$/);
+		expect(json.uiHandle).toBe(journeyUrl(transactionId));
+		if (generation === 'g3') expect(json).toEqual({ status: true, data: { transactionId, uiHandle: json.uiHandle }, transactionId, uiHandle: json.uiHandle });
+		else expect(json).toEqual({ transaction_id: transactionId, ui_handle: json.uiHandle, init_timestamp: expect.stringMatching(/^\d\d\/\d\d\/\d{4}, \d\d:\d\d:\d\d$/), transactionId, uiHandle: json.uiHandle });
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(JSON.stringify(out)).not.toContain(SANDBOX_CUSTOMER_ID);
+	});
+
+	it('sends every validation field in validationData (address nested), the document step and passThroughData', async () => {
+		const { error } = await start(EVERY_FIELD);
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([
+			{
+				journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' },
+				validationData: {
+					fullName: 'Erika Mustermann',
+					DOB: '1964/08/12',
+					address: { streetAddress: 'Hauptstraße 5', locality: 'Wien', region: 'Wien', postalCode: '1010', country: 'AT' },
+					iban: 'AT611904300234573201',
+					phoneNumber: '+436501234567',
+					unstructuredInput: 'Customer since 2019',
+				},
+				steps: [
+					{
+						id: 'documentVerification',
+						type: 'documentVerification',
+						interface: 'Umbrella Toolbox',
+						blocking: false,
+						configuration: {
+							extraForensics: true,
+							biometricMatching: true,
+							liveness: false,
+							photoIdentPlus: true,
+							permittedDocuments: [
+								{ idType: 'passport', excludedCountries: ['RU', 'BY'] },
+								{ idType: 'nationalId', bloc: 'EEA', countries: ['AT', 'DE'] },
+							],
+						},
+					},
+				],
+				passThroughData: { customerNumber: 'C-4711' },
+			},
+		]);
+	});
+});
+
+describe('Start Hosted Journey: the request', () => {
+	it.each([
+		['only the address', { additionalFields: { locality: 'Graz', country: 'aut' } }, { validationData: { address: { locality: 'Graz', country: 'AUT' } } }],
+		['only the date of birth (ISO)', { additionalFields: { DOB: '1964-08-12' } }, { validationData: { DOB: '1964/08/12' } }],
+		['one check of the step', { steps: { liveness: true } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { liveness: true } }] }],
+		['a permitted document with countries from an expression', { steps: { permittedDocuments: { document: [{ idType: 'driversLicense', countries: '={{ ["at", "de"] }}' }] } } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { permittedDocuments: [{ idType: 'driversLicense', countries: ['AT', 'DE'] }] } }] }],
+		['an empty document step (none sent)', { steps: {} }, {}],
+		['a name that is only spaces (left out)', { additionalFields: { fullName: '={{ "  " }}', locality: 'Graz' } }, { validationData: { address: { locality: 'Graz' } } }],
+		['passThroughData from an expression (an object)', { additionalFields: { passThroughData: '={{ { customerNumber: $json.customer } }}' } }, { passThroughData: { customerNumber: 'C-1' } }],
+	])('%s', async (_what, parameters, expected) => {
+		const { error } = await start(parameters, { input: [{ customer: 'C-1' }] });
+		expect(error).toBeUndefined();
+		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
+	});
+
+	it('one journey per item, each with its own transactionId', async () => {
+		const { items: out, error } = await start({ additionalFields: { fullName: '={{ $json.name }}' } }, { input: [{ name: 'Anna A' }, { name: 'Ben B' }] });
+		expect(error).toBeUndefined();
+		expect((await sentBodies()).map((b) => (b.validationData as IDataObject).fullName)).toEqual(['Anna A', 'Ben B']);
+		expect(new Set(out.map((i) => i.json.transactionId)).size).toBe(2);
+		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('Start Hosted Journey: refused before sending', () => {
+	const IBAN_SHAPE = 'an IBAN: country code, 2 check digits and 11 to 30 letters or digits (spaces are removed), such as DE89 3704 0044 0532 0130 00';
+	it.each([
+		[{ processName: '={{ "  " }}' }, 'Process Name (processName) is required and must not be blank'],
+		[{ additionalFields: { DOB: '1964/02/30' } }, 'Date of Birth (DOB) must be a date of birth as yyyy/mm/dd from 1900/01/01 to today'],
+		[{ additionalFields: { DOB: '2999-01-01' } }, 'Date of Birth (DOB) must be a date of birth'],
+		[{ additionalFields: { iban: 'AT62 1904 3002 3457 3201' } }, 'IBAN (iban) must be an IBAN whose check digits match the rest (a typing error changes them), got "AT62 1904 3002 3457 3201"'],
+		[{ additionalFields: { iban: 'AT61-1904' } }, `IBAN (iban) must be ${IBAN_SHAPE}, got "AT61-1904"`],
+		[{ additionalFields: { phoneNumber: '0650 1234567' } }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0'],
+		[{ additionalFields: { postalCode: '10 10 10 10 10 10' } }, 'Address Postal Code (postalCode) must be a postal code'],
+		[{ additionalFields: { country: 'Austria' } }, 'Address Country (country) must be an ISO 3166-1 country code of 2 or 3 letters, such as AT or AUT, got "Austria"'],
+		[{ additionalFields: { passThroughData: '{"customer": ' } }, 'Pass Through Data (passThroughData) must be a JSON object'],
+		[{ additionalFields: { passThroughData: '[1, 2]' } }, 'Pass Through Data (passThroughData) must be a JSON object'],
+		[{ steps: { liveness: '={{ "yes" }}' } }, 'Document Step (steps): liveness must be true or false, got "yes"'],
+		[{ steps: { permittedDocuments: { document: [{ idType: '={{ "visa" }}' }] } } }, 'Document Step (steps): permitted document 1: idType must be one of passport, nationalId, driversLicense, got "visa"'],
+		[{ steps: { permittedDocuments: { document: [{ idType: 'passport', countries: 'Austria, DE' }] } } }, 'Document Step (steps): permitted document 1: countries must be ISO 3166-1 country codes of 2 or 3 letters, separated by commas (AT, DE), got "Austria, DE"'],
+		[{ steps: { permittedDocuments: { document: [{ idType: 'passport', bloc: 'E.E.A.' }] } } }, 'Document Step (steps): permitted document 1: bloc must be a group of countries such as EEA, got "E.E.A."'],
+	])('%j', async (parameters, message) => {
+		await expectValidationError(emulator(), await start(parameters as IDataObject), 0, message);
+	});
+
+	it('one bad item among good ones starts no journey at all', async () => {
+		const { error } = await start({ additionalFields: { iban: '={{ $json.iban }}' } }, { input: [{ iban: 'AT611904300234573201' }, { iban: 'AT611904300234573202' }] });
+		expect(error!.message).toContain('(item 2)');
+		expect((await emulator().stats()).total).toBe(0);
+	});
+});
+
+describe('Start Hosted Journey: a billed journey is never started twice', () => {
+	it('a dropped connection fails the item after one request', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 0 }] });
+		const { error } = await start({});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).description).toContain('never resent after a network error');
+		expect(await emulator().count(ROUTE)).toBe(1);
+	});
+
+	it('a 503 is not resent; a 429 is (refused before acting), and one journey starts', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 503 }] });
+		expect((await start({})).error!.message).toContain('HTTP 503');
+		expect(await emulator().count(ROUTE)).toBe(1);
+		await emulator().reset();
+		await emulator().configure({ failures: [{ route: ROUTE, status: 429, retryAfter: 0 }] });
+		const { items: out, error } = await start({});
+		expect(error).toBeUndefined();
+		expect(await emulator().count(ROUTE)).toBe(2);
+		expect(out).toHaveLength(1);
+	});
+
+	it('a failure stops the run and names the journey already started by its transactionId, and the items never sent', async () => {
+		const started = JSON.stringify({ transaction_id: 'tx-started-1', ui_handle: 'https://journeys.example/tx-started-1' });
+		await emulator().configure({
+			failures: [
+				{ route: ROUTE, status: 200, raw: started, contentType: 'application/json' },
+				{ route: ROUTE, status: 500 },
+			],
+		});
+		const { error, items: out } = await start(
+			{ additionalFields: { fullName: '={{ $json.name }}' }, options: { maxConcurrentRequests: 1 } },
+			{ input: [{ name: 'Anna A' }, { name: 'Ben B' }, { name: 'Cleo C' }] },
+		);
+		expect(out).toEqual([]);
+		expect(error!.message).toBe('Start Hosted Journey failed for item 2; 1 item was already accepted by the API and 1 not sent');
+		const description = (error as NodeApiError).description!;
+		expect(description).toContain('Accepted by the API, do not send again: item 1 (transactionId tx-started-1).');
+		expect(description).toContain('Not sent: item 3.');
+		expect(await emulator().count(ROUTE)).toBe(2);
+	});
+});
+
+describe('Start Hosted Journey: the customer id stays a secret', () => {
+	it('an answer that echoes the customer id is output without it; the link and id stay whole', async () => {
+		const { items: out, error } = await runWithRewrittenAnswers(
+			emulator(),
+			node,
+			PATH,
+			(answer) => ({ ...answer, journey: { customerId: SANDBOX_CUSTOMER_ID }, note: `journey for ${SANDBOX_CUSTOMER_ID}` }),
+			{ operation: 'startHostedJourney', processName: 'onboarding' },
+		);
+		expect(error).toBeUndefined();
+		expect(JSON.stringify(out)).not.toContain(SANDBOX_CUSTOMER_ID);
+		expect(out[0].json).toMatchObject({ journey: { customerId: '[redacted]' }, note: 'journey for [redacted]', uiHandle: expect.stringContaining('/journey/') });
+	});
+
+	it('an error that echoes the request (the body with the customer id, the headers) names none of it', async () => {
+		await emulator().configure({ failures: [{ route: ROUTE, status: 400, echoHeaders: true }] });
+		const { error } = await start({});
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(JSON.stringify({ message: error!.message, description: (error as NodeApiError).description, context: (error as NodeApiError).context })).not.toContain(SANDBOX_CUSTOMER_ID);
+	});
+
+	it('a 2xx answer without the link is an error, never a journey without its link', async () => {
+		const { error } = await runWithRewrittenAnswers(emulator(), node, PATH, (answer) => ({ transaction_id: answer.transaction_id }), {
+			operation: 'startHostedJourney',
+			processName: 'onboarding',
+		});
+		expect(error!.message).toContain('Start Hosted Journey');
+		expect(error!.message).toMatch(/uiHandle/);
+	});
+});

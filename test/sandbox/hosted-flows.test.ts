@@ -1,0 +1,132 @@
+import axios, { type AxiosInstance } from 'axios';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+
+/**
+ * The emulator's hosted flows as a test drives them: a journey started by the handshake ends by a
+ * control call, a payment moves when the payer opens its redirect URL or by a control call, and
+ * each end reaches the registered URL as a signed result naming the journey's or payment's ids.
+ */
+
+const SECRET = 'whsec-hosted-flows';
+
+let sandbox: { url: string; baseUrl: string; close(): Promise<void> };
+let control: AxiosInstance;
+let api: AxiosInstance;
+let receiver: Server;
+let received: { signature: string; body: Buffer }[];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	control = axios.create({ baseURL: `${sandbox.url}/__control`, validateStatus: () => true });
+	const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', { headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID } });
+	api = axios.create({ baseURL: sandbox.baseUrl, headers: { Authorization: `Bearer ${auth.data.access_token}` }, validateStatus: () => true });
+	receiver = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			received.push({ signature: String(req.headers.signature), body: Buffer.concat(chunks) });
+			res.writeHead(200).end();
+		});
+	});
+	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+	receiver.closeAllConnections();
+	await new Promise((resolve) => receiver.close(resolve));
+	await sandbox.close();
+});
+
+beforeEach(async () => {
+	received = [];
+	await control.post('/reset');
+	await control.post('/results/webhook', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/results`, signingSecret: SECRET });
+});
+
+/** The signed results the receiver got, each checked against its signature. */
+const results = () =>
+	received.map(({ signature, body }) => {
+		expect(signature).toBe(createHmac('sha256', SECRET).update(body).digest('hex'));
+		return JSON.parse(body.toString());
+	});
+
+const handshake = async (body: object = {}) =>
+	await api.post('/sdk/universal/handshake', { journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...body });
+
+const PAYMENT = { referenceId: 'order-1', transactionDescription: 'Order 1', returnUrl: 'https://shop.example/done', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '10.00' };
+
+describe('emulator: hosted identity journey', () => {
+	it('the handshake keeps the journey; completing it delivers the verdict with its transactionId and passThroughData', async () => {
+		const started = await handshake({ passThroughData: { customerNumber: 'C-1' } });
+		expect(started.status).toBe(200);
+		const transactionId = started.data.transaction_id;
+		expect((await axios.get(started.data.ui_handle)).data).toContain(transactionId);
+		const done = await control.post(`/hosted-journeys/${transactionId}/complete`, { success: 'DECLINE' });
+		expect(done.status).toBe(200);
+		expect(done.data.journey).toMatchObject({ transactionId, processName: 'onboarding', status: 'complete', success: 'DECLINE', opened: 1 });
+		expect(results()).toEqual([expect.objectContaining({ transactionId, status: 'complete', success: 'DECLINE', passThroughData: { customerNumber: 'C-1' } })]);
+	});
+
+	it('without a registered URL only the journey changes; an unknown journey or verdict is refused', async () => {
+		await control.post('/reset');
+		const { transaction_id: transactionId } = (await handshake()).data;
+		const done = await control.post(`/hosted-journeys/${transactionId}/complete`, { success: 'REVIEW', status: 'closed' });
+		expect(done.data).toMatchObject({ journey: { status: 'closed', success: 'REVIEW' }, delivery: null });
+		expect((await control.post('/hosted-journeys/nope/complete', {})).status).toBe(404);
+		expect((await control.post(`/hosted-journeys/${transactionId}/complete`, { success: 'OK' })).status).toBe(400);
+		expect(received).toEqual([]);
+	});
+
+	it.each([
+		[{ journey: { customerId: 'c0ffee00-0000-4000-8000-000000000000', processName: 'x' } }, 403, 'journey.customerId does not belong to this access token'],
+		[{ journey: { customerId: SANDBOX_CUSTOMER_ID } }, 400, 'journey.processName is required'],
+		[{ validationData: { iban: 'DE88370400440532013000' } }, 400, 'validationData.iban must be an IBAN'],
+		[{ validationData: { DOB: '1964-08-12' } }, 400, 'validationData.DOB must be a date as YYYY/MM/DD'],
+		[{ steps: [{ id: 's', type: 'documentVerification', configuration: { permittedDocuments: [{ idType: 'visa' }] } }] }, 400, 'steps[0].configuration.permittedDocuments[0].idType must be one of'],
+	])('the handshake refuses %j', async (body, status, message) => {
+		const res = await handshake(body);
+		expect(res.status).toBe(status);
+		expect(res.data.message).toContain(message);
+	});
+});
+
+describe('emulator: payments by bank', () => {
+	it('the payer\'s visit moves the payment through the bank\'s statuses and delivers the result once', async () => {
+		const { redirectUrl, requestId } = (await api.post('/payments/initiate', PAYMENT)).data;
+		expect((await api.post('/payments/status', { referenceId: 'order-1' })).data.status).toBe('INITIATED');
+		expect((await axios.get(redirectUrl)).data).toContain('SUCCESS');
+		const payment = (await control.get('/payments/order-1')).data;
+		expect(payment.history.map((h: { status: string }) => h.status)).toEqual(['INITIATED', 'PENDING_EXTERNAL_AUTHORIZATION', 'SUCCESS']);
+		expect((await api.post('/payments/status', { referenceId: 'order-1' })).data).toEqual({ status: 'SUCCESS', statusReasonInformation: 'Payment success' });
+		// The delivery goes out after the page answered: wait for it, then visit again.
+		while (received.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+		await axios.get(redirectUrl);
+		expect((await control.get('/payments/order-1')).data.history).toHaveLength(3);
+		expect(results()).toEqual([expect.objectContaining({ referenceId: 'order-1', requestId, status: 'SUCCESS' })]);
+	});
+
+	it('a control call sets any documented status, delivering it unless told not to', async () => {
+		await api.post('/payments/initiate', PAYMENT);
+		expect((await control.post('/payments/order-1/status', { status: 'SETTLEMENT_IN_PROGRESS', deliver: false })).data.delivery).toBeNull();
+		const failed = await control.post('/payments/order-1/status', { status: 'FAILURE_EXPIRED', statusReasonInformation: 'The payer did not confirm in time' });
+		expect(failed.data.delivery.delivered).toBe(true);
+		expect(results()).toEqual([expect.objectContaining({ referenceId: 'order-1', status: 'FAILURE_EXPIRED', statusReasonInformation: 'The payer did not confirm in time' })]);
+		expect((await control.post('/payments/order-1/status', { status: 'DONE' })).status).toBe(400);
+	});
+
+	it('answers both generations\' shapes, refuses a second payment with the same referenceId and an unknown one', async () => {
+		await control.post('/config', { generation: 'g3' });
+		const started = await api.post('/payments/initiate', PAYMENT);
+		expect(started.data).toEqual({ status: true, data: { requestId: expect.any(String), redirectUrl: expect.stringContaining('/pay/') } });
+		expect((await api.post('/payments/status', { referenceId: 'order-1' })).data).toEqual({ status: true, data: { status: 'INITIATED', statusReasonInformation: 'Waiting for the payer' } });
+		expect((await api.post('/payments/initiate', PAYMENT)).status).toBe(409);
+		expect((await api.post('/payments/status', { referenceId: 'order-2' })).status).toBe(404);
+		const g3Journey = (await handshake()).data;
+		expect(g3Journey).toEqual({ status: true, data: { transactionId: expect.any(String), uiHandle: expect.stringContaining('/journey/') } });
+	});
+});
