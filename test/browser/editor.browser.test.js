@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const { createInstance } = require('../e2e/lib/instance');
 const { OWNER } = require('../e2e/lib/rest');
-const { REPO_ROOT } = require('../e2e/lib/util');
+const { REPO_ROOT, freshFetch } = require('../e2e/lib/util');
 const { startSandbox } = require('../../sandbox/server');
 const { chromiumPath, launchBrowser, screenshot } = require('./lib/browser');
 const editor = require('./lib/editor');
@@ -228,7 +228,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	 */
 	async function sendQesPing(t) {
 		const control = async (method, route, body) => {
-			const res = await fetch(`${sandbox.url}/__control${route}`, {
+			const res = await freshFetch(`${sandbox.url}/__control${route}`, {
 				method,
 				headers: body ? { 'content-type': 'application/json' } : {},
 				body: body ? JSON.stringify(body) : undefined,

@@ -22,6 +22,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { startModelServer } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
@@ -75,7 +76,7 @@ for (const version of VERSIONS) {
 		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
 
 		const sandboxRequests = async (route) => {
-			const res = await fetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
+			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
 			return await res.json();
 		};
 
@@ -196,7 +197,7 @@ for (const version of VERSIONS) {
 			await server.activateWorkflow(streamId);
 			const amlBefore = (await sandboxRequests('POST /aml/checkIndividual')).length;
 
-			const reply = await fetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			const reply = await freshFetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 			const chunks = (await reply.text()).split('\n').map(parse).filter(Boolean);
 			const streamed = chunks.filter((c) => c.type === 'item').map((c) => c.content).join('');
 			const stream = conversation(model, 'Stream');

@@ -20,6 +20,7 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { CASES, PACKAGE, caseWorkflow, operationsOf } = require('./workflows/operations');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -204,7 +205,7 @@ for (const version of VERSIONS) {
 		let started = Date.now();
 
 		const sandboxGet = async (controlPath) => {
-			const res = await fetch(`${state.sandbox.url}/__control/${controlPath}`);
+			const res = await freshFetch(`${state.sandbox.url}/__control/${controlPath}`);
 			assert.equal(res.status, 200, `GET /__control/${controlPath}`);
 			return await res.json();
 		};

@@ -446,9 +446,9 @@ class Instance {
 				if (exited) throw new Error(`n8n start exited early (${exited.code ?? exited.signal})`);
 				if (Date.now() - started > timeoutMs) throw new Error(`n8n start did not become ready within ${timeoutMs} ms`);
 				try {
-					const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+					const res = await util.freshFetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
 					if (res.ok) {
-						const settings = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
+						const settings = await util.freshFetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
 						if (settings.ok) break;
 					}
 				} catch {

@@ -125,7 +125,7 @@ async function waitForUrl(url, { child, timeoutMs, logFile }) {
 		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: process exited\n${tail(logFile)}`);
 		if (Date.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms\n${tail(logFile)}`);
 		try {
-			const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+			const res = await util.freshFetch(url, { signal: AbortSignal.timeout(2000) });
 			if (res.ok) return;
 		} catch {
 			/* not up yet */

@@ -1,6 +1,7 @@
 'use strict';
 // A small client for n8n's internal REST API (/rest/...), as the editor UI uses it: cookie auth
-// (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Uses Node's global fetch.
+// (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Every call opens a new
+// connection (util.freshFetch: a kept-alive one breaks while a busy n8n 1.x blocks its event loop).
 // Shapes checked against the sources of n8n 1.123.x and 2.40.7 (see README):
 //   POST /rest/owner/setup   { email, firstName, lastName, password }          (both)
 //   POST /rest/login         { emailOrLdapLoginId, password }                   (both)
@@ -15,7 +16,7 @@
 
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { jsonOrText } = require('./util');
+const { jsonOrText, freshFetch } = require('./util');
 
 const OWNER = {
 	email: 'owner@e2e.test',
@@ -62,7 +63,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 	 * Low-level request. Returns { status, headers, body } and throws RestError on HTTP >= 400
 	 * unless `okStatuses` allows it.
 	 */
-	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 30000 } = {}) {
+	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 120000 } = {}) {
 		const url = new URL(urlPath, baseUrl);
 		for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
 		const h = { 'browser-id': browserId, accept: 'application/json', ...headers };
@@ -72,7 +73,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			h['content-type'] = 'application/json';
 			payload = JSON.stringify(body);
 		}
-		const res = await fetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+		const res = await freshFetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
 		storeCookies(res);
 		const text = await res.text();
 		const parsed = (res.headers.get('content-type') ?? '').includes('json') ? jsonOrText(text) : text;
@@ -243,11 +244,10 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		/** Calls a production webhook of an active workflow: <url>/webhook/<path>. */
 		async callWebhook(webhookPath, { method = 'POST', body, headers = {}, test = false } = {}) {
 			const url = `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`;
-			const res = await fetch(url, {
+			const res = await freshFetch(url, {
 				method,
 				headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
 				body: body !== undefined ? JSON.stringify(body) : undefined,
-				signal: AbortSignal.timeout(30000),
 			});
 			return { status: res.status, body: jsonOrText(await res.text()), headers: res.headers };
 		},
