@@ -503,53 +503,6 @@ class Instance {
 		return await this.requireServer().testCredential(credential);
 	}
 
-	/**
-	 * Loads each node and credential file the installed package lists, with the n8n runtime's Node and
-	 * n8n's node_modules on NODE_PATH (as n8n does), and reports their names and n8n types.
-	 * @returns {Promise<{ nodes: {file, exists, name?, type?, displayName?, version?, loadError?}[],
-	 *   credentials: {file, exists, name?, displayName?, loadError?}[] }>}
-	 */
-	async describePackage() {
-		if (!this.package) throw new Error('no package installed in this instance');
-		const script = `
-const path = require('path');
-const [dir, pkgName] = process.argv.slice(1);
-const pkg = require(path.join(dir, 'package.json'));
-const load = (file, kind) => {
-	const full = path.join(dir, file);
-	const out = { file, exists: require('fs').existsSync(full) };
-	if (!out.exists) return out;
-	try {
-		const mod = require(full);
-		const Cls = Object.values(mod).find((v) => typeof v === 'function');
-		const inst = new Cls();
-		if (kind === 'node') {
-			const d = inst.description ?? inst.nodeVersions?.[inst.currentVersion]?.description ?? {};
-			const base = inst.description?.defaultVersion !== undefined ? inst.description : d;
-			out.name = base.name ?? d.name;
-			out.displayName = base.displayName ?? d.displayName;
-			out.version = base.defaultVersion ?? d.version;
-			out.type = pkgName + '.' + out.name;
-		} else {
-			out.name = inst.name;
-			out.displayName = inst.displayName;
-		}
-	} catch (e) { out.loadError = String(e && e.stack || e); }
-	return out;
-};
-process.stdout.write(JSON.stringify({
-	nodes: (pkg.n8n?.nodes ?? []).map((f) => load(f, 'node')),
-	credentials: (pkg.n8n?.credentials ?? []).map((f) => load(f, 'credential')),
-}));
-`;
-		const res = await util.runOrThrow(this.runtime.nodeBin, ['-e', script, this.package.installedDir, this.package.name], {
-			cwd: this.userFolder,
-			env: { ...this.env, NODE_PATH: path.join(this.runtime.dir, 'node_modules') },
-			timeoutMs: 60000,
-		});
-		return JSON.parse(res.stdout);
-	}
-
 	/** Stops every server this instance started. */
 	async stop() {
 		await Promise.all([...this.servers].map((s) => s.stop()));
