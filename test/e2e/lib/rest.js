@@ -195,6 +195,28 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			}
 		},
 
+		/** Polls an execution until it has finished; returns it with its data (see getExecution). */
+		async waitForExecution(id, { timeoutMs = 120000 } = {}) {
+			const started = Date.now();
+			for (;;) {
+				const exec = await client.getExecution(id);
+				if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
+				if (Date.now() - started > timeoutMs) throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+				await new Promise((r) => setTimeout(r, 250));
+			}
+		},
+
+		/**
+		 * Runs a workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run,
+		 * from the trigger named `trigger`) and returns the finished execution with its data.
+		 */
+		async runWorkflow(id, { trigger, timeoutMs } = {}) {
+			const workflowData = await client.getWorkflow(id);
+			const { executionId } = await client.post(`/rest/workflows/${id}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger } } : {}) });
+			if (!executionId) throw new Error(`workflow ${id} did not start (it waits for a webhook call?)`);
+			return await client.waitForExecution(executionId, { timeoutMs });
+		},
+
 		/** Polls listExecutions until `count` finished executions exist. */
 		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000, finished = true } = {}) {
 			const started = Date.now();
