@@ -81,14 +81,13 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
 		server = await n8n.startServer();
 		await server.ensureLoggedIn();
-		({ browser } = await launchBrowser());
-		browser.closeAll = browser.close;
-		page = await browser.newPage();
+		browser = await launchBrowser();
+		page = await browser.browser.newPage();
 		page.setDefaultTimeout(30000);
 	});
 
 	after(async () => {
-		await browser?.close().catch(() => {});
+		await browser?.close();
 		await n8n?.destroy();
 		await model?.close();
 		await sandbox?.close();
