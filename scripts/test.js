@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// npm test: every suite, in parallel where the cores allow, each to its own log; a line per suite and per
-// top-level test as they end; a failure named with its error and the command that reruns it; a summary.
+// npm test: every suite, in parallel where the cores allow, each to its own log; a line as each suite
+// starts and ends; a failure named with its error and the command that reruns it; a summary.
 // All suites run even when one fails (the exit status reports it). The run works in a new folder in the
 // system temp dir, removed at the end unless a test failed.
 // Usage: npm test [-- --only=e2e,browser] [-- --skip=browser,queue]   (e2e also selects e2e-v2-trigger, ...)
