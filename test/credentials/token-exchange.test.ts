@@ -32,8 +32,9 @@ describe('credential: token exchange', () => {
 	});
 
 	it('replaces an expiring token before use: one more exchange and no 401 after expiry', async () => {
-		// Long enough for one run of 200 items, short enough for the test to wait it out.
-		await sandbox.configure({ tokenLifetimeSeconds: 4 });
+		// Long enough for one run of 200 items on a loaded machine (the token is replaced 1.5 s before it
+		// expires), short enough for the test to wait it out.
+		await sandbox.configure({ tokenLifetimeSeconds: 15 });
 		const run = async () =>
 			await runNode({
 				node: new VerificationAml(),
@@ -44,13 +45,13 @@ describe('credential: token exchange', () => {
 			});
 		expect((await run()).error).toBeUndefined();
 		expect(await sandbox.count('POST /auth')).toBe(1);
-		await new Promise((r) => setTimeout(r, 4100));
+		await new Promise((r) => setTimeout(r, 15100));
 		const second = await run();
 		expect(second.error).toBeUndefined();
 		expect(second.items).toHaveLength(200);
 		expect(await sandbox.count('POST /auth')).toBe(2);
 		expect((await sandbox.stats()).status['401'] ?? 0).toBe(0);
-	});
+	}, 120_000);
 
 	it('uses a valid token stored with the credential without exchanging', async () => {
 		const first = await runNode({
