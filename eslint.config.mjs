@@ -6,7 +6,7 @@ const runtime = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 
 export default tseslint.config(
 	{
-		ignores: ['dist/**', 'node_modules/**', 'test/e2e/**/node_modules/**', 'test/e2e/.work/**', 'coverage/**', '.n8n-local/**', 'bench/.work/**'],
+		ignores: ['dist/**', 'node_modules/**', 'test/e2e/**/node_modules/**', 'coverage/**', '.n8n-local/**', 'bench/.work/**'],
 	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts', '**/*.js', '**/*.mjs'] })),
 	{

@@ -6,6 +6,5 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 	testTimeout: 30000,
 };

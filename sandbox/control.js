@@ -26,6 +26,7 @@ function requireExtra(body) {
 }
 
 const CONTROL_ROUTES = [
+	['GET', '/', () => ok({ controls: CONTROL_ROUTES.map((r) => `${r.method} /__control${r.path === '/' ? '' : r.path}`), docs: 'sandbox/README.md, "Controls"' })],
 	['GET', '/health', () => ok({ ok: true })],
 	[
 		'POST',

@@ -9,7 +9,7 @@ require('./ensure-deps');
 const fs = require('fs');
 const path = require('path');
 const { execSync } = require('child_process');
-const { announceInstall } = require('./lib/install-progress');
+const { installProgress } = require('./lib/install-progress');
 
 const root = path.resolve(__dirname, '..');
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
@@ -26,6 +26,18 @@ function exampleWorkflows() {
 		.readdirSync(dir)
 		.filter((f) => f.endsWith('.json') && !f.startsWith('credentials'))
 		.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+}
+
+/** Whether dist/ was built after the last change to what goes into it (tsc writes every .js anew). */
+function builtAfterSources() {
+	const files = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, f)) : []);
+	const mtimes = (list) => list.filter((f) => fs.statSync(f).isFile()).map((f) => fs.statSync(f).mtimeMs);
+	const built = mtimes(files(path.join(root, 'dist')).filter((f) => f.endsWith('.js')));
+	const sources = mtimes([
+		...['nodes', 'credentials', 'icons'].flatMap((d) => files(path.join(root, d))),
+		...['package.json', 'tsconfig.json', 'tsconfig.build.json', 'gulpfile.js'].map((f) => path.join(root, f)),
+	]);
+	return built.length > 0 && Math.min(...built) > Math.max(...sources);
 }
 
 /** The examples' credentials: the API credential pointed at the emulator, and the webhook trigger's signing secret. */
@@ -55,15 +67,13 @@ setInterval(() => {
 	if (process.ppid !== parent) void stop(0);
 }, 1000).unref();
 
-function describeInstall() {
-	const { isInstalled, runtimeFor } = require('../test/e2e/lib/install');
-	const state = isInstalled('v2') ? { installed: true, n8nVersion: runtimeFor('v2').n8nVersion } : { installed: false };
-	return announceInstall(state, { root, log });
-}
-
 async function main() {
-	log('building the package');
-	execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+	if (builtAfterSources()) {
+		log('the package is built (dist/ is newer than its sources)');
+	} else {
+		log('building the package');
+		execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+	}
 
 	const { startSandbox } = require('../sandbox/server');
 	const sandbox = await startSandbox({ port: SANDBOX_PORT });
@@ -71,9 +81,9 @@ async function main() {
 	log(`sandbox emulator on ${sandbox.baseUrl}`);
 
 	const { createInstance } = require('../test/e2e/lib/instance');
-	const installed = describeInstall();
+	const installed = installProgress('v2', { root, log });
 	const instance = await createInstance('v2', { name: 'local', userFolder: USER_FOLDER, keepExisting: true, log });
-	installed?.();
+	installed();
 	await instance.importCredentials(sandboxCredentials(sandbox.baseUrl));
 	const workflows = exampleWorkflows();
 	await instance.importWorkflows(workflows);

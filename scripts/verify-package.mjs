@@ -14,23 +14,30 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const scanner = () => import('@n8n/scan-community-package/scanner/scanner.mjs');
+const verdict = (result) => ({ passed: result.passed, details: result.details ?? result.message ?? '' });
 
-async function scanLegs(work) {
-	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+async function scanTarball(work) {
+	const { analyzePackage } = await scanner();
 	const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
 	const [packed] = JSON.parse(out.slice(out.indexOf('[')));
 	const pkgDir = path.join(work, 'package');
 	fs.mkdirSync(pkgDir);
 	execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', pkgDir, '--strip-components=1']);
-	const tarball = await analyzePackage(pkgDir, ['**/*.js', 'package.json']);
-	const sources = await analyzePackage(root, SOURCE_FILE_PATTERNS);
-	return [
-		{ check: 'scan-community-package: tarball', passed: tarball.passed, details: tarball.details ?? tarball.message ?? '' },
-		{ check: 'scan-community-package: sources', passed: sources.passed, details: sources.details ?? sources.message ?? '' },
-	];
+	return verdict(await analyzePackage(pkgDir, ['**/*.js', 'package.json']));
 }
 
-function cloudSupport(work) {
+async function scanSources() {
+	const { analyzePackage, SOURCE_FILE_PATTERNS } = await scanner();
+	return verdict(await analyzePackage(root, SOURCE_FILE_PATTERNS));
+}
+
+function strictMode() {
+	const strict = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).n8n?.strict === true;
+	return { passed: strict, details: strict ? '' : 'package.json n8n.strict is not true' };
+}
+
+function cloudLint(work) {
 	const stage = path.join(work, 'stage');
 	fs.mkdirSync(stage);
 	for (const entry of ['package.json', 'tsconfig.json', 'nodes', 'credentials', 'icons']) {
@@ -39,7 +46,6 @@ function cloudSupport(work) {
 	const cli = path.join(root, 'node_modules', '@n8n', 'node-cli');
 	fs.copyFileSync(path.join(cli, 'dist/template/templates/shared/default/eslint.config.mjs'), path.join(stage, 'eslint.config.mjs'));
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-	const strict = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).n8n?.strict === true;
 	const lint = spawnSync(process.execPath, [path.join(cli, 'bin', 'n8n-node.mjs'), 'lint'], {
 		cwd: stage,
 		encoding: 'utf8',
@@ -47,23 +53,30 @@ function cloudSupport(work) {
 		timeout: 5 * 60 * 1000,
 	});
 	const details = `${lint.stdout ?? ''}${lint.stderr ?? ''}`.replace(/\u001b\[[0-9;]*m/g, '').split(stage).join('.');
-	return [
-		{ check: 'n8n-node cloud-support: strict mode', passed: strict, details: strict ? '' : 'package.json n8n.strict is not true' },
-		{ check: 'n8n-node lint (default cloud config)', passed: lint.status === 0, details: lint.status === 0 ? '' : details.trim() },
-	];
+	return { passed: lint.status === 0, details: lint.status === 0 ? '' : details.trim() };
 }
 
-export async function verifyPackage() {
+/** Each check by name; `run(work)` gets a folder of its own and resolves to { passed, details }. */
+export const CHECKS = [
+	{ check: 'scan-community-package: tarball', run: scanTarball },
+	{ check: 'scan-community-package: sources', run: scanSources },
+	{ check: 'n8n-node cloud-support: strict mode', run: strictMode },
+	{ check: 'n8n-node lint (default cloud config)', run: cloudLint },
+];
+
+/** Runs one check in a temporary folder that is removed afterwards. */
+export async function runCheck({ check, run }) {
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nvs-verify-'));
 	try {
-		return [...(await scanLegs(work)), ...cloudSupport(work)];
+		return { check, ...(await run(work)) };
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });
 	}
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-	const results = await verifyPackage();
+	const results = [];
+	for (const c of CHECKS) results.push(await runCheck(c));
 	if (process.argv.includes('--json')) console.log(JSON.stringify(results));
 	else for (const r of results) console.log(`${r.passed ? 'pass' : 'FAIL'}  ${r.check}${r.passed ? '' : `\n${r.details}`}`);
 	process.exitCode = results.every((r) => r.passed) ? 0 : 1;

@@ -7,6 +7,7 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require(path.join(REPO_ROOT, 'sandbox', 'constants'));
+const { freshFetch } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
 
 /**
  * Starts `node sandbox/server.js --port 0` and waits for its "listening on" line.
@@ -58,7 +59,7 @@ function startEmulator({ timeoutMs = 15000 } = {}) {
 
 function controlClient(origin) {
 	const call = async (method, route, body) => {
-		const res = await fetch(`${origin}/__control${route}`, {
+		const res = await freshFetch(`${origin}/__control${route}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),

@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { account } = require('./emulator');
+const { freshFetch } = require('../../test/e2e/lib/util');
 
 const CREDENTIAL_TYPE = 'verificationServicesApi';
 const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
@@ -84,7 +85,7 @@ async function fireExecutions({ webhookBase, control, executions, items, run = D
 	const answers = await Promise.all(
 		Array.from({ length: executions }, async (_, execution) => {
 			try {
-				const res = await fetch(`${webhookBase.replace(/\/$/, '')}/webhook/${WEBHOOK_PATH}`, {
+				const res = await freshFetch(`${webhookBase.replace(/\/$/, '')}/webhook/${WEBHOOK_PATH}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ run, execution, items }),

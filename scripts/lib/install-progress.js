@@ -1,17 +1,20 @@
 'use strict';
-// What `npm start` says while it installs n8n (the first start on a fresh clone): what it is doing,
-// how long that took here the last time (or usually takes), and a line every 30 s until it is done.
+// What `npm start` and `npm test` say while they install an n8n version (the first run on a fresh clone):
+// what they install where, how big it is, how long that took here the last time (or usually takes), and
+// a line every 30 s until it is done.
 
 const fs = require('fs');
 const path = require('path');
+const { isInstalled, runtimeFor, VERSIONS } = require('../../test/e2e/lib/install');
 
-const USUAL = 'usually 5 to 8 minutes on a cold npm cache';
+const SIZE = { v2: '2.8 GB, ~2300 packages', v1: '1.7 GB, ~1900 packages' };
+const USUAL = 'usually 6 to 10 minutes on a busy 2-core machine, both versions at once';
 
-/** "the last install here (...) took ..." from the first install marker found, or the usual time. */
-function lastInstallTime(markerFiles) {
-	for (const file of markerFiles) {
+/** "the last install here (...) took ..." from the install markers found, or the usual time. */
+function lastInstallTime() {
+	for (const version of VERSIONS) {
 		try {
-			const { timings: t, n8nVersion } = JSON.parse(fs.readFileSync(file, 'utf8'));
+			const { timings: t, n8nVersion } = JSON.parse(fs.readFileSync(path.join(runtimeFor(version).dir, 'node_modules', '.e2e-install.json'), 'utf8'));
 			return `the last install here (n8n ${n8nVersion}) took ${Math.round(t.totalMs / 1000)} s: npm ${Math.round(t.npmMs / 1000)} s, sqlite3 ${Math.round(t.sqlite3Ms / 1000)} s`;
 		} catch {
 			/* no earlier install, or an unreadable marker */
@@ -21,23 +24,23 @@ function lastInstallTime(markerFiles) {
 }
 
 /**
- * Announces the install (or that the installed n8n is reused). Returns a function that ends the
- * progress lines, or undefined when nothing is installed.
- * @param {{ installed: false } | { installed: true, n8nVersion: string }} state
+ * Announces the install of `version` (or that the installed n8n is reused). Returns the function that
+ * ends the progress lines.
+ * @param {'v1'|'v2'} version
  * @param {{ root: string, log: (message: string) => void, intervalMs?: number }} options
  */
-function announceInstall(state, { root, log, intervalMs = 30000 }) {
-	if (state.installed) {
-		log(`n8n ${state.n8nVersion} already installed in test/e2e/n8n-v2 (shared with npm test)`);
-		return undefined;
+function installProgress(version, { root, log, intervalMs = 30000 }) {
+	const runtime = runtimeFor(version);
+	const where = `${path.relative(root, runtime.dir)} (shared by npm start and npm test)`;
+	if (isInstalled(version)) {
+		log(`n8n ${runtime.n8nVersion} already installed in ${where}`);
+		return () => {};
 	}
-	// The markers of an outdated v2 or of v1 tell how long an install takes on this machine.
-	const markers = ['n8n-v2', 'n8n-v1'].map((dir) => path.join(root, 'test/e2e', dir, 'node_modules/.e2e-install.json'));
-	log(`installing n8n into test/e2e/n8n-v2 (shared with npm test): npm ci of ~1000 packages, then a build of sqlite3; ${lastInstallTime(markers)}`);
+	log(`installing n8n ${runtime.n8nVersion} into ${where}: npm ci (${SIZE[version]}), then a build of sqlite3; ${lastInstallTime()}`);
 	const started = Date.now();
-	const timer = setInterval(() => log(`still installing n8n... ${Math.round((Date.now() - started) / 1000)} s`), intervalMs);
+	const timer = setInterval(() => log(`still installing n8n ${runtime.n8nVersion}... ${Math.round((Date.now() - started) / 1000)} s`), intervalMs);
 	timer.unref();
 	return () => clearInterval(timer);
 }
 
-module.exports = { announceInstall, USUAL };
+module.exports = { installProgress };

@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const { createInstance } = require('../e2e/lib/instance');
 const { OWNER } = require('../e2e/lib/rest');
-const { REPO_ROOT } = require('../e2e/lib/util');
+const { REPO_ROOT, freshFetch } = require('../e2e/lib/util');
 const { startSandbox } = require('../../sandbox/server');
 const { chromiumPath, launchBrowser, screenshot } = require('./lib/browser');
 const editor = require('./lib/editor');
@@ -100,14 +100,13 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		await server.ensureLoggedIn();
 		// The data tables the examples write to, as a user creates them once in the editor.
 		for (const json of jsons) await ensureDataTables(server, json);
-		({ browser } = await launchBrowser());
-		browser.closeAll = browser.close;
-		page = await browser.newPage();
+		browser = await launchBrowser();
+		page = await browser.browser.newPage();
 		page.setDefaultTimeout(30000);
 	});
 
 	after(async () => {
-		await browser?.close().catch(() => {});
+		await browser?.close();
 		await n8n?.destroy();
 		await model?.close();
 		await sandbox?.close();
@@ -248,7 +247,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	 */
 	async function sendQesPing(t) {
 		const control = async (method, route, body) => {
-			const res = await fetch(`${sandbox.url}/__control${route}`, {
+			const res = await freshFetch(`${sandbox.url}/__control${route}`, {
 				method,
 				headers: body ? { 'content-type': 'application/json' } : {},
 				body: body ? JSON.stringify(body) : undefined,

@@ -51,7 +51,7 @@ describe('credential: token exchange', () => {
 		expect(second.items).toHaveLength(200);
 		expect(await sandbox.count('POST /auth')).toBe(2);
 		expect((await sandbox.stats()).status['401'] ?? 0).toBe(0);
-	});
+	}, 120_000);
 
 	it('fails clearly on a wrong key, without leaking it', async () => {
 		const wrongKey = '00000000-dead-beef-0000-000000000000';

@@ -1,7 +1,8 @@
 'use strict';
 // The package's nodes as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
 // OpenAI Chat Model talks to a scripted OpenAI-compatible model (lib/model-server.js), the tools talk
-// to the sandbox emulator. Runs examples/compliance-agent.json as shipped.
+// to the sandbox emulator. Runs examples/compliance-agent.json as shipped, and its variants, in one
+// n8n server as the editor's "Execute workflow" does.
 //
 //   npm run build && N8N_E2E_WORK_DIR=/tmp/e2e node --test test/e2e/agent.e2e.test.js
 //
@@ -22,6 +23,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { startModelServer } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
@@ -70,12 +72,21 @@ for (const version of VERSIONS) {
 		let sandbox;
 		let model;
 		let n8n;
+		let server;
 		let run; // the compliance example's execution
 		let emulatorRequests;
+		const fullOutput = variant('agentFullOutput1', 'Screen Viktor Sanctioned and read the full response.', (workflow) => {
+			workflow.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
+		});
+		const hookPath = `agent-stream-${version}`;
+		const streaming = streamingVariant('agentStreaming01', hookPath);
+		const legacyOrder = variant('agentLegacyOrdr1', 'Legacy order: screen Viktor Sanctioned.', (workflow) => {
+			workflow.settings = {}; // no executionOrder: n8n's legacy "v0" order
+		});
 		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
 
 		const sandboxRequests = async (route) => {
-			const res = await fetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
+			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
 			return await res.json();
 		};
 
@@ -92,9 +103,11 @@ for (const version of VERSIONS) {
 				},
 				{ id: openAi.id, name: openAi.name, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
 			]);
-			const [id] = await n8n.importWorkflows([EXAMPLE]);
+			const [id] = await n8n.importWorkflows([EXAMPLE, fullOutput, streaming, legacyOrder]);
+			server = await n8n.startServer();
+			await server.setupOwner();
 			const t0 = Date.now();
-			run = await n8n.execute(id);
+			run = await server.runWorkflow(id, { trigger: 'Start' });
 			log(`${version}: the compliance example ran in ${Date.now() - t0} ms (${model.requests.length} model requests)`);
 			emulatorRequests = {
 				aml: await sandboxRequests('POST /aml/checkIndividual'),
@@ -110,8 +123,9 @@ for (const version of VERSIONS) {
 		});
 
 		it('runs the compliance example to the end', () => {
-			assert.ok(run.ok, `execution ok: ${run.errorMessage}\n${run.stderr.slice(-2000)}`);
-			assert.equal(run.lastNodeExecuted, AGENT);
+			const { error, lastNodeExecuted } = run.data.resultData;
+			assert.equal(run.status, 'success', `execution failed: ${error?.message}`);
+			assert.equal(lastNodeExecuted, AGENT);
 			assert.equal(EXAMPLE.settings.executionOrder, 'v1', 'the example keeps execution order v1');
 		});
 
@@ -166,13 +180,9 @@ for (const version of VERSIONS) {
 		});
 
 		it('Tool Output "Full Response" gives the model the whole response', async () => {
-			const full = variant('agentFullOutput1', 'Screen Viktor Sanctioned and read the full response.', (workflow) => {
-				workflow.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
-			});
 			const before = model.toolResults().length;
-			const [id] = await n8n.importWorkflows([full]);
-			const res = await n8n.execute(id);
-			assert.ok(res.ok, `execution ok: ${res.errorMessage}`);
+			const res = await server.runWorkflow(fullOutput.id, { trigger: 'Start' });
+			assert.equal(res.status, 'success', `execution failed: ${res.data.resultData.error?.message}`);
 			const screening = model.toolResults().slice(before).find((t) => t.name === toolName(AML));
 			const [item] = parse(screening.content);
 			assert.equal(item.foundRecords.length, 2);
@@ -183,20 +193,11 @@ for (const version of VERSIONS) {
 			assert.ok(summary.content.length < screening.content.length / 2, 'the summary is less than half the full response');
 		});
 
-		it('server: a webhook run streams the answer; the model, asked to stream, reads the summary', async (t) => {
-			const hookPath = `agent-stream-${version}`;
-			const [streamId, legacyId] = await n8n.importWorkflows([
-				streamingVariant('agentStreaming01', hookPath),
-				variant('agentLegacyOrdr1', 'Legacy order: screen Viktor Sanctioned.', (workflow) => {
-					workflow.settings = {}; // no executionOrder: n8n's legacy "v0" order
-				}),
-			]);
-			const server = await n8n.startServer();
-			await server.setupOwner();
-			await server.activateWorkflow(streamId);
+		it('a webhook run streams the answer; the model, asked to stream, reads the summary', async (t) => {
+			await server.activateWorkflow(streaming.id);
 			const amlBefore = (await sandboxRequests('POST /aml/checkIndividual')).length;
 
-			const reply = await fetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			const reply = await freshFetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 			const chunks = (await reply.text()).split('\n').map(parse).filter(Boolean);
 			const streamed = chunks.filter((c) => c.type === 'item').map((c) => c.content).join('');
 			const stream = conversation(model, 'Stream');
@@ -208,15 +209,12 @@ for (const version of VERSIONS) {
 
 			// The control behind the finding above: with the legacy execution order the agent resumes
 			// before the tool node has run, and the model is shown "" although the API was called.
-			const workflowData = await server.getWorkflow(legacyId);
-			await server.post(`/rest/workflows/${legacyId}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
-			const [exec] = await server.waitForExecutions(legacyId, { count: 1, timeoutMs: 120000 });
+			const exec = await server.runWorkflow(legacyOrder.id, { trigger: 'Start' });
 			const legacy = conversation(model, 'Legacy order');
 			assert.equal(legacy.toolResults.length, 1);
 			assert.equal(legacy.toolResults[0].content, '""', 'the legacy order shows the model an empty tool result');
 			assert.equal((await sandboxRequests('POST /aml/checkIndividual')).length, amlBefore + 2, 'the tool node still ran');
 			t.diagnostic(`legacy order run (${exec.mode}): ${exec.status}; the model was shown ${legacy.toolResults[0].content}`);
-			await server.stop();
 		});
 	});
 }

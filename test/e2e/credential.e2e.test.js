@@ -8,6 +8,7 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { createInstance } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -26,7 +27,7 @@ for (const version of VERSIONS) {
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
-			const auth = await fetch(`${sandbox.baseUrl}/auth`, {
+			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
 			});

@@ -14,6 +14,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { node, manualTrigger, noOp } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
@@ -117,7 +118,7 @@ for (const version of VERSIONS) {
 		const state = { sandbox: null, instance: null };
 
 		const control = async (method, controlPath, body) => {
-			const res = await fetch(`${state.sandbox.url}/__control/${controlPath}`, {
+			const res = await freshFetch(`${state.sandbox.url}/__control/${controlPath}`, {
 				method,
 				headers: { 'content-type': 'application/json' },
 				body: body === undefined ? undefined : JSON.stringify(body),

@@ -174,7 +174,7 @@ for (const version of ['v2', 'v1']) {
 				assert.equal(referenceId, orderId);
 
 				// The payer, sent to the redirect URL, confirms (or is declined) at their bank.
-				const page = await fetch(`${redirectUrl}?status=${bank}`);
+				const page = await util.freshFetch(`${redirectUrl}?status=${bank}`);
 				assert.equal(page.status, 200);
 				const run = await triggeredRun(PAYMENT.id, 'Payment Result', 'referenceId', orderId);
 				const [result] = nodeOutput(run, 'Payment Result');

@@ -21,6 +21,7 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
 const { CASES, PACKAGE, caseWorkflow, operationsOf } = require('./workflows/operations');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -224,7 +225,7 @@ for (const version of VERSIONS) {
 
 		const controlOf = (sandbox) => {
 			const get = async (controlPath) => {
-				const res = await fetch(`${sandbox().url}/__control/${controlPath}`);
+				const res = await freshFetch(`${sandbox().url}/__control/${controlPath}`);
 				assert.equal(res.status, 200, `GET /__control/${controlPath}`);
 				return await res.json();
 			};
@@ -361,16 +362,6 @@ for (const version of VERSIONS) {
 				transactionId: run.out('Challenge Deposit')[0].transactionId,
 			});
 			assert.equal(run.ran('Manual Review'), false, 'the review branch got no item');
-			const [request] = await run.sandbox.requests('POST /payments/challenge-deposit');
-			assert.deepEqual(request.body, {
-				amount: '0.01',
-				currency: 'EUR',
-				description: 'onboarding-4711',
-				firstName: 'Anna',
-				lastName: 'Schmidt',
-				piiToggle: 1,
-				nameMatchLogic: 'fuzzy',
-			});
 		});
 
 		it('examples/document-journey.json: three images from binary, ageResult "yes", then the verdict with the cropped portrait', async () => {

@@ -12,18 +12,16 @@
 // never the secret: compare it with util.sha256() of the header value the emulator stored.
 
 const assert = require('node:assert/strict');
-const axios = require('axios');
-const { jsonOrText, sha256, sleep } = require('./lib/util');
+const { jsonOrText, sha256, sleep, freshFetch } = require('./lib/util');
 
 // ---------------------------------------------------------------------------------------------
 // Emulator controls (sandbox/README.md, "Controls")
 
 async function control(sandbox, method, route, body) {
-	const res = await fetch(`${sandbox.url}/__control${route}`, {
+	const res = await freshFetch(`${sandbox.url}/__control${route}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30000),
 	});
 	return { status: res.status, body: jsonOrText(await res.text()) };
 }
@@ -53,13 +51,17 @@ async function emulatorPing(sandbox, sessionId, status, extra) {
 // ---------------------------------------------------------------------------------------------
 // Webhook calls made by the test itself
 
-/** POSTs JSON to a webhook URL with axios; never throws on an HTTP status. */
+/**
+ * POSTs JSON (an object, or a text sent as it is) to a webhook URL; never throws on an HTTP status.
+ * @returns {Promise<{ status: number, data: any, headers: Headers }>} data: the answer parsed as JSON when it is
+ */
 async function postJson(url, body, headers = {}) {
-	return await axios.post(url, body, {
+	const res = await freshFetch(url, {
+		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
-		validateStatus: () => true,
-		timeout: 30000,
+		body: typeof body === 'string' ? body : JSON.stringify(body),
 	});
+	return { status: res.status, data: jsonOrText(await res.text()), headers: res.headers };
 }
 
 /**

@@ -1,7 +1,6 @@
+// The emulator refuses what the API refuses: a request a node builds wrongly fails the node suites
+// instead of passing against a lenient stand-in. (Its answers are checked through the node suites.)
 import axios, { AxiosInstance } from 'axios';
-import { createHash } from 'crypto';
-import * as http from 'http';
-import { AddressInfo } from 'net';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
@@ -28,11 +27,6 @@ async function getToken(): Promise<string> {
 const bearer = (t: string = token) => ({ headers: { Authorization: `Bearer ${t}` } });
 const post = (path: string, body: unknown, t?: string) => api.post(path, body, bearer(t));
 const get = (path: string, t?: string) => api.get(path, bearer(t));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function decodeJwtPart(part: string): Record<string, unknown> {
-	return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-}
 
 beforeAll(async () => {
 	sandbox = await startSandbox();
@@ -50,39 +44,7 @@ beforeEach(async () => {
 	expect(res.status).toBe(200);
 });
 
-describe('startSandbox', () => {
-	it('exposes url, baseUrl and port', () => {
-		expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`);
-		expect(sandbox.baseUrl).toBe(`${sandbox.url}/api/services`);
-	});
-});
-
-describe('POST /auth', () => {
-	it('issues an HS256 JWT for the sandbox credentials', async () => {
-		const res = await api.post('/auth', '', { headers: authHeaders });
-		expect(res.status).toBe(200);
-		expect(res.data).toMatchObject({ expires_in: 3600, token_type: 'Bearer' });
-		const [header, payload, signature] = res.data.access_token.split('.');
-		expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
-		expect(decodeJwtPart(header)).toMatchObject({ alg: 'HS256', typ: 'JWT' });
-		const claims = decodeJwtPart(payload);
-		expect(claims.customerId).toBe(SANDBOX_CUSTOMER_ID);
-		expect((claims.exp as number) - (claims.iat as number)).toBeGreaterThanOrEqual(3599);
-		expect((claims.exp as number) - (claims.iat as number)).toBeLessThanOrEqual(3600);
-	});
-
-	it('rejects a wrong key or customer id without echoing the key', async () => {
-		const wrong = await api.post('/auth', '', { headers: { ...authHeaders, 'Api-Key': 'not-the-key' } });
-		expect(wrong.status).toBe(401);
-		expect(wrong.data).toEqual({ message: 'Invalid API key or customer id' });
-		expect(JSON.stringify(wrong.data)).not.toContain('not-the-key');
-		const wrongCustomer = await api.post('/auth', '', { headers: { ...authHeaders, 'Customer-Id': 'nobody' } });
-		expect(wrongCustomer.status).toBe(401);
-		const missing = await api.post('/auth', '', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
-		expect(missing.status).toBe(401);
-		expect(typeof missing.data.message).toBe('string');
-	});
-
+describe('API access', () => {
 	it('requires a valid bearer token on API routes', async () => {
 		const none = await api.post('/aml/checkIndividual', { name: 'x' });
 		expect(none.status).toBe(401);
@@ -93,18 +55,6 @@ describe('POST /auth', () => {
 		const [h, p, s] = token.split('.');
 		const tampered = await post('/aml/checkIndividual', { name: 'x' }, `${h}.${p}.${s.slice(0, -2)}AA`);
 		expect(tampered.data).toEqual({ message: 'Invalid access token' });
-	});
-
-	it('expires tokens after a short configured lifetime', async () => {
-		expect((await control.post('/config', { tokenLifetimeSeconds: 0.3 })).status).toBe(200);
-		const auth = await api.post('/auth', '', { headers: authHeaders });
-		expect(auth.data.expires_in).toBe(0.3);
-		const short = auth.data.access_token;
-		expect((await get('/KYB/countries', short)).status).toBe(200);
-		await sleep(350);
-		const expired = await get('/KYB/countries', short);
-		expect(expired.status).toBe(401);
-		expect(expired.data).toEqual({ message: 'Access token expired' });
 	});
 });
 
@@ -193,26 +143,6 @@ describe('KYB', () => {
 		expect((await post('/kyb/search', { name: 'x', registrationNumber: ' ' })).data.message).toBe('registrationNumber must not be blank');
 		expect((await post('/kyb/company/document/retrieve', {})).data.message).toBe('linkToken is required');
 	});
-
-	it('pages company profiles and lists countries', async () => {
-		const first = await get('/KYB/companyProfile');
-		expect(first.status).toBe(200);
-		expect(first.data).toMatchObject({ error: false, version: '1.0.0' });
-		expect(first.data.data.kybRequestData).toHaveLength(10);
-		expect(first.data.data.pagination).toEqual({ total: 23, perPage: 10, currentPage: 1, lastPage: 3, from: 1, to: 10 });
-		const last = await get('/KYB/companyProfile?page=3&limit=10');
-		expect(last.data.data.kybRequestData).toHaveLength(3);
-		expect(last.data.data.pagination).toMatchObject({ from: 21, to: 23 });
-		expect((await get('/KYB/companyProfile?page=0')).status).toBe(400);
-		expect((await get('/KYB/companyProfile?limit=abc')).status).toBe(400);
-
-		const countries = await get('/KYB/countries');
-		expect(countries.status).toBe(200);
-		expect(countries.data.data.countries.length).toBeGreaterThanOrEqual(15);
-		expect(countries.data.data.countries[0]).toEqual(
-			expect.objectContaining({ countryName: expect.any(String), countryCode: expect.any(String), states: expect.any(Array) }),
-		);
-	});
 });
 
 describe('Payments', () => {
@@ -225,26 +155,6 @@ describe('Payments', () => {
 		piiToggle: 1,
 		nameMatchLogic: 'exact',
 	};
-
-	it('runs a challenge deposit with deterministic outcomes', async () => {
-		const res = await post('/payments/challenge-deposit', deposit);
-		expect(res.status).toBe(200);
-		expect(res.data).toMatchObject({
-			description: 'challenge-001',
-			status: 'OK',
-			nameMatchScore: 100,
-			iban: 'DE89370400440532013000',
-			globalResult: { overall: 'review', totalScore: 100 },
-			returnedFirstName: 'Anna',
-			returnedLastName: 'Schmidt',
-		});
-		const noPii = await post('/payments/challenge-deposit', { ...deposit, piiToggle: 0, firstName: 'Ana', nameMatchLogic: 'fuzzy' });
-		expect(noPii.data).not.toHaveProperty('returnedFirstName');
-		expect(noPii.data.nameMatchScore).toBeGreaterThan(50);
-		expect(noPii.data.nameMatchScore).toBeLessThan(100);
-		const fail = await post('/payments/challenge-deposit', { ...deposit, lastName: 'Fail' });
-		expect(fail.data.status).toBe('FAIL');
-	});
 
 	it('validates every field', async () => {
 		const cases: Array<[string, unknown]> = [
@@ -268,26 +178,6 @@ describe('Payments', () => {
 });
 
 describe('Document verification', () => {
-	it('opens a journey, stores images and verifies age and disability', async () => {
-		const open = await post('/openJourney', { passThroughData: { caseId: 'c-1' } });
-		expect(open.status).toBe(200);
-		expect(open.data.journeyId).toMatch(/^[0-9a-f-]{36}$/);
-		expect(open.data.passThroughData).toEqual({ caseId: 'c-1' });
-		const { journeyId } = open.data;
-
-		const bytes = Buffer.from('fake-jpeg-bytes-\u0000\u0001\u0002');
-		const add = await post('/addImage', { journeyId, imageName: 'front.jpg', imageSide: 'front', imageData: bytes.toString('base64') });
-		expect(add.status).toBe(200);
-		expect(add.data).toEqual({ journeyId, imageSide: 'front', imageName: 'front.jpg', stored: true, sizeBytes: bytes.length });
-		const journey = await control.get(`/journeys/${journeyId}`);
-		expect(journey.data.images[0].sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-
-		const yes = await post('/verify/age', { journeyId, ageFrom: 18, minDisabilityPercentage: 50 });
-		expect(yes.data).toEqual({ journeyId, status: 'ageAndDisabilityVerificationComplete', ageResult: 'yes', disabilityResult: 'eligible' });
-		const no = await post('/verify/age', { journeyId, ageTo: 30, minDisabilityPercentage: 80 });
-		expect(no.data).toMatchObject({ ageResult: 'no', disabilityResult: 'not eligible' });
-	});
-
 	it('rejects bad input and unknown journeys', async () => {
 		const { journeyId } = (await post('/openJourney', {})).data;
 		const badData = await post('/addImage', { journeyId, imageName: 'a.jpg', imageSide: 'front', imageData: 'not base64!' });
@@ -304,38 +194,8 @@ describe('Document verification', () => {
 		expect((await post('/verify/age', { journeyId, ageFrom: 18, minDisabilityPercentage: 101 })).status).toBe(400);
 		expect((await post('/verify/age', { journeyId: 'missing', ageFrom: 18 })).status).toBe(404);
 	});
-});
 
-describe('Document verification: /verify', () => {
-	it('answers the vendor shape with the latest image of each side as crops, byte for byte (portrait from the front)', async () => {
-		const { journeyId } = (await post('/openJourney', {})).data;
-		const first = Buffer.from([0xff, 0xd8, 0xff, 1, 2, 3]);
-		const front = Buffer.from([0xff, 0xd8, 0xff, 4, 5, 6, 7]);
-		const selfie = Buffer.from([0x89, 0x50, 0x4e, 0x47, 9]);
-		for (const [imageSide, bytes] of [['front', first], ['front', front], ['selfie', selfie]] as const) {
-			expect((await post('/addImage', { journeyId, imageName: `${imageSide}.img`, imageSide, imageData: bytes.toString('base64') })).status).toBe(200);
-		}
-		const res = await post('/verify', { journeyId });
-		expect(res.status).toBe(200);
-		expect(res.data).toMatchObject({
-			journeyId,
-			status: 'verificationComplete',
-			identitySubject: { type: 'PERSON', fullName: 'Erika Mustermann', dob: '1990/08/12', nameStructure: { firstName: 'Erika', lastName: 'Mustermann' } },
-			authoritativeData: { identityDocument: { type: 'ID_CARD', idNumber: 'L01X00T47', expirationDate: '2031/08/11' } },
-			proofOfWork: { type: 'DOCUMENT_VERIFICATION' },
-			auditTrail: { workStatus: 'PASS' },
-			fraudAlerts: { fraudAlertDetail: [], aggregateFraudAlertScore: 0 },
-		});
-		expect(res.data.croppedImages).toEqual({
-			portrait: front.toString('base64'),
-			front: front.toString('base64'),
-			selfie: selfie.toString('base64'),
-		});
-		// The control view of the journey does not carry the bytes.
-		expect((await control.get(`/journeys/${journeyId}`)).data.imageData).toBeUndefined();
-	});
-
-	it('refuses a journey without images and an unknown journey', async () => {
+	it('/verify refuses a journey without images and an unknown journey', async () => {
 		const { journeyId } = (await post('/openJourney', {})).data;
 		expect((await post('/verify', { journeyId })).status).toBe(400);
 		const unknown = await post('/verify', { journeyId: 'missing' });
@@ -359,30 +219,7 @@ describe('Phone verification', () => {
 	});
 });
 
-describe('QES onboarding and webhook pings', () => {
-	let receiver: http.Server;
-	let receiverUrl: string;
-	const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
-
-	beforeAll(async () => {
-		receiver = http.createServer((req, res) => {
-			let body = '';
-			req.on('data', (c) => (body += c));
-			req.on('end', () => {
-				received.push({ headers: req.headers, body });
-				res.writeHead(200, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify({ ok: true }));
-			});
-		});
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-	});
-
-	afterAll(async () => {
-		receiver.closeAllConnections();
-		await new Promise((resolve) => receiver.close(resolve));
-	});
-
+describe('QES onboarding', () => {
 	it('creates a pending session link and validates its fields (https docUrl, E.164 phone, form arrays)', async () => {
 		const link = {
 			email: 'erika@example.com',
@@ -416,126 +253,9 @@ describe('QES onboarding and webhook pings', () => {
 			expect(bad.data.message).toContain(named);
 		}
 	});
-
-	it('returns sessions in their states and serves the signed document', async () => {
-		const done = await get('/onboarding/getVerification/qes-completed-001');
-		expect(done.status).toBe(200);
-		expect(done.data.data).toMatchObject({ isVerified: true, status: 'completed', requestId: 'qes-completed-001' });
-		const item = done.data.data.signature.content[0];
-		expect(item.plainResource).toMatchObject({ family: 'DOCUMENT_TO_SIGN', mimeType: 'application/pdf' });
-		expect(item.signedResource.resourceUrl).toBe(`${sandbox.url}/files/signed/qes-completed-001.pdf`);
-		expect(Date.parse(item.signedResource.urlValidBefore)).toBeGreaterThan(Date.now());
-		expect(done.data.data.identification.personData.documentDetails).toHaveProperty('issuanceCountry');
-
-		const file = await axios.get(item.signedResource.resourceUrl, { responseType: 'arraybuffer', validateStatus: () => true });
-		expect(file.status).toBe(200);
-		expect(file.headers['content-type']).toBe('application/pdf');
-		expect(file.headers['content-disposition']).toBe('attachment; filename="qes-completed-001.pdf"');
-		expect(Buffer.from(file.data).length).toBe(item.signedResource.sizeBytes);
-		expect(Buffer.from(file.data).subarray(0, 5).toString()).toBe('%PDF-');
-
-		const pending = await get('/onboarding/getVerification/qes-pending-002');
-		expect(pending.data.data).toMatchObject({ isVerified: false, status: 'pending' });
-		expect(pending.data.data.signature.content[0].signedResource).toBeNull();
-		const rejected = await get('/onboarding/getVerification/qes-rejected-003');
-		expect(rejected.data.data).toMatchObject({ isVerified: false, status: 'rejected' });
-		const unknown = await get('/onboarding/getVerification/nope');
-		expect(unknown.status).toBe(404);
-		expect(unknown.data).toEqual({ message: 'Session not found' });
-	});
-
-	it('stores the webhook and delivers pings with the auth headers', async () => {
-		expect((await control.post('/qes/ping', { sessionId: 'qes-completed-001' })).status).toBe(409);
-		expect((await post('/onboarding/configureWebhook', { webhookUrl: 'ftp://example.com/x' })).status).toBe(400);
-
-		const configured = await post('/onboarding/configureWebhook', {
-			webhookUrl: receiverUrl,
-			metadata: { authHeader: { 'X-Webhook-Secret': 's3cret', Authorization: 'Bearer hook-token' } },
-		});
-		expect(configured.status).toBe(200);
-		expect(configured.data).toMatchObject({ status: true, data: { url: receiverUrl } });
-		expect(configured.data.data.id).toBeTruthy();
-		expect((await control.get('/webhook')).data.metadata.authHeader['X-Webhook-Secret']).toBe('s3cret');
-
-		received.length = 0;
-		const pinged = await control.post('/qes/ping', { sessionId: 'qes-completed-001', extra: { attempt: 1 } });
-		expect(pinged.data).toEqual({ delivered: true, status: 200, body: { ok: true } });
-		expect(received).toHaveLength(1);
-		expect(received[0].headers['x-webhook-secret']).toBe('s3cret');
-		expect(received[0].headers.authorization).toBe('Bearer hook-token');
-		expect(received[0].headers['content-type']).toBe('application/json');
-		expect(JSON.parse(received[0].body)).toMatchObject({
-			event: 'qes.status',
-			sessionId: 'qes-completed-001',
-			requestId: 'qes-completed-001',
-			status: 'completed',
-			attempt: 1,
-		});
-
-		const changed = await control.post('/qes/sessions/qes-new-777/state', { status: 'completed' });
-		expect(changed.status).toBe(200);
-		expect(changed.data.delivery.delivered).toBe(true);
-		expect(JSON.parse(received[1].body)).toMatchObject({ sessionId: 'qes-new-777', status: 'completed' });
-		const now = await get('/onboarding/getVerification/qes-new-777');
-		expect(now.data.data).toMatchObject({ isVerified: true, status: 'completed' });
-	});
 });
 
 describe('controls', () => {
-	it('rate limits API routes (not /auth) with Retry-After', async () => {
-		await control.post('/config', { rateLimit: { requestsPerSecond: 3 } });
-		for (let i = 0; i < 3; i += 1) expect((await get('/KYB/countries')).status).toBe(200);
-		const limited = await get('/KYB/countries');
-		expect(limited.status).toBe(429);
-		expect(limited.headers['retry-after']).toBe('1');
-		expect(limited.data).toEqual({ error: 'Too Many Requests', message: 'Rate limit exceeded', code: '429' });
-		expect((await api.post('/auth', '', { headers: authHeaders })).status).toBe(200);
-		const stats = await control.get('/stats');
-		expect(stats.data.status['429']).toBe(1);
-	});
-
-	it('injects failures for a number of requests', async () => {
-		await control.post('/config', { failures: [{ route: 'POST /aml/checkIndividual', status: 503, count: 2 }] });
-		const a = await post('/aml/checkIndividual', { name: 'Jane Nobody' });
-		const b = await post('/aml/checkIndividual', { name: 'Jane Nobody' });
-		const c = await post('/aml/checkIndividual', { name: 'Jane Nobody' });
-		expect([a.status, b.status, c.status]).toEqual([503, 503, 200]);
-		expect(a.data).toEqual({ error: 'Service Unavailable', message: 'Service temporarily unavailable', code: '503' });
-		await control.post('/config', { failures: [{ route: 'GET /KYB/countries', status: 429, count: 1 }] });
-		const limited = await get('/KYB/countries');
-		expect(limited.status).toBe(429);
-		expect(limited.headers['retry-after']).toBe('1');
-		expect((await control.post('/config', { bogus: 1 })).status).toBe(400);
-	});
-
-	it('counts requests per route and status, and the concurrency peak', async () => {
-		await control.post('/config', { latencyMs: 60 });
-		await Promise.all(Array.from({ length: 5 }, () => get('/onboarding/getVerification/qes-pending-002')));
-		await post('/aml/checkIndividual', {});
-		const stats = (await control.get('/stats')).data;
-		expect(stats.counts['GET /onboarding/getVerification/:sessionId']).toBe(5);
-		expect(stats.counts['POST /aml/checkIndividual']).toBe(1);
-		expect(stats.status).toEqual({ 200: 5, 400: 1 });
-		expect(stats.total).toBe(6);
-		expect(stats.maxConcurrent).toBeGreaterThanOrEqual(5);
-	});
-
-	it('logs requests with credentials redacted', async () => {
-		await api.post('/auth', '', { headers: authHeaders });
-		await post('/aml/checkIndividual', { name: 'Carl Criminal' });
-		const authLog = (await control.get('/requests', { params: { route: 'POST /auth' } })).data;
-		expect(authLog).toHaveLength(1);
-		expect(authLog[0].headers['api-key']).toBe('[redacted]');
-		expect(authLog[0].headers['customer-id']).toBe('[redacted]');
-		const all = (await control.get('/requests')).data;
-		expect(all.map((e: { route: string }) => e.route)).toEqual(['POST /auth', 'POST /aml/checkIndividual']);
-		expect(all[1]).toMatchObject({ method: 'POST', path: '/aml/checkIndividual', status: 200, body: { name: 'Carl Criminal' } });
-		expect(all[1].headers.authorization).toBe('[redacted]');
-		const text = JSON.stringify(all);
-		expect(text).not.toContain(SANDBOX_API_KEY);
-		expect(text).not.toContain(token);
-	});
-
 	it('answers 404 for unknown routes and 400 for invalid JSON', async () => {
 		const unknown = await get('/no/such/route');
 		expect(unknown.status).toBe(404);
@@ -546,15 +266,5 @@ describe('controls', () => {
 		});
 		expect(invalid.status).toBe(400);
 		expect(invalid.data).toEqual({ message: 'Invalid JSON body' });
-	});
-
-	it('reset restores the default config and clears state', async () => {
-		await control.post('/config', { latencyMs: 5, rateLimit: { requestsPerSecond: 100 } });
-		await post('/onboarding/configureWebhook', { webhookUrl: 'https://example.com/hook' });
-		await control.post('/reset');
-		const config = (await control.get('/config')).data;
-		expect(config).toMatchObject({ tokenLifetimeSeconds: 3600, latencyMs: 0, rateLimit: null, failures: [] });
-		expect((await control.get('/webhook')).status).toBe(404);
-		expect((await control.get('/stats')).data.total).toBe(0);
 	});
 });

@@ -4,8 +4,9 @@
 
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+
+const { ensureWorkRoot } = require('../../e2e/lib/instance');
 
 const ARTIFACTS_DIR = path.resolve(__dirname, '..', '.artifacts');
 
@@ -26,7 +27,7 @@ async function launchBrowser({ width = 1440, height = 900 } = {}) {
 	const executablePath = chromiumPath();
 	if (!executablePath) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
 	const puppeteer = require('puppeteer-core');
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nvs-chromium-'));
+	const userDataDir = fs.mkdtempSync(path.join(ensureWorkRoot(), 'chromium-'));
 	const browser = await puppeteer.launch({
 		executablePath,
 		headless: true,

@@ -3,6 +3,8 @@
 // plays the user. It reads the paused execution over REST and answers the step the way the person
 // would: an OTP code comes from the emulator's control API (what the phone would receive).
 
+const { freshFetch } = require('../../e2e/lib/util');
+
 const WAIT = 'n8n-nodes-base.wait';
 const FORM = 'n8n-nodes-base.form';
 
@@ -29,7 +31,7 @@ function referenceIds(execution) {
 
 async function otpFor(sandbox, execution) {
 	for (const ref of referenceIds(execution).reverse()) {
-		const res = await fetch(`${sandbox.url}/__control/phone/${ref}`);
+		const res = await freshFetch(`${sandbox.url}/__control/phone/${ref}`);
 		if (res.ok) return (await res.json()).otp;
 	}
 	return undefined;
@@ -53,7 +55,7 @@ async function resumeWaiting({ server, sandbox, workflow, waiting }) {
 	const otp = await otpFor(sandbox, waiting.execution);
 	if (node.type === WAIT && node.parameters?.resume === 'webhook') {
 		const body = otp === undefined ? {} : { code: otp, otp, securityFactor: otp };
-		const res = await fetch(resumeUrl(server, 'webhook-waiting', waiting), {
+		const res = await freshFetch(resumeUrl(server, 'webhook-waiting', waiting), {
 			method: node.parameters.httpMethod ?? 'GET',
 			headers: { 'content-type': 'application/json' },
 			body: (node.parameters.httpMethod ?? 'GET') === 'GET' ? undefined : JSON.stringify(body),
@@ -64,7 +66,7 @@ async function resumeWaiting({ server, sandbox, workflow, waiting }) {
 		const fields = node.parameters?.formFields?.values ?? [];
 		const form = new FormData();
 		fields.forEach((f, i) => form.append(`field-${i}`, /code|otp|pin/i.test(f.fieldLabel ?? '') && otp !== undefined ? String(otp) : 'test'));
-		const res = await fetch(resumeUrl(server, 'form-waiting', waiting), { method: 'POST', body: form });
+		const res = await freshFetch(resumeUrl(server, 'form-waiting', waiting), { method: 'POST', body: form });
 		return res.ok ? { ok: true } : { ok: false, reason: `form-waiting answered ${res.status}` };
 	}
 	if (node.type === WAIT) return { ok: false, reason: `a Wait step resuming on "${node.parameters?.resume ?? 'time interval'}"` };

@@ -120,33 +120,9 @@ function npmEnv(extra = {}) {
 	return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
-async function doInstall(version, log) {
+/** Puts a built sqlite3 binary into the version's node_modules (from the cache, else built). Returns whether it came from the cache. */
+async function sqlite3(version, log) {
 	const s = spec(version);
-	const timings = {};
-	const hasLock = fs.existsSync(path.join(s.dir, 'package-lock.json'));
-	const t0 = Date.now();
-	if (hasLock) {
-		log(`${version}: npm ci --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir} (takes minutes on a cold npm cache)`);
-		await runOrThrow('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: s.dir,
-			env: npmEnv(),
-			timeoutMs: 40 * 60 * 1000,
-		});
-	} else {
-		log(`${version}: no package-lock.json yet: npm install --ignore-scripts to create it`);
-		await runOrThrow('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: s.dir,
-			env: npmEnv(),
-			timeoutMs: 40 * 60 * 1000,
-		});
-	}
-	timings.npmMs = Date.now() - t0;
-
-	// sqlite3: its install script first tries prebuild-install (a GitHub download, fails offline at
-	// once), then node-gyp builds it from the bundled sqlite sources against nodedir's headers
-	// (~2 min). The result is an N-API addon (independent of the Node version), so it is cached in
-	// test/e2e/.cache/ and reused by the other version or the next reinstall.
-	const t1 = Date.now();
 	const { nodeBin, nodeDir } = nodePaths(version);
 	if (!fs.existsSync(nodeBin)) throw new Error(`${version}: Node binary missing after install: ${nodeBin}`);
 	const sqliteDir = path.join(s.dir, 'node_modules', 'sqlite3');
@@ -186,6 +162,38 @@ async function doInstall(version, log) {
 			/* the cache is only an optimisation */
 		}
 	}
+	return fromCache;
+}
+
+async function doInstall(version, log) {
+	const s = spec(version);
+	const timings = {};
+	const hasLock = fs.existsSync(path.join(s.dir, 'package-lock.json'));
+	const t0 = Date.now();
+	if (hasLock) {
+		log(`${version}: npm ci --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir} (takes minutes on a cold npm cache)`);
+		await runOrThrow('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: s.dir,
+			env: npmEnv(),
+			timeoutMs: 40 * 60 * 1000,
+		});
+	} else {
+		log(`${version}: no package-lock.json yet: npm install --ignore-scripts to create it`);
+		await runOrThrow('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: s.dir,
+			env: npmEnv(),
+			timeoutMs: 40 * 60 * 1000,
+		});
+	}
+	timings.npmMs = Date.now() - t0;
+
+	// sqlite3: its install script first tries prebuild-install (a GitHub download, fails offline at
+	// once), then node-gyp builds it from the bundled sqlite sources against nodedir's headers
+	// (~2 min). The result is an N-API addon (independent of the Node version), so it is cached in
+	// test/e2e/.cache/ and reused by the other version or the next reinstall: one version builds it
+	// while the other waits for the copy.
+	const t1 = Date.now();
+	const fromCache = await withLock(path.join(CACHE_DIR, 'sqlite3.lock'), () => sqlite3(version, log), { log });
 	timings.sqlite3Ms = Date.now() - t1;
 	timings.sqlite3FromCache = fromCache;
 

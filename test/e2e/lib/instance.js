@@ -11,6 +11,7 @@ const { createRestClient } = require('./rest');
 const util = require('./util');
 
 const { E2E_DIR, REPO_ROOT, defaultLog } = util;
+const TEMPLATES_DIR = path.join(E2E_DIR, '.cache', 'templates');
 
 const ENCRYPTION_KEY = 'n8n-nodes-verification-services-e2e-key';
 
@@ -18,22 +19,15 @@ const ENCRYPTION_KEY = 'n8n-nodes-verification-services-e2e-key';
 // the installed package by walking up its real path first and only then NODE_PATH (which n8n sets to
 // its own node_modules). Under /work/main that walk finds the repo's devDependency n8n-workflow
 // (a different copy, and for n8n 1.x the wrong major), which a real installation never sees.
-// test/e2e/.work is made a symlink to this folder so the instances are easy to find.
+// `npm test` gives every run a new folder (N8N_E2E_WORK_DIR); a suite run alone uses one per clone.
 function workRoot() {
 	if (process.env.N8N_E2E_WORK_DIR) return path.resolve(process.env.N8N_E2E_WORK_DIR);
-	return path.join(os.tmpdir(), 'n8n-nodes-verification-services-e2e');
+	return path.join(os.tmpdir(), `n8n-nodes-verification-services-e2e-${util.sha256(REPO_ROOT).slice(0, 8)}`);
 }
 
 function ensureWorkRoot() {
 	const root = workRoot();
 	fs.mkdirSync(root, { recursive: true });
-	const link = path.join(E2E_DIR, '.work');
-	try {
-		const st = fs.lstatSync(link, { throwIfNoEntry: false });
-		if (!st) fs.symlinkSync(root, link, 'dir');
-	} catch {
-		/* only a convenience */
-	}
 	const real = fs.realpathSync(root);
 	if (real === REPO_ROOT || real.startsWith(REPO_ROOT + path.sep)) {
 		throw new Error(
@@ -195,13 +189,14 @@ function errorFromLog(text) {
 
 // ---------------------------------------------------------------------------------------------
 // A migrated, empty database per n8n version: the first n8n command on a fresh SQLite file runs
-// every migration (~5 s), so new instances start from a copy of one made once.
+// every migration (~5 s), so new instances start from a copy of one made once per clone (kept in
+// test/e2e/.cache/ with the install's other leftovers).
 
 const DB_FILES = ['database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm', 'config'];
 
 async function dbTemplate(runtime, env, log) {
 	const key = `${runtime.version}-${runtime.n8nVersion}-${String(runtime.marker?.lockHash ?? 'nolock').slice(0, 12)}`;
-	const dir = path.join(ensureWorkRoot(), 'templates', key);
+	const dir = path.join(TEMPLATES_DIR, key);
 	const ready = path.join(dir, 'ready');
 	if (fs.existsSync(ready)) return dir;
 	fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -446,9 +441,9 @@ class Instance {
 				if (exited) throw new Error(`n8n start exited early (${exited.code ?? exited.signal})`);
 				if (Date.now() - started > timeoutMs) throw new Error(`n8n start did not become ready within ${timeoutMs} ms`);
 				try {
-					const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+					const res = await util.freshFetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
 					if (res.ok) {
-						const settings = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
+						const settings = await util.freshFetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
 						if (settings.ok) break;
 					}
 				} catch {
@@ -458,7 +453,7 @@ class Instance {
 			}
 		} catch (error) {
 			await stop();
-			error.message += `\n--- server log (tail) ---\n${readLog().split('\n').slice(-40).join('\n')}`;
+			error.message += `\nn8n server log ${logFile} ends:\n${readLog().trimEnd().split('\n').slice(-8).join('\n')}`;
 			throw error;
 		}
 		server.startupMs = Date.now() - started;
@@ -501,53 +496,6 @@ class Instance {
 	}
 	async testCredential(credential) {
 		return await this.requireServer().testCredential(credential);
-	}
-
-	/**
-	 * Loads each node and credential file the installed package lists, with the n8n runtime's Node and
-	 * n8n's node_modules on NODE_PATH (as n8n does), and reports their names and n8n types.
-	 * @returns {Promise<{ nodes: {file, exists, name?, type?, displayName?, version?, loadError?}[],
-	 *   credentials: {file, exists, name?, displayName?, loadError?}[] }>}
-	 */
-	async describePackage() {
-		if (!this.package) throw new Error('no package installed in this instance');
-		const script = `
-const path = require('path');
-const [dir, pkgName] = process.argv.slice(1);
-const pkg = require(path.join(dir, 'package.json'));
-const load = (file, kind) => {
-	const full = path.join(dir, file);
-	const out = { file, exists: require('fs').existsSync(full) };
-	if (!out.exists) return out;
-	try {
-		const mod = require(full);
-		const Cls = Object.values(mod).find((v) => typeof v === 'function');
-		const inst = new Cls();
-		if (kind === 'node') {
-			const d = inst.description ?? inst.nodeVersions?.[inst.currentVersion]?.description ?? {};
-			const base = inst.description?.defaultVersion !== undefined ? inst.description : d;
-			out.name = base.name ?? d.name;
-			out.displayName = base.displayName ?? d.displayName;
-			out.version = base.defaultVersion ?? d.version;
-			out.type = pkgName + '.' + out.name;
-		} else {
-			out.name = inst.name;
-			out.displayName = inst.displayName;
-		}
-	} catch (e) { out.loadError = String(e && e.stack || e); }
-	return out;
-};
-process.stdout.write(JSON.stringify({
-	nodes: (pkg.n8n?.nodes ?? []).map((f) => load(f, 'node')),
-	credentials: (pkg.n8n?.credentials ?? []).map((f) => load(f, 'credential')),
-}));
-`;
-		const res = await util.runOrThrow(this.runtime.nodeBin, ['-e', script, this.package.installedDir, this.package.name], {
-			cwd: this.userFolder,
-			env: { ...this.env, NODE_PATH: path.join(this.runtime.dir, 'node_modules') },
-			timeoutMs: 60000,
-		});
-		return JSON.parse(res.stdout);
 	}
 
 	/** Stops every server this instance started. */
@@ -668,16 +616,4 @@ async function createInstance(
 	return instance;
 }
 
-module.exports = {
-	createInstance,
-	packPackage,
-	packageManifest,
-	parseExecuteOutput,
-	errorFromLog,
-	nodeOutput,
-	nodeError,
-	newId,
-	workRoot,
-	ENCRYPTION_KEY,
-	Instance,
-};
+module.exports = { createInstance, packageManifest, parseExecuteOutput, nodeOutput, nodeError, newId, ensureWorkRoot };

@@ -122,10 +122,10 @@ async function startRedis({ log = util.defaultLog } = {}) {
 async function waitForUrl(url, { child, timeoutMs, logFile }) {
 	const started = Date.now();
 	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: process exited\n${tail(logFile)}`);
-		if (Date.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms\n${tail(logFile)}`);
+		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: process exited; its log ${logFile} ends:\n${tail(logFile)}`);
+		if (Date.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms; its log ${logFile} ends:\n${tail(logFile)}`);
 		try {
-			const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+			const res = await util.freshFetch(url, { signal: AbortSignal.timeout(2000) });
 			if (res.ok) return;
 		} catch {
 			/* not up yet */
@@ -134,7 +134,7 @@ async function waitForUrl(url, { child, timeoutMs, logFile }) {
 	}
 }
 
-function tail(file, lines = 40) {
+function tail(file, lines = 8) {
 	try {
 		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
 	} catch {
@@ -254,4 +254,4 @@ function executionsStartedBy(worker) {
 	return [...worker.readLog().matchAll(/Worker started execution (\S+) \(job/g)].map((m) => m[1]);
 }
 
-module.exports = { queueModeUnavailable, startPostgres, startRedis, startQueueTopology, executionsStartedBy };
+module.exports = { queueModeUnavailable, postgresBinDir, which, startPostgres, startRedis, startQueueTopology, executionsStartedBy };

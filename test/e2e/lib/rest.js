@@ -1,6 +1,7 @@
 'use strict';
 // A small client for n8n's internal REST API (/rest/...), as the editor UI uses it: cookie auth
-// (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Uses Node's global fetch.
+// (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Every call opens a new
+// connection (util.freshFetch: a kept-alive one breaks while a busy n8n 1.x blocks its event loop).
 // Shapes checked against the sources of n8n 1.123.x and 2.40.7 (see README):
 //   POST /rest/owner/setup   { email, firstName, lastName, password }          (both)
 //   POST /rest/login         { emailOrLdapLoginId, password }                   (both)
@@ -15,7 +16,7 @@
 
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { jsonOrText } = require('./util');
+const { jsonOrText, freshFetch } = require('./util');
 
 const OWNER = {
 	email: 'owner@e2e.test',
@@ -62,7 +63,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 	 * Low-level request. Returns { status, headers, body } and throws RestError on HTTP >= 400
 	 * unless `okStatuses` allows it.
 	 */
-	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 30000 } = {}) {
+	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 120000 } = {}) {
 		const url = new URL(urlPath, baseUrl);
 		for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
 		const h = { 'browser-id': browserId, accept: 'application/json', ...headers };
@@ -72,7 +73,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			h['content-type'] = 'application/json';
 			payload = JSON.stringify(body);
 		}
-		const res = await fetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+		const res = await freshFetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
 		storeCookies(res);
 		const text = await res.text();
 		const parsed = (res.headers.get('content-type') ?? '').includes('json') ? jsonOrText(text) : text;
@@ -194,6 +195,28 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			}
 		},
 
+		/** Polls an execution until it has finished; returns it with its data (see getExecution). */
+		async waitForExecution(id, { timeoutMs = 120000 } = {}) {
+			const started = Date.now();
+			for (;;) {
+				const exec = await client.getExecution(id);
+				if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
+				if (Date.now() - started > timeoutMs) throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
+				await new Promise((r) => setTimeout(r, 250));
+			}
+		},
+
+		/**
+		 * Runs a workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run,
+		 * from the trigger named `trigger`) and returns the finished execution with its data.
+		 */
+		async runWorkflow(id, { trigger, timeoutMs } = {}) {
+			const workflowData = await client.getWorkflow(id);
+			const { executionId } = await client.post(`/rest/workflows/${id}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger } } : {}) });
+			if (!executionId) throw new Error(`workflow ${id} did not start (it waits for a webhook call?)`);
+			return await client.waitForExecution(executionId, { timeoutMs });
+		},
+
 		/** Polls listExecutions until `count` finished executions exist. */
 		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000, finished = true } = {}) {
 			const started = Date.now();
@@ -243,11 +266,10 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		/** Calls a production webhook of an active workflow: <url>/webhook/<path>. */
 		async callWebhook(webhookPath, { method = 'POST', body, headers = {}, test = false } = {}) {
 			const url = `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`;
-			const res = await fetch(url, {
+			const res = await freshFetch(url, {
 				method,
 				headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
 				body: body !== undefined ? JSON.stringify(body) : undefined,
-				signal: AbortSignal.timeout(30000),
 			});
 			return { status: res.status, body: jsonOrText(await res.text()), headers: res.headers };
 		},

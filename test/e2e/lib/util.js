@@ -168,6 +168,17 @@ function sleep(ms) {
 }
 
 /**
+ * fetch() over a new connection, closed after the answer. A kept-alive connection breaks when the
+ * server's event loop is blocked for longer than its keep-alive timeout (Node's default 5 s; n8n sets
+ * none) while a request waits on it: Node 20 (n8n 1.x) runs the expired idle timer before it reads the
+ * waiting request and closes the socket under it ("other side closed", ECONNRESET). A busy n8n taking
+ * in a 5 MB body blocks that long.
+ */
+function freshFetch(url, init = {}) {
+	return fetch(url, { signal: AbortSignal.timeout(120000), ...init, headers: { ...init.headers, connection: 'close' } });
+}
+
+/**
  * A cross-process lock (mkdir is atomic). Waits while another live process holds it; takes over a
  * lock whose holder is dead.
  */
@@ -232,6 +243,7 @@ module.exports = {
 	freePort,
 	sha256,
 	sleep,
+	freshFetch,
 	withLock,
 	defaultLog,
 	liveChildren,

@@ -1,0 +1,277 @@
+#!/usr/bin/env node
+'use strict';
+// npm test: every suite, in parallel where the cores allow, each to its own log; a line as each suite
+// starts and ends; a failure named with its error and the command that reruns it; a summary.
+// All suites run even when one fails (the exit status reports it). The run works in a new folder in the
+// system temp dir, removed at the end unless a test failed.
+// Usage: npm test [-- --only=e2e,browser] [-- --skip=browser,queue]   (e2e also selects e2e-v2-trigger, ...)
+
+require('./ensure-deps');
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { ensureN8n, runtimeFor } = require('../test/e2e/lib/install');
+const { installProgress } = require('./lib/install-progress');
+const { missingSystemPackages } = require('./lib/system-packages');
+
+const root = path.resolve(__dirname, '..');
+const option = (name) =>
+	process.argv
+		.slice(2)
+		.filter((a) => a.startsWith(`--${name}=`))
+		.flatMap((a) => a.slice(name.length + 3).split(','))
+		.map((s) => s.trim())
+		.filter(Boolean);
+const named = (suite, names) => names.some((n) => suite.name === n || suite.name.startsWith(`${n}-`));
+
+const NODE_TEST = ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${path.join(root, 'test', 'reporter.js')}`, '--test-reporter-destination=stdout'];
+const nodeTest = (files) => ['node', ...NODE_TEST, ...files];
+const LABEL = { v2: 'n8n 2.x', v1: 'n8n 1.x' };
+
+/**
+ * An e2e file in one n8n version. Its n8n processes mostly wait (on n8n, the emulator, quiet periods):
+ * one keeps about a third of a core busy, so several run at once.
+ */
+const e2e = (file, version, cpu = 0.5) => ({
+	name: `e2e-${version}-${file}`,
+	title: `${file} (${LABEL[version]})`,
+	run: nodeTest([`test/e2e/${file}.e2e.test.js`]),
+	env: { N8N_E2E_VERSIONS: version },
+	needs: ['build', `n8n-${version}`],
+	cpu,
+	rerun: `N8N_E2E_VERSIONS=${version} node --test test/e2e/${file}.e2e.test.js`,
+});
+
+/**
+ * Every e2e file runs in both n8n versions, found in test/e2e/ so that a new file cannot be left out;
+ * the queue and start files are suites of their own. The longest known first, so the run ends sooner.
+ */
+const E2E_OWN_SUITE = ['queue', 'start'];
+const E2E_LONGEST = ['trigger', 'operations', 'webhook-trigger', 'hosted-flows', 'onboarding-decision', 'agent'];
+const E2E_FILES = fs
+	.readdirSync(path.join(root, 'test', 'e2e'))
+	.filter((f) => f.endsWith('.e2e.test.js'))
+	.map((f) => f.slice(0, -'.e2e.test.js'.length))
+	.filter((f) => !E2E_OWN_SUITE.includes(f))
+	.sort((a, b) => (E2E_LONGEST.indexOf(a) + 1 || 99) - (E2E_LONGEST.indexOf(b) + 1 || 99) || a.localeCompare(b));
+
+/**
+ * The suites, the longest first. `needs`: what must have passed first; `cpu`: the share of the
+ * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
+ * runs it alone (default: npm test -- --only=<name>).
+ */
+const SUITES = [
+	// An install mostly waits on the registry and the disk: it starts at once, beside everything.
+	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
+	{ name: 'build', run: ['npm', 'run', 'build'], cpu: 1 },
+	{ name: 'lint', run: ['npm', 'run', 'lint'], cpu: 1 },
+	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], cpu: 1 },
+	...E2E_FILES.slice(0, 1).flatMap((file) => [e2e(file, 'v2'), e2e(file, 'v1')]),
+	{ name: 'browser', run: nodeTest(['test/browser/']), needs: ['build', 'n8n-v2'], cpu: 0.5, system: 'browser', rerun: 'npm run test:browser' },
+	{ name: 'queue', run: nodeTest(['test/e2e/queue.e2e.test.js']), needs: ['build', 'n8n-v2'], cpu: 1, system: 'queue', rerun: 'npm run test:queue' },
+	e2e('start', 'v2', 1), // three npm starts at once
+	...E2E_FILES.slice(1).flatMap((file) => [e2e(file, 'v2'), e2e(file, 'v1')]),
+	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
+	{ name: 'verify', run: nodeTest(['test/verify/']), needs: ['build'], cpu: 0.5, rerun: 'npm run test:verify' },
+];
+
+// What this run includes: --only picks suites (and what they need), --skip leaves suites out.
+const only = option('only');
+const wanted = new Set();
+const want = (suite) => {
+	if (wanted.has(suite)) return;
+	wanted.add(suite);
+	for (const need of suite.needs ?? []) want(SUITES.find((s) => s.name === need));
+};
+for (const suite of SUITES) if (!only.length || named(suite, only)) want(suite);
+const RUN = SUITES.filter((s) => wanted.has(s));
+const skip = option('skip');
+
+const started = Date.now();
+const cores = os.cpus().length;
+const load = () => os.loadavg()[0].toFixed(1);
+const loadAtStart = load();
+const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+const say = (line) => process.stdout.write(`${line}\n`);
+const title = (suite) => suite.title ?? suite.name;
+
+const userWorkDir = process.env.N8N_E2E_WORK_DIR;
+const workDir = userWorkDir ? path.resolve(userWorkDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-verification-services-test-'));
+const logDir = path.join(workDir, 'logs');
+fs.mkdirSync(logDir, { recursive: true });
+
+// ---------------------------------------------------------------------------------------------
+// Running one suite
+
+function readJson(file) {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return null;
+	}
+}
+
+const firstLines = (text, n = 12) => String(text).split('\n').slice(0, n).join('\n');
+
+/** Counts and failures from jest's --json output. */
+function jestResults(json) {
+	if (!json) return null;
+	const failures = json.testResults.flatMap((file) => {
+		const where = path.relative(root, file.name);
+		const rerun = `npm run test:unit -- ${where}`;
+		const failed = file.assertionResults.filter((a) => a.status === 'failed').map((a) => ({ title: `${where}: ${a.fullName}`, error: firstLines(a.failureMessages.join('\n')), rerun }));
+		return failed.length || file.status !== 'failed' ? failed : [{ title: `${where} did not run`, error: firstLines(file.message), rerun }];
+	});
+	return { counts: { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests }, failures, skips: [] };
+}
+
+const children = new Set();
+
+function runCommand(suite) {
+	const base = path.join(logDir, suite.name);
+	const [log, resultsFile] = [`${base}.log`, `${base}.json`];
+	const [cmd, ...rest] = suite.run.map((a) => a.replace('RESULTS', resultsFile));
+	const out = fs.openSync(log, 'w');
+	// N8N_E2E_KEEP: instance folders stay until the run's folder goes, so a failure's server log is there.
+	const env = { ...process.env, N8N_E2E_WORK_DIR: workDir, N8N_E2E_KEEP: '1', TEST_RESULTS_FILE: resultsFile, ...suite.env };
+	const child = spawn(cmd, rest, { cwd: root, env, stdio: ['ignore', out, out] });
+	fs.closeSync(out);
+	children.add(child);
+	return new Promise((resolve) => {
+		child.on('error', (error) => resolve({ code: 1, log, results: { failures: [{ title: suite.run.join(' '), error: error.message }] } }));
+		child.on('exit', (code, signal) => {
+			children.delete(child);
+			const json = readJson(resultsFile);
+			resolve({ code: code ?? (signal ? 1 : 0), log, results: suite.jest ? jestResults(json) : json });
+		});
+	});
+}
+
+async function install(suite) {
+	const version = suite.install;
+	const log = path.join(logDir, `${suite.name}.log`);
+	const stop = installProgress(version, { root, log: (line) => say(`  [${suite.name}] ${line}`) });
+	try {
+		const runtime = await ensureN8n(version, { log: (line) => fs.appendFileSync(log, `${line}\n`) });
+		return { code: 0, log, note: runtime.installed ? 'installed now' : 'already installed' };
+	} catch (error) {
+		fs.appendFileSync(log, `${error.stack ?? error}\n`);
+		return { code: 1, log, results: { failures: [{ title: `installing n8n ${runtimeFor(version).n8nVersion}`, error: firstLines(error.message) }] } };
+	} finally {
+		stop();
+	}
+}
+
+/** The failure in a few lines: each failing test, its error, and how to run it again. */
+function describeFailure(suite, outcome, { errors = true } = {}) {
+	const lines = [];
+	const failures = outcome.results?.failures ?? [];
+	for (const f of failures.slice(0, 5)) {
+		lines.push(`    ✖ ${f.title}`);
+		if (errors) lines.push(...firstLines(f.error, 6).split('\n').map((l) => `        ${l}`));
+	}
+	if (failures.length > 5) lines.push(`    ... and ${failures.length - 5} more (see the log)`);
+	if (!failures.length && errors && fs.existsSync(outcome.log)) {
+		lines.push(...fs.readFileSync(outcome.log, 'utf8').trimEnd().split('\n').slice(-12).map((l) => `    ${l}`));
+	}
+	const reruns = new Set(failures.map((f) => f.rerun).filter(Boolean));
+	if (!reruns.size) reruns.add(suite.rerun ?? `npm test -- --only=${suite.name}`);
+	lines.push(...[...reruns].map((r) => `    rerun: ${r}`), `    log:   ${outcome.log}`);
+	return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling: a suite starts when what it needs has passed and the cores have room for it.
+
+const state = new Map(RUN.map((s) => [s.name, { status: named(s, skip) ? 'skipped' : 'waiting', reason: 'npm test -- --skip' }]));
+
+function blockedBy(suite) {
+	return (suite.needs ?? []).find((need) => ['failed', 'skipped'].includes(state.get(need).status));
+}
+
+function describeCounts(counts) {
+	if (!counts) return '';
+	return `${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
+}
+
+async function runAll() {
+	let busy = 0;
+	await new Promise((resolve) => {
+		const schedule = () => {
+			for (const suite of RUN) {
+				const st = state.get(suite.name);
+				if (st.status !== 'waiting') continue;
+				const blocker = blockedBy(suite);
+				if (blocker) {
+					Object.assign(st, { status: 'skipped', reason: `${blocker} did not pass` });
+					continue;
+				}
+				if ((suite.needs ?? []).some((n) => state.get(n).status !== 'passed')) continue;
+				// In list order: a later, smaller suite does not take the room a longer one waits for.
+				if (busy > 0 && busy + suite.cpu > cores) break;
+				busy += suite.cpu;
+				Object.assign(st, { status: 'running', started: Date.now() });
+				say(`▶ ${title(suite)} (load ${load()})`);
+				(suite.install ? install(suite) : runCommand(suite)).then((outcome) => {
+					busy -= suite.cpu;
+					Object.assign(st, outcome, { status: outcome.code === 0 ? 'passed' : 'failed', ms: Date.now() - st.started });
+					const detail = describeCounts(outcome.results?.counts) || outcome.note || '';
+					say(`${st.status === 'passed' ? '✔' : '✖'} ${title(suite)}: ${st.status}${detail ? `, ${detail}` : ''} in ${seconds(st.ms)} (load ${load()})`);
+					if (st.status === 'failed') say(describeFailure(suite, st).join('\n'));
+					schedule();
+				});
+			}
+			if ([...state.values()].every((s) => s.status !== 'waiting' && s.status !== 'running')) resolve();
+		};
+		schedule();
+	});
+}
+
+function summary() {
+	const failed = RUN.filter((s) => state.get(s.name).status === 'failed');
+	say(`\nnpm test summary (${cores} cores; load ${loadAtStart} at the start, ${load()} at the end)`);
+	for (const suite of RUN) {
+		const st = state.get(suite.name);
+		const counts = describeCounts(st.results?.counts) || st.note;
+		const result = st.status === 'skipped' ? `SKIPPED: ${st.reason}` : `${st.status}${counts ? ` (${counts})` : ''}`;
+		say(`  ${title(suite).padEnd(24)} ${result.padEnd(40)} ${st.ms === undefined ? '' : seconds(st.ms).padStart(6)}`);
+		for (const s of st.results?.skips ?? []) say(`      skipped: ${s.title}: ${s.reason}`);
+	}
+	const verdict = failed.length ? `FAILED: ${failed.map(title).join(', ')}` : 'all passed';
+	say(`  ${'total'.padEnd(24)} ${verdict.padEnd(40)} ${seconds(Date.now() - started).padStart(6)}`);
+	for (const suite of failed) say(describeFailure(suite, state.get(suite.name), { errors: false }).join('\n'));
+	if (userWorkDir) say(`work folder (N8N_E2E_WORK_DIR): ${workDir}`);
+	else if (failed.length) say(`work folder kept (n8n instances with their server logs, each suite's log): ${workDir}`);
+	else fs.rmSync(workDir, { recursive: true, force: true });
+	return failed.length ? 1 : 0;
+}
+
+async function main() {
+	say(`npm test: ${RUN.length} suites on ${cores} cores (load ${loadAtStart}); logs in ${logDir}`);
+	const missing = missingSystemPackages(RUN.filter((s) => s.system && !named(s, skip)).map((s) => s.system));
+	if (missing) {
+		const suites = missing.suites.join(',');
+		say(`npm test needs ${missing.what} for the ${suites} suite(s). Install with:\n\n  ${missing.command}\n\nor leave them out: npm test -- --skip=${suites}`);
+		if (!userWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
+		process.exit(1);
+	}
+	await runAll();
+	process.exit(summary());
+}
+
+// Ctrl-C reaches the suites too; a SIGTERM is passed on. Each suite stops the n8n processes it started.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.once(signal, () => {
+		for (const child of children) child.kill(signal);
+		say(`npm test: stopped by ${signal}; work folder: ${workDir}`);
+		setTimeout(() => process.exit(130), 10000).unref();
+		Promise.all([...children].map((c) => new Promise((r) => c.once('exit', r)))).then(() => process.exit(130));
+	});
+}
+main().catch((error) => {
+	say(`npm test: ${error.stack ?? error}`);
+	process.exit(1);
+});
