@@ -66,7 +66,7 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 		const cancelled = () => cancel?.aborted === true;
 		const started = await forEachBounded(
 			ready,
-			settings.maxConcurrentRequests,
+			() => client.concurrency,
 			async (entry) => {
 				try {
 					const produced = await runItem(ctx, client, op, entry);
