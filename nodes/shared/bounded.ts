@@ -14,18 +14,19 @@ export async function forEachBounded<T>(
 	let running = 0;
 	let failed = false;
 	return await new Promise<number>((resolve) => {
+		const run = async (entry: T) => {
+			try {
+				await worker(entry);
+			} catch {
+				failed = true;
+			}
+			running--;
+			startMore();
+		};
 		const startMore = () => {
 			while (!failed && !stop() && next < entries.length && running < Math.max(1, limit())) {
-				const entry = entries[next++];
 				running++;
-				worker(entry)
-					.catch(() => {
-						failed = true;
-					})
-					.finally(() => {
-						running--;
-						startMore();
-					});
+				void run(entries[next++]);
 			}
 			if (running === 0) resolve(next);
 		};

@@ -85,6 +85,7 @@ describe('concurrency window (the requests of one account in flight in an n8n pr
 		expect(replay.window.limit).toBe(1);
 		replay.window.reset();
 		expect(replay.window.limit).toBe(INITIAL_WINDOW);
-		expect(replay.for(1000).at(-1)).toBeLessThan(2 * INITIAL_WINDOW + 10);
+		const again = replay.for(1000);
+		expect(again.slice(1).every((limit, i) => limit - again[i] <= 1)).toBe(true);
 	});
 });
