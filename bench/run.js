@@ -15,7 +15,7 @@ const WORK_DIR = path.join(__dirname, '.work');
 const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
 const { startSampler } = require('./lib/sampler');
 const { benchNames } = require('./lib/names');
-const { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
+const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
@@ -62,9 +62,12 @@ function configurations(s) {
 			{ key: 'L-n8n-helper', group: g, kind: 'plain', label: `n8n's HTTP client alone (outside n8n), concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'n8n-helper' },
 			{ key: 'L-plain-unbounded', group: g, kind: 'plain', label: `plain client node:http, concurrency ${s.items} (all at once)`, scenario: latency, count: s.items, concurrency: s.items, client: 'http' },
 			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml' },
-			{ key: 'L-aml-c10', group: g, kind: 'n8n', label: 'AML node, Max Concurrent Requests 10', scenario: latency, count: s.items, workflow: 'aml', options: { maxConcurrentRequests: 10 } },
-			{ key: 'L-http-nobatch', group: g, kind: 'n8n', label: 'HTTP Request, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'http', batching: null },
-			{ key: 'L-http-batch5', group: g, kind: 'n8n', label: `HTTP Request, batch ${c} / ${s.latencyMs} ms, Retry On Fail`, scenario: latency, count: s.items, workflow: 'http', batching: { batchSize: c, batchInterval: s.latencyMs } },
+			// Concurrency taken from the AML node's peak in this run (the emulator's count), once L-aml has run.
+			{ key: 'L-plain-peak', group: g, kind: 'plain', label: 'plain client node:http, at the AML node\'s peak concurrency', scenario: latency, count: s.items, concurrencyOf: 'L-aml', client: 'http' },
+			{ key: 'L-n8n-helper-peak', group: g, kind: 'plain', label: 'n8n\'s HTTP client alone (outside n8n), at the AML node\'s peak concurrency', scenario: latency, count: s.items, concurrencyOf: 'L-aml', client: 'n8n-helper' },
+			{ key: 'L-aml-c5', group: g, kind: 'n8n', label: 'AML node, Max Concurrent Requests 5 (the former default)', scenario: latency, count: s.items, workflow: 'aml', options: { maxConcurrentRequests: 5 } },
+			{ key: 'L-http-nobatch', group: g, kind: 'n8n', label: 'HTTP Request with this credential, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'http', batching: null },
+			{ key: 'L-http-bearer', group: g, kind: 'n8n', label: 'HTTP Request with an /auth node and a bearer expression, no batching, Retry On Fail', scenario: latency, count: s.items, workflow: 'httpBearer' },
 		);
 	}
 	if (s.groups.includes('rate')) {
@@ -84,6 +87,9 @@ function configurations(s) {
 			{ key: 'M-noop-large', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'noop', runs: s.memoryRuns },
 			{ key: 'M-aml-small', group: g, kind: 'n8n', label: `AML node, default settings, ${small} items`, scenario: flat, count: small, workflow: 'aml', runs: s.memoryRuns },
 			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
+			// n8n's own node sends the same requests through the same HTTP client: how much of the growth is that client's.
+			{ key: 'M-http-small', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${small} items`, scenario: flat, count: small, workflow: 'http', batching: null, runs: s.memoryRuns },
+			{ key: 'M-http-large', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'http', batching: null, runs: s.memoryRuns },
 		);
 	}
 	if (s.groups.includes('trigger')) {
@@ -190,7 +196,9 @@ async function runN8n(ctx, cfg) {
 	};
 	const sampler = startSampler(findPid);
 	const expectedMs = cfg.scenario.rateLimit ? (cfg.count / cfg.scenario.rateLimit) * 1000 : 0;
-	const res = await ctx.instance.execute(cfg.workflowId, { timeoutMs: Math.max(10 * 60 * 1000, expectedMs * 6 + 120_000) });
+	// BENCH_CPU_PROF=<folder>: every n8n process of the run writes a V8 CPU profile there (--cpu-prof).
+	const profile = env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF, cfg.key)}` } : undefined;
+	const res = await ctx.instance.execute(cfg.workflowId, { timeoutMs: Math.max(10 * 60 * 1000, expectedMs * 6 + 120_000), env: profile });
 	const mem = sampler.stop();
 	const acct = await account(ctx.emulator.control, benchNames(cfg.count));
 	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
@@ -310,8 +318,9 @@ async function main() {
 				};
 				credentials.push(credential);
 				cfg.workflowId = driver.instanceLib.newId('wf');
-				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options };
-				workflows.push(cfg.workflow === 'aml' ? amlWorkflow(spec) : cfg.workflow === 'http' ? httpWorkflow(spec) : noOpWorkflow(spec));
+				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
+				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow }[cfg.workflow];
+				workflows.push(build(spec));
 			}
 			await ctx.instance.importCredentials(credentials);
 			await ctx.instance.importWorkflows(workflows);
@@ -327,6 +336,15 @@ async function main() {
 			if (cfg.kind === 'limit') {
 				results.push(summarize(cfg, [], settings));
 				continue;
+			}
+			if (cfg.concurrencyOf) {
+				const peak = results.find((r) => r.key === cfg.concurrencyOf)?.maxConcurrent;
+				if (!peak) {
+					log(`${cfg.key}: skipped, ${cfg.concurrencyOf} has no peak concurrency in this run`);
+					continue;
+				}
+				cfg.concurrency = peak;
+				cfg.label = `${cfg.label} (${peak})`;
 			}
 			const wanted = cfg.runs ?? Math.max(settings.runs, cfg.minRuns ?? 1);
 			const runs = [];
@@ -370,7 +388,7 @@ async function main() {
 		totalMs,
 		settings,
 	};
-	const targets = evaluateTargets(results, settings);
+	const targets = evaluateTargets(results, settings, manyRows);
 	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), manyExecutions: manyRows };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.

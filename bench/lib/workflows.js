@@ -82,9 +82,44 @@ function httpWorkflow({ id, name, count, credential, baseUrl, batching }) {
 	return chain(id, name, [...head(count), http]);
 }
 
+/**
+ * (c) n8n's HTTP Request node as a user without this package's credential builds it: an HTTP Request
+ * node fetches a token from /auth once, and the checking node sends it with a bearer-token expression
+ * (no credential, so n8n evaluates its parameters and sends each item's request at once: it reaches
+ * far more requests in flight than with a credential). Retry On Fail on, no batching.
+ */
+function httpBearerWorkflow({ id, name, count, baseUrl, apiKey, customerId }) {
+	const token = node('Get Token', 'n8n-nodes-base.httpRequest', 4.2, {
+		method: 'POST',
+		url: `${baseUrl}/auth`,
+		sendHeaders: true,
+		headerParameters: { parameters: [{ name: 'Api-Key', value: apiKey }, { name: 'Customer-Id', value: customerId }] },
+		options: {},
+	});
+	const http = node(
+		NODE_UNDER_TEST,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${baseUrl}/aml/checkIndividual`,
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get Token').first().json.access_token }}" }] },
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
+			options: {},
+		},
+		{ retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 },
+	);
+	const [trigger, ...rest] = head(count);
+	return chain(id, name, [trigger, token, ...rest, http]);
+}
+
 /** Baseline for memory: the same items through a No Operation node (what n8n itself needs). */
 function noOpWorkflow({ id, name, count }) {
 	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.noOp', 1, {})]);
 }
 
-module.exports = { amlWorkflow, httpWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };
+module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };

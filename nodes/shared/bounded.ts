@@ -1,26 +1,35 @@
 /**
- * Runs `worker` over `entries` with at most `limit` at a time, in order of the entries; the first
- * error, or `stop()` turning true, starts no new entry, and the entries under way finish. Resolves
- * with how many entries were started; the caller collects the errors.
+ * Runs `worker` over `entries` in their order with at most `limit()` at a time, asked again whenever
+ * an entry finishes (the limit may change while the entries run). The first error, or `stop()`
+ * turning true, starts no new entry, and the entries under way finish. Resolves with how many entries
+ * were started; the caller collects the errors.
  */
 export async function forEachBounded<T>(
 	entries: T[],
-	limit: number,
+	limit: () => number,
 	worker: (entry: T) => Promise<void>,
 	stop: () => boolean = () => false,
 ): Promise<number> {
 	let next = 0;
+	let running = 0;
 	let failed = false;
-	const lane = async () => {
-		while (!failed && !stop() && next < entries.length) {
-			const entry = entries[next++];
+	return await new Promise<number>((resolve) => {
+		const run = async (entry: T) => {
 			try {
 				await worker(entry);
 			} catch {
 				failed = true;
 			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
-	return next;
+			running--;
+			startMore();
+		};
+		const startMore = () => {
+			while (!failed && !stop() && next < entries.length && running < Math.max(1, limit())) {
+				running++;
+				void run(entries[next++]);
+			}
+			if (running === 0) resolve(next);
+		};
+		startMore();
+	});
 }

@@ -1,3 +1,4 @@
+import { ConcurrencyWindow } from './concurrency-window';
 import { unlessCancelled, wait } from './wait';
 
 /** Time and waiting, injectable so the pacer can be tested with a fake clock. */
@@ -22,18 +23,17 @@ const QUIET_MS = 30_000;
 const FORGET_MS = 60_000;
 /** The window over which the accepted rate is counted. */
 const BURST_MS = 1_000;
-/**
- * While the quota is unknown, at most this many requests of the process are in flight at first; the
- * window then grows by one per round trip in which it was full (TCP's congestion avoidance). The
- * requests in flight when the quota runs out all come back 429, so the window bounds that burst
- * (unbounded, or doubled every round trip as in TCP's slow start, a burst of executions overshoots by
- * the whole quota). A single run (5 concurrent requests) never fills it.
- */
-const INITIAL_WINDOW = 10;
+
+/** One admitted request, as acquire() hands it out: what release() and the answer report need. */
+export interface Admission {
+	atMs: number;
+	/** Successes of the account counted when the request was admitted. */
+	delivered: number;
+}
 
 /**
  * Paces every request of one n8n process to one account (the same key as the token cache): all
- * executions, all node runs. Everything an n8n process learns about the account's quota lives here:
+ * executions, all node runs. Everything an n8n process learns about the account lives here:
  *
  * - Max Requests per Second (a run's setting) spaces requests evenly; the slots are shared, so two
  *   executions set to 20 req/s send 20 req/s together, not 40.
@@ -42,10 +42,9 @@ const INITIAL_WINDOW = 10;
  *   (multiplicative decrease). After a quiet period the pace rises slowly (additive increase), so a
  *   process that shares the quota with other processes (queue-mode workers) converges to its fair
  *   share and takes the capacity back when the others stop, AIMD as in TCP.
- * - The number of requests in flight is counted for the whole process. While the quota is unknown
- *   (no 429 yet, no Max Requests per Second) it is bounded by a window that starts at 10 and grows
- *   by one per full round trip, so a burst of executions learns the quota from a few 429s, not from
- *   dozens. Each run's Max Concurrent Requests still bounds that run.
+ * - The requests in flight are counted for the whole process and bounded by the concurrency window
+ *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
+ *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
  */
 export class Pacer {
 	private nextSlotMs = 0;
@@ -55,9 +54,10 @@ export class Pacer {
 	private lastRateLimitMs = Number.NEGATIVE_INFINITY;
 	private lastProbeMs = 0;
 	private readonly recentSuccesses: number[] = [];
+	private delivered = 0;
 	private inFlightCount = 0;
 	private rateLimitedCount = 0;
-	private window = INITIAL_WINDOW;
+	private readonly window = new ConcurrencyWindow();
 	private windowWasFull = false;
 	/** Callers waiting for room in the window; woken (all) whenever the room or the rules change. */
 	private windowWaiters: Array<() => void> = [];
@@ -69,12 +69,12 @@ export class Pacer {
 	 * fixed quota; the spacing used is the slower of it and the adaptive pace. An aborted `signal`
 	 * (a cancelled execution) ends the wait at once with ExecutionCancelled, admitting nothing.
 	 */
-	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<void> {
+	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
 		for (;;) {
 			const now = this.clock.now();
 			this.probe(now);
-			if (fixedIntervalMs === 0 && this.adaptiveIntervalMs === 0 && this.inFlightCount >= Math.floor(this.window)) {
+			if (this.inFlightCount >= this.window.limit) {
 				let wake = () => {};
 				const room = new Promise<void>((resolve) => {
 					wake = resolve;
@@ -91,7 +91,7 @@ export class Pacer {
 			if (start <= now) {
 				this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
 				this.inFlightCount++;
-				return;
+				return { atMs: now, delivered: this.delivered };
 			}
 			await this.clock.sleep(start - now, signal);
 		}
@@ -99,22 +99,31 @@ export class Pacer {
 
 	/** The request sent after acquire() has its answer (or failed): it no longer counts as in flight. */
 	release(): void {
-		this.windowWasFull = this.inFlightCount >= Math.floor(this.window);
+		this.windowWasFull = this.inFlightCount >= this.window.limit;
 		if (this.inFlightCount > 0) this.inFlightCount--;
 		this.wakeWindowWaiters();
 	}
 
-	recordSuccess(): void {
+	/** The request released last had a success (or an answer the operation accepts). */
+	recordSuccess(admission: Admission): void {
 		const now = this.clock.now();
+		this.delivered++;
 		this.recentSuccesses.push(now);
 		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS) this.recentSuccesses.shift();
-		// Grow only when the window was what held requests back (release() ran just before this and
-		// woke the waiters; they look at the window after this).
-		if (this.adaptiveIntervalMs === 0 && this.windowWasFull) this.window += 1 / this.window;
+		const rttMs = Math.max(1, now - admission.atMs);
+		const deliveryRate = ((this.delivered - admission.delivered) * 1000) / rttMs;
+		// release() ran just before this and woke the waiters; they look at the window after this.
+		this.window.answered({ rttMs, deliveryRate, full: this.windowWasFull }, now);
+	}
+
+	/** A 503, a timeout or a failed connection: fewer requests in flight. */
+	overloaded(admission: Admission): void {
+		const now = this.clock.now();
+		this.window.overloaded(now - admission.atMs, now);
 	}
 
 	/** The API said "too many requests": everybody waits, then the pace follows what it accepted. */
-	rateLimited(waitMs: number): void {
+	rateLimited(admission: Admission, waitMs: number): void {
 		const now = this.clock.now();
 		this.rateLimitedCount++;
 		// 429s that arrive during the pause answer requests sent before it: they say nothing new. A 429
@@ -125,12 +134,11 @@ export class Pacer {
 		this.lastRateLimitMs = now;
 		this.lastProbeMs = now;
 		if (sameBurst) return;
+		this.window.overloaded(now - admission.atMs, now);
 		const accepted = this.recentSuccesses.filter((t) => t >= now - BURST_MS).length;
 		const proposed = accepted > 0 ? 1000 / (accepted * DECREASE_FACTOR) : Math.max(this.adaptiveIntervalMs * 2, 100);
 		// A 429 is proof the current pace was too fast: never speed up on one.
 		this.adaptiveIntervalMs = Math.max(this.adaptiveIntervalMs / DECREASE_FACTOR, proposed);
-		// From now on the pace, not the window, holds requests back.
-		this.wakeWindowWaiters();
 	}
 
 	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
@@ -146,9 +154,9 @@ export class Pacer {
 		return this.rateLimitedCount;
 	}
 
-	/** Requests the process may have in flight while the quota is unknown. */
+	/** Requests the process may have in flight now (the concurrency window). */
 	get inFlightWindow(): number {
-		return this.adaptiveIntervalMs === 0 ? Math.floor(this.window) : Number.POSITIVE_INFINITY;
+		return this.window.limit;
 	}
 
 	private wakeWindowWaiters(): void {
@@ -164,7 +172,7 @@ export class Pacer {
 		const quietFor = now - this.lastRateLimitMs;
 		if (quietFor >= FORGET_MS) {
 			this.adaptiveIntervalMs = 0;
-			this.window = INITIAL_WINDOW;
+			this.window.reset();
 			return;
 		}
 		if (quietFor < QUIET_MS) return;

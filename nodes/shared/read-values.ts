@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldError } from './field-error';
+import type { ItemParameters } from './item-parameters';
 import type { Field, FieldValues, OperationDefinition, ValueField } from './operation-types';
 import { type RequestSettings, requestSettings } from './request-settings';
 
@@ -8,30 +9,29 @@ import { type RequestSettings, requestSettings } from './request-settings';
  * Reads and validates one item's values: the Options first (a field's rule may depend on one, such
  * as Clean Phone Number), then the fields in table order. Each value passes its field's rule, which
  * throws a FieldError naming the field and the rule. Fields hidden by their display conditions are
- * skipped; an empty optional field is left out unless its rule supplies a value.
+ * skipped; an empty optional field is left out unless its rule supplies a value. `parameters` is the
+ * run's reader, shared by all its items.
  */
-export function readValues(ctx: IExecuteFunctions, op: OperationDefinition, itemIndex: number): FieldValues {
+export function readValues(ctx: IExecuteFunctions, parameters: ItemParameters, op: OperationDefinition, itemIndex: number): FieldValues {
 	const values: FieldValues = {};
-	const options = op.options?.length ? (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
+	const options = op.options?.length ? (parameters.get('options', itemIndex, {}) as IDataObject) : {};
 	for (const field of op.options ?? []) {
 		read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex, values });
 	}
-	const additional = op.fields.some((f) => f.rule && f.additional)
-		? (ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject)
-		: {};
+	const additional = op.fields.some((f) => f.rule && f.additional) ? (parameters.get('additionalFields', itemIndex, {}) as IDataObject) : {};
 	for (const field of op.fields) {
 		if (!field.rule) continue;
 		const { name, displayOptions } = field.property;
-		if (!field.additional && !shown(ctx, displayOptions?.show, itemIndex)) continue;
-		read(field, field.additional ? additional[name] : ctx.getNodeParameter(name, itemIndex, undefined), { ctx, itemIndex, values });
+		if (!field.additional && !shown(parameters, displayOptions?.show, itemIndex)) continue;
+		read(field, field.additional ? additional[name] : parameters.get(name, itemIndex), { ctx, itemIndex, values });
 	}
 	return values;
 }
 
 /** The request settings of a run (Options > Max Concurrent Requests ...), read through their rules from the first item. */
-export function readSettings(ctx: IExecuteFunctions): RequestSettings {
+export function readSettings(ctx: IExecuteFunctions, parameters: ItemParameters): RequestSettings {
 	const values: FieldValues = {};
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const options = parameters.get('options', 0, {}) as IDataObject;
 	for (const field of requestSettings) read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex: 0, values });
 	return values as unknown as RequestSettings;
 }
@@ -53,9 +53,9 @@ function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; i
  * Whether a field's display conditions on other parameters hold for this item. As in n8n's editor, a
  * multi-select meets a condition when any of its chosen values is listed.
  */
-function shown(ctx: IExecuteFunctions, conditions: IDataObject | undefined, itemIndex: number): boolean {
+function shown(parameters: ItemParameters, conditions: IDataObject | undefined, itemIndex: number): boolean {
 	return Object.entries(conditions ?? {}).every(([name, allowed]) => {
-		const value = ctx.getNodeParameter(name, itemIndex, undefined);
+		const value = parameters.get(name, itemIndex);
 		return (Array.isArray(value) ? value : [value]).some((v) => (allowed as unknown[]).includes(v));
 	});
 }

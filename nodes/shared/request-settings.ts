@@ -1,7 +1,9 @@
+import { INITIAL_WINDOW, MAX_WINDOW } from './concurrency-window';
 import type { ValueField } from './operation-types';
 import { integer, number } from './rules';
 
 export interface RequestSettings {
+	/** 0: automatic, the account's concurrency window alone (see concurrency-window.ts). */
 	maxConcurrentRequests: number;
 	/** 0: no fixed quota; the node then adapts to the API's 429 answers. */
 	maxRequestsPerSecond: number;
@@ -17,9 +19,9 @@ export const requestSettings: ValueField[] = [
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrentRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50 },
-			default: 5,
-			description: 'How many items this node sends to the API at the same time',
+			typeOptions: { minValue: 0, maxValue: MAX_WINDOW },
+			default: 0,
+			description: `How many items this node sends to the API at the same time. 0 (the default) is automatic: ${INITIAL_WINDOW} at first, more while the API answers quickly, fewer on 429, 503, timeouts or slower answers, at most ${MAX_WINDOW}; all executions using the same credential share that number. A number above 0 is a limit of its own for this node.`,
 		},
 		rule: integer,
 	},

@@ -9,6 +9,7 @@ import {
 import { forEachBounded } from './bounded';
 import { buildRequest, withContent } from './build-request';
 import { itemError, itemHints } from './errors';
+import { ItemParameters } from './item-parameters';
 import { responseJson } from './json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
 import { type ItemFailure, partialFailure } from './partial-failure';
@@ -37,9 +38,10 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
 	const fail = (error: unknown, itemIndex: number) => itemError(ctx.getNode(), op, error, itemIndex);
+	const parameters = new ItemParameters(ctx);
 	let settings: RequestSettings;
 	try {
-		settings = readSettings(ctx);
+		settings = readSettings(ctx, parameters);
 	} catch (error) {
 		throw fail(error, 0);
 	}
@@ -48,7 +50,7 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	const ready: ReadyItem[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const values = readValues(ctx, op, itemIndex);
+			const values = readValues(ctx, parameters, op, itemIndex);
 			ready.push({ itemIndex, values, request: buildRequest(op, values) });
 		} catch (error) {
 			if (!continueOnFail) throw fail(error, itemIndex);
@@ -64,7 +66,7 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 		const cancelled = () => cancel?.aborted === true;
 		const started = await forEachBounded(
 			ready,
-			settings.maxConcurrentRequests,
+			() => client.concurrency,
 			async (entry) => {
 				try {
 					const produced = await runItem(ctx, client, op, entry);

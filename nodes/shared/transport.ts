@@ -74,6 +74,15 @@ export class ApiClient {
 		return new ApiClient(ctx, readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE)), settings, signal);
 	}
 
+	/**
+	 * How many items of this run may be under way now: the account's concurrency window (shared by
+	 * every execution of the process), at most the run's Max Concurrent Requests when it set one.
+	 */
+	get concurrency(): number {
+		const cap = this.settings.maxConcurrentRequests;
+		return cap > 0 ? Math.min(cap, this.pacer.inFlightWindow) : this.pacer.inFlightWindow;
+	}
+
 	/** Everything the client throws has passed through here. */
 	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
 		const redactor = options.secrets?.length ? this.redactor.with(...options.secrets) : this.redactor;
@@ -90,7 +99,7 @@ export class ApiClient {
 		let rejected: string | undefined;
 		let renewedAfter401 = false;
 		for (;;) {
-			await this.pacer.acquire(this.settings.maxRequestsPerSecond, this.signal);
+			const admission = await this.pacer.acquire(this.settings.maxRequestsPerSecond, this.signal);
 			let token: string;
 			let response: ApiResponse | undefined;
 			let failure: unknown;
@@ -111,6 +120,7 @@ export class ApiClient {
 			if (response === undefined) {
 				const late = timedOut(failure, sentAt, this.timeoutMs);
 				if (late) timeouts++;
+				this.pacer.overloaded(admission);
 				const mayRetry = late ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
 				if (options.repeatable && mayRetry) {
 					await wait(backoffMs(attempts), this.signal);
@@ -130,9 +140,10 @@ export class ApiClient {
 
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
-				this.pacer.recordSuccess();
+				this.pacer.recordSuccess(admission);
 				return this.trusted(response, options, redactor);
 			}
+			if (statusCode === 503) this.pacer.overloaded(admission);
 			// A 401 means the request was not processed: renewing the token and resending is safe.
 			if (statusCode === 401 && !renewedAfter401) {
 				renewedAfter401 = true;
@@ -144,12 +155,12 @@ export class ApiClient {
 			const retryable = statusCode === 429 || (statusCode === 503 && options.repeatable);
 			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
-				if (statusCode === 429) this.pacer.rateLimited(waitMs);
+				if (statusCode === 429) this.pacer.rateLimited(admission, waitMs);
 				await wait(waitMs, this.signal);
 				continue;
 			}
 			if (options.acceptsAnswer?.(statusCode, response.body)) {
-				this.pacer.recordSuccess();
+				this.pacer.recordSuccess(admission);
 				return response;
 			}
 			throw apiError(this.ctx.getNode(), {

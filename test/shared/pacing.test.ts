@@ -1,4 +1,5 @@
-import { type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/pacing';
+import { INITIAL_WINDOW } from '../../nodes/shared/concurrency-window';
+import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/pacing';
 
 /** A clock that only moves when a waiter sleeps: every wait is exact and the test takes no real time. */
 class FakeClock implements Clock {
@@ -20,13 +21,16 @@ class FakeClock implements Clock {
 async function sendTimes(pacer: Pacer, clock: FakeClock, count: number, maxRequestsPerSecond = 0): Promise<number[]> {
 	const times: number[] = [];
 	for (let i = 0; i < count; i++) {
-		await pacer.acquire(maxRequestsPerSecond);
+		const admission = await pacer.acquire(maxRequestsPerSecond);
 		times.push(clock.now());
 		pacer.release();
-		pacer.recordSuccess();
+		pacer.recordSuccess(admission);
 	}
 	return times;
 }
+
+/** An admission of a request sent 50 ms ago, for reporting its answer. */
+const sentBefore = (clock: FakeClock): Admission => ({ atMs: clock.now() - 50, delivered: 0 });
 
 /** Lets every caller that can go on run until it waits again (macrotask: all promise jobs done). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -66,87 +70,109 @@ describe('Pacer', () => {
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
 	});
 
-	it('while the quota is unknown, at most 10 requests are in flight at first, and one more per full round trip', async () => {
-		const pacer = new Pacer(new FakeClock());
-		const inFlight: Array<() => void> = [];
-		let peak = 0;
-		const callers = Array.from({ length: 120 }, async () => {
-			await pacer.acquire();
-			await new Promise<void>((answered) => inFlight.push(answered));
-		});
-		const windows: number[] = [];
-		// Answer the oldest request, one at a time; waiting callers take the free room in between.
-		for (let answered = 0; answered < 120; answered++) {
-			await settle();
-			peak = Math.max(peak, pacer.inFlight);
-			expect(pacer.inFlight).toBeLessThanOrEqual(pacer.inFlightWindow);
-			windows.push(pacer.inFlightWindow);
-			pacer.release();
-			pacer.recordSuccess();
-			inFlight.shift()!();
-		}
-		await Promise.all(callers);
-		expect(windows[0]).toBe(10);
-		expect(windows[10]).toBe(10); // +1/10 per answer: one full round trip of 10 answers adds one
-		expect(windows[11]).toBe(11);
-		// One more after each window's worth of answers: at answers 11, 22, 35, 48, 63, 78, 95.
-		expect(windows.map((w, i) => (w !== windows[i - 1] ? i : -1)).filter((i) => i > 0)).toEqual([11, 22, 35, 48, 63, 78, 95]);
-		expect(peak).toBe(17);
-	});
-
-	it('a single run (5 concurrent requests) never fills the window, so it never grows', async () => {
-		const pacer = new Pacer(new FakeClock());
-		for (let i = 0; i < 200; i++) {
-			for (let c = 0; c < 5; c++) await pacer.acquire();
-			for (let c = 0; c < 5; c++) {
-				pacer.release();
-				pacer.recordSuccess();
-			}
-		}
-		expect(pacer.inFlightWindow).toBe(10);
-	});
-
-	it('Max Requests per Second is a known quota: no window for that run', async () => {
-		const pacer = new Pacer(new FakeClock());
-		for (let i = 0; i < 30; i++) await pacer.acquire(1000);
-		expect(pacer.inFlight).toBe(30);
-	});
-
-	it('a 429 ends the window: from then on the learnt pace, not the window, holds requests back', async () => {
+	it('bounds the requests in flight of all callers by the window: the others wait for room, in turn', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) await pacer.acquire();
-		const waiting = Array.from({ length: 15 }, () => pacer.acquire().then(() => clock.now()));
+		const inFlight: Array<{ admission: Admission; answer: () => void }> = [];
+		const callers = Array.from({ length: 60 }, async () => {
+			const admission = await pacer.acquire();
+			await new Promise<void>((answer) => inFlight.push({ admission, answer }));
+		});
+		const rounds: number[] = [];
+		// Round trips of 50 ms: the requests in flight are answered one by one, and each time a waiting
+		// caller takes the room (answered in the next round trip).
 		await settle();
-		expect(pacer.inFlight).toBe(10);
-		for (let i = 0; i < 10; i++) pacer.release();
-		for (let i = 0; i < 9; i++) pacer.recordSuccess();
-		pacer.rateLimited(1000);
-		expect(pacer.inFlightWindow).toBe(Number.POSITIVE_INFINITY);
+		while (inFlight.length) {
+			rounds.push(inFlight.length);
+			clock.advance(50);
+			for (const { admission, answer } of inFlight.splice(0)) {
+				expect(pacer.inFlight).toBeLessThanOrEqual(pacer.inFlightWindow);
+				pacer.release();
+				pacer.recordSuccess(admission);
+				answer();
+				await settle();
+			}
+		}
+		await Promise.all(callers);
+		// The initial window at first; it was full at every answer, so it grew, by one per round trip at most.
+		expect(rounds[0]).toBe(INITIAL_WINDOW);
+		expect(rounds.slice(1, -1).every((n, i) => n >= rounds[i] && n <= rounds[i] + 1)).toBe(true);
+		expect(rounds.at(-2)).toBeGreaterThan(INITIAL_WINDOW);
+	});
+
+	it('a run that never fills the window does not make it grow', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 200; i++) {
+			const admissions = [];
+			for (let c = 0; c < INITIAL_WINDOW - 1; c++) admissions.push(await pacer.acquire());
+			clock.advance(50);
+			for (const admission of admissions) {
+				pacer.release();
+				pacer.recordSuccess(admission);
+			}
+		}
+		expect(pacer.inFlightWindow).toBe(INITIAL_WINDOW);
+	});
+
+	it('Max Requests per Second spaces the requests; the window still bounds how many are in flight', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		const admitted = Array.from({ length: INITIAL_WINDOW + 2 }, () => pacer.acquire(1000).then(() => clock.now()));
+		await settle();
+		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
+		pacer.release();
+		pacer.release();
+		const times = await Promise.all(admitted);
+		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
+		expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(1);
+	});
+
+	it('a 429 halves the window and pauses everybody; then the learnt pace holds requests back', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		const first = await Promise.all(Array.from({ length: INITIAL_WINDOW }, () => pacer.acquire()));
+		const waiting = Array.from({ length: 15 }, async () => {
+			await pacer.acquire();
+			const at = clock.now();
+			pacer.release();
+			return at;
+		});
+		await settle();
+		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
+		clock.advance(50);
+		const [limited, ...accepted] = first;
+		for (const admission of accepted) {
+			pacer.release();
+			pacer.recordSuccess(admission);
+		}
+		pacer.release();
+		pacer.rateLimited(limited, 1000);
+		expect(pacer.inFlightWindow).toBe(Math.floor(INITIAL_WINDOW / 2));
 		const pausedAt = clock.now();
 		const times = await Promise.all(waiting);
 		expect(Math.min(...times)).toBeGreaterThanOrEqual(pausedAt + 1000);
-		expect(pacer.inFlight).toBe(15);
-		expect(Math.min(...gaps(times.sort((a, b) => a - b)))).toBeGreaterThanOrEqual(Math.floor(1000 / 9));
+		// Paced at 95 % of what the API accepted in the last second.
+		expect(Math.min(...gaps(times.sort((a, b) => a - b)))).toBeGreaterThanOrEqual(Math.floor(1000 / accepted.length));
 	});
 
 	it('starts slow again once it has forgotten the quota', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		await sendTimes(pacer, clock, 5);
-		pacer.rateLimited(1000);
+		pacer.rateLimited(sentBefore(clock), 1000);
 		clock.advance(61_000);
 		await pacer.acquire();
 		pacer.release();
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
-		expect(pacer.inFlightWindow).toBe(10);
+		expect(pacer.inFlightWindow).toBe(INITIAL_WINDOW);
 	});
 
 	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess();
-		pacer.rateLimited(1000);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
+		pacer.rateLimited(sentBefore(clock), 1000);
 		const start = clock.now();
 		await pacer.acquire();
 		expect(clock.now() - start).toBe(1000);
@@ -160,8 +186,8 @@ describe('Pacer', () => {
 	it('treats the 429s of one burst as one signal', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.recordSuccess();
-		for (let i = 0; i < 5; i++) pacer.rateLimited(1000);
+		for (let i = 0; i < 20; i++) pacer.recordSuccess(sentBefore(clock));
+		for (let i = 0; i < 5; i++) pacer.rateLimited(sentBefore(clock), 1000);
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		expect(pacer.rateLimits).toBe(5);
 	});
@@ -169,12 +195,12 @@ describe('Pacer', () => {
 	it('cuts again on a 429 after the pause: the new pace was still too fast', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.recordSuccess();
-		pacer.rateLimited(1000);
+		for (let i = 0; i < 20; i++) pacer.recordSuccess(sentBefore(clock));
+		pacer.rateLimited(sentBefore(clock), 1000);
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		clock.advance(1_100);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess();
-		pacer.rateLimited(1000);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
+		pacer.rateLimited(sentBefore(clock), 1000);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		expect(pacer.rateLimits).toBe(2);
 	});
@@ -182,8 +208,8 @@ describe('Pacer', () => {
 	it('probes back up slowly after a quiet period and forgets after a long one', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess();
-		pacer.rateLimited(1000);
+		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
+		pacer.rateLimited(sentBefore(clock), 1000);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		clock.advance(29_500); // still quiet period: no probing yet
 		await pacer.acquire();
@@ -219,8 +245,8 @@ describe('Pacer', () => {
 		const end = clock.now() + 120_000;
 		const startedAt = clock.now();
 		// Start b unthrottled but a already learnt a slow pace: fairness must still emerge.
-		for (let i = 0; i < 4; i++) a.recordSuccess();
-		a.rateLimited(1);
+		for (let i = 0; i < 4; i++) a.recordSuccess(sentBefore(clock));
+		a.rateLimited(sentBefore(clock), 1);
 		while (clock.now() < end) {
 			const [pacer, at] = [...nextAt.entries()].sort((x, y) => x[1] - y[1])[0];
 			if (at > clock.now()) clock.advance(at - clock.now());
@@ -230,13 +256,13 @@ describe('Pacer', () => {
 			while (admitted.length && admitted[0] <= now - 1000) admitted.shift();
 			if (admitted.length < quota) {
 				admitted.push(now);
-				pacer.recordSuccess();
+				pacer.recordSuccess(sentBefore(clock));
 				if (now - startedAt > 60_000) sent.set(pacer, (sent.get(pacer) ?? 0) + 1);
 				nextAt.set(pacer, now + 1);
 			} else {
 				rejected++;
 				const retryAfterMs = Math.max(1000, Math.ceil((admitted[0] + 1000 - now) / 1000) * 1000);
-				pacer.rateLimited(retryAfterMs);
+				pacer.rateLimited(sentBefore(clock), retryAfterMs);
 				nextAt.set(pacer, now + 1);
 			}
 		}
