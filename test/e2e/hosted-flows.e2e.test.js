@@ -44,10 +44,8 @@ const VERDICTS = {
 	FLAG: { decision: 'review', branch: 'Fraud Suspicion' },
 };
 
-for (const version of ['v2', 'v1']) {
-	const skip = versions.includes(version) ? false : `N8N_E2E_VERSIONS=${versions.join(',')} leaves out ${version}`;
-
-	describe(`examples/hosted-identity-journey.json and examples/pay-by-bank.json in a running n8n ${version}`, { skip }, () => {
+for (const version of versions) {
+	describe(`examples/hosted-identity-journey.json and examples/pay-by-bank.json in a running n8n ${version}`, () => {
 		let sandbox;
 		let instance;
 		let server;

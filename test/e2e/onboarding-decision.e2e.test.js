@@ -70,10 +70,8 @@ const ROWS = {
 	},
 };
 
-for (const version of ['v2', 'v1']) {
-	const skip = versions.includes(version) ? false : `N8N_E2E_VERSIONS=${versions.join(',')} leaves out ${version}`;
-
-	describe(`examples/onboarding-decision.json in a running n8n ${version}`, { skip }, () => {
+for (const version of versions) {
+	describe(`examples/onboarding-decision.json in a running n8n ${version}`, () => {
 		let sandbox;
 		let instance;
 		let server;
