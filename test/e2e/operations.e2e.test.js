@@ -255,6 +255,7 @@ for (const version of VERSIONS) {
 			ran: (node) => nodeOutput(execution, node) !== undefined,
 			sandbox: sandboxes[generation],
 			generation,
+			answer: (json) => (generation === 'g3' ? json.data : json),
 			show: (label, { request, output }) => log(`${version} ${generation} ${label}: request ${JSON.stringify(request)} -> output ${JSON.stringify(output)}`),
 		});
 

@@ -2,6 +2,8 @@
 // The address, identity and phone-intelligence operations as cases of the operation suite
 // (format: see ./operations.js). Each case feeds several people or numbers through one node, so one
 // n8n run shows the exact request bodies and every derived outcome the emulator's fixtures select.
+// Every case runs against both API generations: the same requests and outcomes, the answer itself
+// un-enveloped (g2) or in `data` (g3).
 
 const assert = require('node:assert/strict');
 
@@ -33,10 +35,12 @@ function itemsOf(name, list) {
 /** The requests of a route whose body `match` selects, in arrival order. */
 const requestsOf = async (sandbox, route, match) => (await sandbox.requests(route)).map((r) => r.body).filter(match);
 
+
 const CASES = [
 	{
 		key: 'addressVerify',
 		title: 'Address: verify three people, one in Austria with its compliance reason',
+		generations: true,
 		steps: [
 			...itemsOf('People', [
 				{ country: 'at', street: 'haupt str.', number: '5', zip: '1010', city: 'Wien', lastname: 'Mustermann', dob: '12-08-1964', reason: 'onboarding' },
@@ -59,7 +63,7 @@ const CASES = [
 				},
 			},
 		],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, answer }) {
 			const bodies = await requestsOf(sandbox, 'POST /address/verify', (b) => b.identity.firstname === 'Erika');
 			assert.deepEqual(bodies, [
 				{
@@ -80,12 +84,54 @@ const CASES = [
 					{ outcome: 'notVerified', overall: 'NOK', matchQuality: 'NO_MATCH', score: 0 },
 				],
 			);
-			assert.equal(results[0].finalAddress, 'Haupt Straße 5, 1010 Wien, AT', 'the whole answer is kept beside the outcome');
+			assert.equal(answer(results[0]).finalAddress, 'Haupt Straße 5, 1010 Wien, AT', 'the whole answer is kept beside the outcome');
+		},
+	},
+	{
+		key: 'addressRefused',
+		title: 'Address: with Continue On Fail, an AT person without a compliance reason is an error item, refused before sending; the others are sent, in order',
+		steps: [
+			...itemsOf('Applicants', [
+				{ country: 'DE', lastname: 'Mustermann', reason: '' },
+				{ country: 'AT', lastname: 'Mustermann', reason: '' },
+				{ country: 'NL', lastname: 'Nobody', reason: '' },
+			]),
+			{
+				name: 'Verify Applicant Address',
+				node: 'verificationAddress',
+				operation: 'verify',
+				settings: { onError: 'continueRegularOutput' },
+				parameters: {
+					country: '={{ $json.country }}',
+					street: 'Damrak',
+					number: '1',
+					zip: '1012',
+					city: 'Amsterdam',
+					firstname: 'Refused',
+					lastname: '={{ $json.lastname }}',
+					additionalFields: { reason: '={{ $json.reason }}' },
+				},
+			},
+		],
+		async check({ out, items, sandbox }) {
+			const bodies = await requestsOf(sandbox, 'POST /address/verify', (b) => b.identity.firstname === 'Refused');
+			assert.deepEqual(
+				bodies.map((b) => b.country),
+				['DE', 'NL'],
+			);
+			assert.deepEqual(
+				items('Verify Applicant Address').map((i) => i.pairedItem),
+				[{ item: 0 }, { item: 1 }, { item: 2 }],
+			);
+			const [de, at, nl] = out('Verify Applicant Address');
+			assert.match(at.error, /^Compliance Reason \(reason\) is required when the country is AT.* \(item 2\)$/);
+			assert.deepEqual([de.addressVerification.outcome, nl.addressVerification.outcome], ['verified', 'notVerified']);
 		},
 	},
 	{
 		key: 'identityVerify',
 		title: 'Identity: verify three people, one with every optional field',
+		generations: true,
 		steps: [
 			...itemsOf('People', [
 				{ lastName: 'Mustermann', houseNumber: '17', nationalId: 'T22000129', phoneNumber: '+49 151 1234 5678', raw: true },
@@ -139,17 +185,19 @@ const CASES = [
 	{
 		key: 'phoneStatus',
 		title: 'Phone: live status of a roaming number',
+		generations: true,
 		steps: [{ name: 'Get Phone Status', node: 'verificationPhone', operation: 'getPhoneStatus', parameters: { phoneNumber: '+43 650 999-0001' } }],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, answer }) {
 			assert.deepEqual(await requestsOf(sandbox, 'POST /phone-service/phoneStatus', () => true), [{ phoneNumber: '+436509990001' }]);
 			const [status] = out('Get Phone Status');
-			assert.deepEqual(status.lookup, { status: 'completed', statusCode: 300, statusDescription: 'Transaction successfully completed', referenceId: status.referenceId });
+			assert.deepEqual(status.lookup, { status: 'completed', statusCode: 300, statusDescription: 'Transaction successfully completed', referenceId: answer(status).referenceId });
 			assert.deepEqual(status.lineStatus, { subscriberStatus: 'ACTIVE', deviceStatus: 'REACHABLE', roaming: 'ROAMING', roamingCountry: 'Germany' });
 		},
 	},
 	{
 		key: 'phoneId',
 		title: 'Phone: phone ID with add-ons and consent; an add-on not enabled is a warning',
+		generations: true,
 		steps: [
 			...itemsOf('Numbers', [{ number: '+43 650 1234567' }, { number: '436509992806' }]),
 			{
@@ -167,7 +215,7 @@ const CASES = [
 				},
 			},
 		],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, answer }) {
 			const bodies = await requestsOf(sandbox, 'POST /phone-service/phoneid', (b) => b.externalId === 'e2e-phoneid');
 			assert.deepEqual(
 				bodies.map((b) => b.phoneNumber),
@@ -191,7 +239,7 @@ const CASES = [
 				{ ageVerify: 'completed', portingHistory: 'completed', simSwap: 'completed' },
 				{ ageVerify: 'notEnabled', portingHistory: 'notEnabled', simSwap: 'notEnabled' },
 			]);
-			assert.deepEqual(results[0].addons.portingHistory, {
+			assert.deepEqual(answer(results[0]).addons.portingHistory, {
 				status: { code: 2800, description: 'Request successfully completed' },
 				pastXDays: 30,
 				ported: false,
@@ -202,6 +250,7 @@ const CASES = [
 	{
 		key: 'riskScore',
 		title: 'Phone: risk score of three numbers, allow, flag and block',
+		generations: true,
 		steps: [
 			...itemsOf('Numbers', [{ number: '+436501234567' }, { number: '+436509990001' }, { number: '+436509990002' }]),
 			{
@@ -239,6 +288,7 @@ const CASES = [
 	{
 		key: 'fullIntelligence',
 		title: 'Phone: full intelligence of a number whose answer has a score only (score bands decide)',
+		generations: true,
 		steps: [
 			{
 				name: 'Get Full Intelligence',
@@ -247,14 +297,14 @@ const CASES = [
 				parameters: { phoneNumber: '+43 650 999 0003', additionalFields: { externalId: 'e2e-full' } },
 			},
 		],
-		async check({ out, sandbox }) {
+		async check({ out, sandbox, answer }) {
 			assert.deepEqual(await requestsOf(sandbox, 'POST /phone-service/fullPhoneIntelligence', (b) => b.externalId === 'e2e-full'), [
 				{ phoneNumber: '436509990003', externalId: 'e2e-full' },
 			]);
 			const [full] = out('Get Full Intelligence');
 			assert.deepEqual(full.riskAssessment, { recommendation: 'flag', score: 480, level: null, basis: 'scoreBands' });
 			assert.equal(full.lookup.status, 'completed');
-			assert.equal(full.carrier.name, 'A1 Telekom Austria');
+			assert.equal(answer(full).carrier.name, 'A1 Telekom Austria');
 		},
 	},
 ];

@@ -7,8 +7,6 @@ const assert = require('node:assert/strict');
 
 const SANDBOX_CUSTOMER_ID = require('../../../sandbox/server').SANDBOX_CUSTOMER_ID;
 
-/** The answer's payload as each generation shapes it: un-enveloped (g2) or in `data` (g3). */
-const payloadOf = (json, generation) => (generation === 'g3' ? json.data : json);
 
 const CASES = [
 	{
@@ -42,7 +40,7 @@ const CASES = [
 				},
 			},
 		],
-		async check({ out, sandbox, generation, show }) {
+		async check({ out, sandbox, generation, answer, show }) {
 			const [request] = await sandbox.requests('POST /sdk/universal/handshake');
 			assert.deepEqual(request.body, {
 				journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' },
@@ -65,9 +63,9 @@ const CASES = [
 				passThroughData: { customerNumber: 'C-4711' },
 			});
 			const [started] = out('Start Hosted Journey');
-			const answer = payloadOf(started, generation);
-			assert.equal(started.transactionId, answer[generation === 'g3' ? 'transactionId' : 'transaction_id']);
-			assert.equal(started.uiHandle, answer[generation === 'g3' ? 'uiHandle' : 'ui_handle']);
+			const payload = answer(started);
+			assert.equal(started.transactionId, payload[generation === 'g3' ? 'transactionId' : 'transaction_id']);
+			assert.equal(started.uiHandle, payload[generation === 'g3' ? 'uiHandle' : 'ui_handle']);
 			assert.match(started.uiHandle, new RegExp(`/journey/${started.transactionId}$`));
 			assert.equal(JSON.stringify(started).includes(SANDBOX_CUSTOMER_ID), false, 'the customer id is in no output');
 			const journey = await sandbox.get(`hosted-journeys/${started.transactionId}`);
@@ -107,7 +105,7 @@ const CASES = [
 				parameters: { referenceId: "={{ $('Initiate Payment').item.json.referenceId }}" },
 			},
 		],
-		async check({ out, sandbox, generation, show }) {
+		async check({ out, sandbox, generation, answer, show }) {
 			const [initiateRequest] = await sandbox.requests('POST /payments/initiate');
 			assert.deepEqual(initiateRequest.body, {
 				referenceId: 'e2e-order-1',
@@ -121,8 +119,8 @@ const CASES = [
 				country: 'DE',
 			});
 			const [initiated] = out('Initiate Payment');
-			const answer = payloadOf(initiated, generation);
-			assert.deepEqual([initiated.redirectUrl, initiated.requestId, initiated.referenceId], [answer.redirectUrl, answer.requestId, 'e2e-order-1']);
+			const payload = answer(initiated);
+			assert.deepEqual([initiated.redirectUrl, initiated.requestId, initiated.referenceId], [payload.redirectUrl, payload.requestId, 'e2e-order-1']);
 			show('initiatePayment', { request: initiateRequest.body, output: initiated });
 
 			const [statusRequest] = await sandbox.requests('POST /payments/status');

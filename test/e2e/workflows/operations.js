@@ -9,12 +9,13 @@
 //   node:      the node's internal name without the package prefix ('verificationAml', ...); a step
 //              with `type` and `typeVersion` instead is a core n8n node (e.g. a Code node feeding items)
 //   settings:  node-level settings beside `parameters` (executeOnce, ...)
-//   check:     async ({ out, items, sandbox, generation, show }) => void, throws (node:assert) on a wrong result
+//   check:     async ({ out, items, sandbox, generation, answer, show }) => void, throws (node:assert) on a wrong result
 //     out(stepName)    the step's output items' json (main output 0 of its first run)
 //     items(stepName)  the same items whole (json, binary, pairedItem)
 //     sandbox          { requests(routeKey), get(controlPath) }: the emulator's request log and
 //                      control routes (GET /__control/<controlPath>)
 //     generation       'g2' or 'g3': the generation the emulator played
+//     answer(json)     the API's own answer in an output item: the item (g2) or its `data` (g3)
 //     show(label, { request, output })  logs what was sent and what the node made of the answer
 // Together with the examples, the table runs every operation of every action node; the suite checks
 // that against the operations the built nodes declare.
@@ -30,8 +31,6 @@ const PNG_DATA_URL =
 /** The webhook secret header value of the configureWebhook case: it must never show up in any output. */
 const WEBHOOK_SECRET = 'e2e-webhook-secret-3f9a';
 
-/** The answer's payload as each generation shapes it: un-enveloped (g2) or in `data` (g3). */
-const payloadOf = (json, generation) => (generation === 'g3' ? json.data : json);
 
 const CASES = [
 	{
@@ -204,7 +203,7 @@ const CASES = [
 				parameters: { options: { binaryPropertyName: 'document' } },
 			},
 		],
-		async check({ out, items, sandbox, generation, show }) {
+		async check({ out, items, sandbox, generation, answer, show }) {
 			const [search] = (await sandbox.requests('POST /kyb/search')).filter((r) => r.body.registrationNumber !== undefined);
 			assert.deepEqual(search.body, { name: 'Acme', registrationNumber: 'HRB 123456' });
 			const found = out('Search by Registration Number');
@@ -227,7 +226,7 @@ const CASES = [
 			const retrievals = (await sandbox.requests('POST /kyb/company/document/retrieve')).filter((r) => r.body.linkToken.startsWith('lt-DE-'));
 			assert.deepEqual(retrievals.map((r) => r.body), tokens.map((linkToken) => ({ linkToken })));
 			const [entry, extract, articles] = items('Retrieve Document');
-			assert.equal(payloadOf(entry.json, generation).entry.name, 'Erika Musterfrau');
+			assert.equal(answer(entry.json).entry.name, 'Erika Musterfrau');
 			assert.equal(entry.binary, undefined, 'a JSON answer stays JSON');
 			for (const [item, fileName] of [
 				[extract, 'DE-HRB-123456-DOC-1.pdf'],
@@ -262,11 +261,11 @@ const CASES = [
 				},
 			},
 		],
-		async check({ out, sandbox, generation, show }) {
+		async check({ out, sandbox, answer, show }) {
 			const [sent] = out('Send OTP by Email');
 			assert.match(sent.referenceId, /^[0-9a-f]{32}$/);
 			assert.deepEqual(sent.recipient, { email: 'jane.doe@example.com' });
-			assert.equal(payloadOf(sent, generation).referenceId, sent.referenceId);
+			assert.equal(answer(sent).referenceId, sent.referenceId);
 			const [request] = await sandbox.requests('POST /phone-service/verification').then((all) =>
 				all.filter((r) => r.body && r.body.method === 'email'),
 			);
