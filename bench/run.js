@@ -15,7 +15,7 @@ const WORK_DIR = path.join(__dirname, '.work');
 const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
 const { startSampler } = require('./lib/sampler');
 const { benchNames } = require('./lib/names');
-const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
+const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
@@ -85,6 +85,8 @@ function configurations(s) {
 		list.push(
 			{ key: 'M-noop-small', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'noop', runs: s.memoryRuns },
 			{ key: 'M-noop-large', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'noop', runs: s.memoryRuns },
+			{ key: 'M-same-small', group: g, kind: 'n8n', label: `Set node making the AML node's output, no request (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'sameOutput', runs: s.memoryRuns },
+			{ key: 'M-same-large', group: g, kind: 'n8n', label: `Set node making the AML node's output, no request (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'sameOutput', runs: s.memoryRuns },
 			{ key: 'M-aml-small', group: g, kind: 'n8n', label: `AML node, default settings, ${small} items`, scenario: flat, count: small, workflow: 'aml', runs: s.memoryRuns },
 			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
 			// n8n's own node sends the same requests through the same HTTP client: how much of the growth is that client's.
@@ -204,7 +206,7 @@ async function runN8n(ctx, cfg) {
 	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
 	const outOk = items.filter((i) => i.json && i.json.error === undefined).length;
-	const isNoop = cfg.workflow === 'noop';
+	const isNoop = cfg.workflow === 'noop' || cfg.workflow === 'sameOutput';
 	const succeeded = isNoop ? outOk : Math.min(outOk, acct.succeeded);
 	return {
 		nodeMs: task?.executionTime ?? null,
@@ -319,7 +321,7 @@ async function main() {
 				credentials.push(credential);
 				cfg.workflowId = driver.instanceLib.newId('wf');
 				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
-				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow }[cfg.workflow];
+				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow, sameOutput: sameOutputWorkflow }[cfg.workflow];
 				workflows.push(build(spec));
 			}
 			await ctx.instance.importCredentials(credentials);

@@ -124,6 +124,12 @@ function evaluateTargets(results, settings, manyRows = []) {
 			const n8nGrowth = mb(noopLarge.peakRssKb - noopSmall.peakRssKb);
 			baseline = `; n8n itself (No Operation node) grows ${n8nGrowth.toFixed(0)} MB for the same items, so the AML node's own share is ${(growth - n8nGrowth).toFixed(0)} MB`;
 		}
+		const sameSmall = byKey(results, 'M-same-small');
+		const sameLarge = byKey(results, 'M-same-large');
+		if (sameSmall?.peakRssKb && sameLarge?.peakRssKb) {
+			const outputGrowth = mb(sameLarge.peakRssKb - sameSmall.peakRssKb);
+			baseline += `; n8n making the same output with a Set node, no request, grows ${outputGrowth.toFixed(0)} MB, so the AML node's share beyond its output is ${(growth - outputGrowth).toFixed(0)} MB`;
+		}
 		const httpSmall = byKey(results, 'M-http-small');
 		const httpLarge = byKey(results, 'M-http-large');
 		const http =

@@ -122,4 +122,20 @@ function noOpWorkflow({ id, name, count }) {
 	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.noOp', 1, {})]);
 }
 
-module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };
+/**
+ * Baseline for memory: n8n making an output of the AML node's shape for every item (a Set node with
+ * fixed values, no expression: a new object per item), without any request.
+ */
+function sameOutputWorkflow({ id, name, count }) {
+	const summary = { shape: 'list', isHit: false, totalHits: 0, hitsBySourceType: { SANCTION: 0, PEP: 0, CRIMINAL: 0 } };
+	const fields = [
+		['timestamp', 'string', '2026-11-23T12:00:00.000Z'],
+		['totalHits', 'number', 0],
+		['foundRecords', 'array', '[]'],
+		['screeningSummary', 'object', JSON.stringify(summary)],
+	];
+	const assignments = fields.map(([field, type, value]) => ({ id: field, name: field, type, value }));
+	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} })]);
+}
+
+module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };
