@@ -237,11 +237,11 @@ function summary() {
 		const st = state.get(suite.name);
 		const counts = describeCounts(st.results?.counts) || st.note;
 		const result = st.status === 'skipped' ? `SKIPPED: ${st.reason}` : `${st.status}${counts ? ` (${counts})` : ''}`;
-		say(`  ${title(suite).padEnd(24)} ${result.padEnd(40)} ${st.ms === undefined ? '' : seconds(st.ms).padStart(6)}`);
+		say(`  ${title(suite).padEnd(30)} ${result.padEnd(40)} ${st.ms === undefined ? '' : seconds(st.ms).padStart(6)}`);
 		for (const s of st.results?.skips ?? []) say(`      skipped: ${s.title}: ${s.reason}`);
 	}
 	const verdict = failed.length ? `FAILED: ${failed.map(title).join(', ')}` : 'all passed';
-	say(`  ${'total'.padEnd(24)} ${verdict.padEnd(40)} ${seconds(Date.now() - started).padStart(6)}`);
+	say(`  ${'total'.padEnd(30)} ${verdict.padEnd(40)} ${seconds(Date.now() - started).padStart(6)}`);
 	for (const suite of failed) say(describeFailure(suite, state.get(suite.name), { errors: false }).join('\n'));
 	if (userWorkDir) say(`work folder (N8N_E2E_WORK_DIR): ${workDir}`);
 	else if (failed.length) say(`work folder kept (n8n instances with their server logs, each suite's log): ${workDir}`);

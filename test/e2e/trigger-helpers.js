@@ -169,7 +169,30 @@ function newIds(beforeList, afterList) {
 	return afterList.filter((e) => !seen.has(String(e.id))).map((e) => String(e.id));
 }
 
+/**
+ * A suite's teardown: its n8n instance removed, or stopped and kept (with its server logs) when a step
+ * failed; its emulator closed. Throws the first error after trying both.
+ */
+async function closeSuite({ instance, sandbox, failed, log }) {
+	const errors = [];
+	if (instance) {
+		try {
+			if (failed) {
+				await instance.stop();
+				log(`kept ${instance.userFolder} for inspection`);
+			} else {
+				await instance.destroy();
+			}
+		} catch (error) {
+			errors.push(error);
+		}
+	}
+	if (sandbox) await sandbox.close().catch((error) => errors.push(error));
+	if (errors.length) throw errors[0];
+}
+
 module.exports = {
+	closeSuite,
 	control,
 	storedWebhook,
 	routeCount,

@@ -19,6 +19,7 @@ const { createInstance, nodeOutput, packageManifest } = require('./lib/instance'
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
 const {
+	closeSuite,
 	storedWebhook,
 	routeCount,
 	emulatorPing,
@@ -158,29 +159,11 @@ function defineSuite(version) {
 
 		after(
 			async () => {
-				const errors = [];
-				if (instance) {
-					try {
-						// Keeps the folder (and its server logs) when a step failed, for a look afterwards.
-						if (failed) {
-							await instance.stop();
-							log(`${version}: kept ${instance.userFolder} for inspection`);
-						} else {
-							await instance.destroy();
-						}
-					} catch (error) {
-						errors.push(error);
-					}
+				try {
+					await closeSuite({ instance, sandbox, failed, log: (line) => log(`${version}: ${line}`) });
+				} finally {
+					log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
 				}
-				if (sandbox) {
-					try {
-						await sandbox.close();
-					} catch (error) {
-						errors.push(error);
-					}
-				}
-				log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
-				if (errors.length) throw errors[0];
 			},
 			{ timeout: 2 * 60 * 1000 },
 		);

@@ -19,7 +19,7 @@ const { startSandbox, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
-const { control, nodeStaticData, postJson, waitUntil } = require('./trigger-helpers');
+const { closeSuite, control, nodeStaticData, postJson, waitUntil } = require('./trigger-helpers');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
 const TRIGGER_NAME = 'Verification Webhook Trigger';
@@ -186,22 +186,11 @@ function defineSuite(version) {
 
 		after(
 			async () => {
-				const errors = [];
-				if (instance) {
-					try {
-						if (failed) {
-							await instance.stop();
-							log(`${version}: kept ${instance.userFolder} for inspection`);
-						} else {
-							await instance.destroy();
-						}
-					} catch (error) {
-						errors.push(error);
-					}
+				try {
+					await closeSuite({ instance, sandbox, failed, log: (line) => log(`${version}: ${line}`) });
+				} finally {
+					log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
 				}
-				if (sandbox) await sandbox.close().catch((error) => errors.push(error));
-				log(`${version}: suite took ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s ${JSON.stringify(timings)}`);
-				if (errors.length) throw errors[0];
 			},
 			{ timeout: 2 * 60 * 1000 },
 		);
