@@ -8,7 +8,7 @@ const path = require('path');
 const { isInstalled, runtimeFor, VERSIONS } = require('../../test/e2e/lib/install');
 
 const SIZE = { v2: '2.8 GB, ~2300 packages', v1: '1.7 GB, ~1900 packages' };
-const USUAL = 'usually 6 to 10 minutes on a busy 2-core machine, both versions at once';
+const USUAL = 'usually 4 to 5 minutes on a quiet 2-core machine, up to 10 on a busy one, both versions at once';
 
 /** "the last install here (...) took ..." from the install markers found, or the usual time. */
 function lastInstallTime() {
