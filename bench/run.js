@@ -206,8 +206,8 @@ async function runN8n(ctx, cfg) {
 	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
 	const outOk = items.filter((i) => i.json && i.json.error === undefined).length;
-	const isNoop = cfg.workflow === 'noop' || cfg.workflow === 'sameOutput';
-	const succeeded = isNoop ? outOk : Math.min(outOk, acct.succeeded);
+	const sendsNothing = cfg.workflow === 'noop' || cfg.workflow === 'sameOutput';
+	const succeeded = sendsNothing ? outOk : Math.min(outOk, acct.succeeded);
 	return {
 		nodeMs: task?.executionTime ?? null,
 		nodeStart: task?.startTime ?? null,
@@ -217,9 +217,9 @@ async function runN8n(ctx, cfg) {
 		processMs: res.durationMs,
 		succeeded,
 		outputItems: items.length,
-		serverSucceeded: isNoop ? null : acct.succeeded,
+		serverSucceeded: sendsNothing ? null : acct.succeeded,
 		lost: cfg.count - succeeded,
-		duplicated: isNoop ? 0 : acct.duplicated,
+		duplicated: sendsNothing ? 0 : acct.duplicated,
 		authCalls: acct.authCalls,
 		status429: acct.status429,
 		maxConcurrent: acct.maxConcurrent,

@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { account } = require('./emulator');
+const { median } = require('./stats');
 const { freshFetch } = require('../../test/e2e/lib/util');
 
 const CREDENTIAL_TYPE = 'verificationServicesApi';
@@ -210,10 +211,6 @@ async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['re
 /** The rows as a text table (medians, and every run). */
 function renderManyExecutions(rows) {
 	if (!rows.length) return '';
-	const median = (xs) => {
-		const s = [...xs].sort((a, b) => a - b);
-		return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-	};
 	const lines = ['', 'Many executions (Webhook -> 10/50 items -> AML node, one credential, emulator limit per second as shown)', ''];
 	lines.push('| key | mode | load | time (median) | x N/rate (median; every run) | 429 (every run) | items lost (every run) |');
 	lines.push('| --- | --- | --- | --- | --- | --- | --- |');
