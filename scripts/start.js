@@ -40,12 +40,6 @@ function builtAfterSources() {
 	return built.length > 0 && Math.min(...built) > Math.max(...sources);
 }
 
-/** The examples' credentials: the API credential pointed at the emulator, and the webhook trigger's signing secret. */
-function sandboxCredentials(baseUrl) {
-	const [credential, ...others] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
-	return [{ ...credential, data: { ...credential.data, sandboxBaseUrl: baseUrl } }, ...others];
-}
-
 // Stop on SIGINT/SIGTERM/SIGHUP whenever they come, even while n8n is still installing or starting.
 // npm forwards a signal it receives to its child: the script is `exec node scripts/start.js`, so that
 // child is this process (a plain `sh -c` neither forwards nor dies on SIGINT). Ctrl-C reaches the whole
@@ -81,6 +75,7 @@ async function main() {
 	log(`sandbox emulator on ${sandbox.baseUrl}`);
 
 	const { createInstance } = require('../test/e2e/lib/instance');
+	const { sandboxCredentials } = require('../test/e2e/lib/example-server');
 	const installed = installProgress('v2', { root, log });
 	const instance = await createInstance('v2', { name: 'local', userFolder: USER_FOLDER, keepExisting: true, log });
 	installed();

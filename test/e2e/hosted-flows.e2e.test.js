@@ -16,11 +16,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
-const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
-const { ensureDataTables, dataTableRows, pickDataTablesById } = require('./lib/data-tables');
+const { SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { nodeOutput } = require('./lib/instance');
+const { dataTableRows } = require('./lib/data-tables');
+const { startExampleServer } = require('./lib/example-server');
 const util = require('./lib/util');
-const { control, postJson, waitUntil } = require('./trigger-helpers');
+const { closeSuite, control, postJson, waitUntil } = require('./trigger-helpers');
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const example = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
@@ -76,21 +77,9 @@ for (const version of versions) {
 
 		before(
 			async () => {
-				const manifest = packageManifest();
-				if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
-				sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
-				instance = await createInstance(version, { name: 'hosted-flows', log });
-				await instance.importCredentials(CREDENTIALS.map((c) => (c.type === 'verificationServicesApi' ? { ...c, data: { ...c.data, sandboxBaseUrl: sandbox.baseUrl } } : c)));
-				await instance.importWorkflows([JOURNEY, PAYMENT]);
-				const port = await util.freePort();
-				base = `http://127.0.0.1:${port}`;
-				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
-				await server.ensureLoggedIn();
-				const tables = await ensureDataTables(server, JOURNEY);
-				tableId = tables[TABLE];
-				if (version === 'v1') await pickDataTablesById(server, JOURNEY.id, tables);
-				await server.activateWorkflow(JOURNEY.id);
-				await server.activateWorkflow(PAYMENT.id);
+				const started = await startExampleServer(version, { name: 'hosted-flows', log, workflows: [JOURNEY, PAYMENT] });
+				({ sandbox, instance, server, base } = started);
+				tableId = started.tables[TABLE];
 				// Activation takes effect a moment after the call on 2.x: an unsigned POST is refused (401) once the trigger listens.
 				for (const workflow of [JOURNEY, PAYMENT]) {
 					await waitUntil('the trigger to listen', async () => (await postJson(triggerUrl(base, workflow), { probe: true })).status === 401);
@@ -99,13 +88,7 @@ for (const version of versions) {
 			{ timeout: 45 * 60 * 1000 },
 		);
 
-		after(
-			async () => {
-				if (instance) await instance.destroy();
-				if (sandbox) await sandbox.close();
-			},
-			{ timeout: 2 * 60 * 1000 },
-		);
+		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
 
 		test('hosted journey: the webhook answers with the link; each verdict delivered to the trigger leaves its row; a resend starts nothing', async () => {
 			await emulator('POST', '/results/webhook', { url: triggerUrl(base, JOURNEY), signingSecret: SIGNING_SECRET });

@@ -14,14 +14,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox } = require('../../sandbox/server');
-const { createInstance, packageManifest } = require('./lib/instance');
-const { ensureDataTables, dataTableRows, pickDataTablesById } = require('./lib/data-tables');
+const { dataTableRows } = require('./lib/data-tables');
+const { startExampleServer } = require('./lib/example-server');
 const util = require('./lib/util');
-const { control, postJson } = require('./trigger-helpers');
+const { closeSuite, control, postJson } = require('./trigger-helpers');
 
 const EXAMPLE = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'onboarding-decision.json'), 'utf8'));
-const sandboxCredential = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
 const TABLE = 'onboarding_decisions';
 
 const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -81,31 +79,14 @@ for (const version of versions) {
 
 		before(
 			async () => {
-				const manifest = packageManifest();
-				if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
-				sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
-				instance = await createInstance(version, { name: 'onboarding-decision', log });
-				await instance.importCredentials([{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
-				await instance.importWorkflows([EXAMPLE]);
-				const port = await util.freePort();
-				base = `http://127.0.0.1:${port}`;
-				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
-				await server.ensureLoggedIn();
-				const tables = await ensureDataTables(server, EXAMPLE);
-				tableId = tables[TABLE];
-				if (version === 'v1') await pickDataTablesById(server, EXAMPLE.id, tables);
-				await server.activateWorkflow(EXAMPLE.id);
+				const started = await startExampleServer(version, { name: 'onboarding-decision', log, workflows: [EXAMPLE] });
+				({ sandbox, instance, server, base } = started);
+				tableId = started.tables[TABLE];
 			},
 			{ timeout: 45 * 60 * 1000 },
 		);
 
-		after(
-			async () => {
-				if (instance) await instance.destroy();
-				if (sandbox) await sandbox.close();
-			},
-			{ timeout: 2 * 60 * 1000 },
-		);
+		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
 
 		for (const [decision, body] of Object.entries(CUSTOMERS)) {
 			test(`${body.firstName} ${body.lastName}: ${decision}, and the webhook answers with the audit row`, async () => {
