@@ -11,6 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { E2E_DIR, run, runOrThrow, sha256, withLock, defaultLog } = require('./util');
+const { npmInstall, npmEnv } = require('./npm-install');
 
 const CACHE_DIR = path.join(E2E_DIR, '.cache');
 
@@ -109,17 +110,6 @@ function isInstalled(version) {
 	);
 }
 
-// npm settings inherited from an outer `npm run test:e2e` (npm_config_*, e.g. the repo's
-// ignore-scripts=true, and npm_package_*/npm_lifecycle_*) must not leak into these installs.
-const KEEP_NPM_ENV = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig']);
-function npmEnv(extra = {}) {
-	const env = { ...process.env };
-	for (const k of Object.keys(env)) {
-		if (/^npm_(lifecycle|package|config)_/i.test(k) && !KEEP_NPM_ENV.has(k.toLowerCase())) delete env[k];
-	}
-	return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
-}
-
 /** Puts a built sqlite3 binary into the version's node_modules (from the cache, else built). Returns whether it came from the cache. */
 async function sqlite3(version, log) {
 	const s = spec(version);
@@ -170,21 +160,12 @@ async function doInstall(version, log) {
 	const timings = {};
 	const hasLock = fs.existsSync(path.join(s.dir, 'package-lock.json'));
 	const t0 = Date.now();
-	if (hasLock) {
-		log(`${version}: npm ci --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir} (takes minutes on a cold npm cache)`);
-		await runOrThrow('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: s.dir,
-			env: npmEnv(),
-			timeoutMs: 40 * 60 * 1000,
-		});
-	} else {
-		log(`${version}: no package-lock.json yet: npm install --ignore-scripts to create it`);
-		await runOrThrow('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: s.dir,
-			env: npmEnv(),
-			timeoutMs: 40 * 60 * 1000,
-		});
-	}
+	log(
+		hasLock
+			? `${version}: npm ci --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir} (takes minutes on a cold npm cache)`
+			: `${version}: no package-lock.json yet: npm install --ignore-scripts to create it`,
+	);
+	timings.npmAttempts = await npmInstall(s.dir, { command: hasLock ? 'ci' : 'install', label: version, log });
 	timings.npmMs = Date.now() - t0;
 
 	// sqlite3: its install script first tries prebuild-install (a GitHub download, fails offline at

@@ -66,10 +66,11 @@ function spawnTracked(cmd, args, opts = {}) {
 
 /**
  * Runs a command to completion and collects its output.
- * Resolves (never rejects on a non-zero exit) with { code, signal, stdout, stderr, durationMs, timedOut }.
- * On timeout the whole process group is killed (SIGTERM, then SIGKILL after 5 s).
+ * Resolves (never rejects on a non-zero exit) with { code, signal, stdout, stderr, durationMs, timedOut, stalled }.
+ * After timeoutMs, or after idleTimeoutMs without a byte of output (`stalled`), the whole process group
+ * is killed (SIGTERM, then SIGKILL after 5 s).
  */
-function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, input, onStdout, onStderr } = {}) {
+function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, idleTimeoutMs, input, onStdout, onStderr } = {}) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		let child;
@@ -79,32 +80,52 @@ function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, input, onStdout,
 			reject(error);
 			return;
 		}
+		let timedOut = false;
+		let stalled = false;
+		let killTimer;
+		let idleTimer;
+		const end = () => {
+			if (killTimer) return;
+			killGroup(child, 'SIGTERM');
+			killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+		};
+		const timer = setTimeout(() => {
+			timedOut = true;
+			end();
+		}, timeoutMs);
+		const active = () => {
+			if (!idleTimeoutMs) return;
+			clearTimeout(idleTimer);
+			idleTimer = setTimeout(() => {
+				stalled = true;
+				end();
+			}, idleTimeoutMs);
+		};
+		active();
 		const out = [];
 		const err = [];
 		child.stdout.on('data', (d) => {
 			out.push(d);
+			active();
 			if (onStdout) onStdout(d.toString());
 		});
 		child.stderr.on('data', (d) => {
 			err.push(d);
+			active();
 			if (onStderr) onStderr(d.toString());
 		});
 		if (input !== undefined) child.stdin.end(input);
-		let timedOut = false;
-		let killTimer;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			killGroup(child, 'SIGTERM');
-			killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
-		}, timeoutMs);
-		child.once('error', (error) => {
+		const clearTimers = () => {
 			clearTimeout(timer);
+			clearTimeout(idleTimer);
 			clearTimeout(killTimer);
+		};
+		child.once('error', (error) => {
+			clearTimers();
 			reject(error);
 		});
 		child.once('close', (code, signal) => {
-			clearTimeout(timer);
-			clearTimeout(killTimer);
+			clearTimers();
 			// The command is done; make sure nothing it left behind in its group survives it.
 			killGroup(child, 'SIGKILL');
 			resolve({
@@ -114,19 +135,27 @@ function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, input, onStdout,
 				stderr: Buffer.concat(err).toString(),
 				durationMs: Date.now() - started,
 				timedOut,
+				stalled,
 			});
 		});
 	});
 }
 
+/** "timed out", "printed nothing for 240 s" or "exited with 1": how a run that failed ended. */
+function howItEnded(res, { idleTimeoutMs } = {}) {
+	if (res.stalled) return `printed nothing for ${Math.round(idleTimeoutMs / 1000)} s`;
+	if (res.timedOut) return 'timed out';
+	return `exited with ${res.code ?? res.signal}`;
+}
+
 /** Like run() but throws with the command's output when it exits non-zero or times out. */
 async function runOrThrow(cmd, args, opts = {}) {
 	const res = await run(cmd, args, opts);
-	if (res.code !== 0 || res.timedOut) {
+	if (res.code !== 0 || res.timedOut || res.stalled) {
 		const what = [cmd, ...args].join(' ');
 		const tail = (s) => s.split('\n').slice(-40).join('\n');
 		const error = new Error(
-			`${what} ${res.timedOut ? 'timed out' : `exited with ${res.code ?? res.signal}`} (cwd ${opts.cwd ?? process.cwd()})\n` +
+			`${what} ${howItEnded(res, opts)} (cwd ${opts.cwd ?? process.cwd()})\n` +
 				`--- stdout (tail) ---\n${tail(res.stdout)}\n--- stderr (tail) ---\n${tail(res.stderr)}`,
 		);
 		error.result = res;
@@ -240,6 +269,7 @@ module.exports = {
 	killGroup,
 	run,
 	runOrThrow,
+	howItEnded,
 	freePort,
 	sha256,
 	sleep,
