@@ -156,10 +156,10 @@ async function install(suite) {
 	const stop = installProgress(version, { root, log: (line) => say(`  [${suite.name}] ${line}`) });
 	try {
 		const runtime = await ensureN8n(version, { log: (line) => fs.appendFileSync(log, `${line}\n`) });
-		const attempts = runtime.installed ? runtime.marker.timings.npmAttempts : 1;
+		if (!runtime.installed) return { code: 0, log, note: 'already installed' };
 		// A stalled npm that was ended and retried is said here, not only in the suite's log.
-		const retried = attempts > 1 ? `, npm took ${attempts} attempts: see ${log}` : '';
-		return { code: 0, log, note: runtime.installed ? `installed now${retried}` : 'already installed' };
+		const attempts = runtime.marker.timings.npmAttempts;
+		return { code: 0, log, note: attempts > 1 ? `installed now, npm took ${attempts} attempts: see ${log}` : 'installed now' };
 	} catch (error) {
 		fs.appendFileSync(log, `${error.stack ?? error}\n`);
 		return { code: 1, log, results: { failures: [{ title: `installing n8n ${runtimeFor(version).n8nVersion}`, error: firstLines(error.message) }] } };

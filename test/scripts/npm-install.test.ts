@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ describe('npm install of the n8n runtimes against a registry that goes silent', 
 	beforeAll(async () => {
 		work = mkdtempSync(join(tmpdir(), 'npm-install-test-'));
 		const source = join(work, 'source');
-		execFileSync('mkdir', ['-p', source]);
+		mkdirSync(source);
 		writeFileSync(join(source, 'package.json'), JSON.stringify({ name: 'stall-probe', version: '1.0.0' }));
 		const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], {
 			cwd: source,
@@ -74,7 +74,7 @@ describe('npm install of the n8n runtimes against a registry that goes silent', 
 
 	function project(name: string) {
 		const dir = join(work, name);
-		execFileSync('mkdir', ['-p', dir]);
+		mkdirSync(dir);
 		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, dependencies: { 'stall-probe': '1.0.0' } }));
 		// Each project its own npm cache: nothing fetched by another case answers for the registry.
 		return { dir, env: { npm_config_registry: registry, npm_config_cache: join(dir, '.npm-cache') } };

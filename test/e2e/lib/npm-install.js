@@ -45,8 +45,9 @@ async function npmInstall(dir, { command = 'ci', label, log, env = {}, idleTimeo
 				throw error;
 			}
 			const lastLine = `${error.result.stderr}${error.result.stdout}`.trim().split('\n').pop().slice(0, 200);
-			earlier.push(`attempt ${attempt}: ${howItEnded(error.result, options)}; its last line: ${lastLine}`);
-			log(`${label}: npm ${command} ${howItEnded(error.result, options)} (its last line: ${lastLine}); attempt ${attempt + 1} of ${attempts}`);
+			const ended = howItEnded(error.result, options);
+			earlier.push(`attempt ${attempt}: ${ended}; its last line: ${lastLine}`);
+			log(`${label}: npm ${command} ${ended} (its last line: ${lastLine}); attempt ${attempt + 1} of ${attempts}`);
 		}
 	}
 }
