@@ -34,7 +34,12 @@ afterEach(async () => await foreign.close());
 /** A Location on the other origin whose path and query hold what must never be shown. */
 const elsewhere = () => `${foreign.origin}/steal/path?token=query-secret`;
 
-async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean } = {}) {
+/** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+	while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean; cancelWhen?: Promise<unknown> } = {}) {
 	const input = items(...Array.from({ length: n }, (_, i) => ({ name: `Clean Person ${i}` })));
 	return await emulator().run(aml, { operation: 'checkIndividual', name: '={{ $json.name }}', options } as never, { input, ...run });
 }
@@ -129,6 +134,15 @@ describe('one deadline for the headers and the whole body', () => {
 		expect(message).toContain('(no complete answer within the timeout of 0.5 s)');
 		expect(description).toMatch(/may have received and carried out this request.*never resent after a timeout/s);
 		expect(await emulator().count(DEPOSIT)).toBe(1);
+	});
+
+	it('a stopped execution still ends a request whose answer is trickling in', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 200, trickleMs: 100 }] });
+		const arrived = until(async () => (await emulator().count(AML)) >= 1);
+		// Without the cancel signal the request would run for the whole Timeout of 10 minutes.
+		const run = await checkIndividual(1, { timeoutSeconds: 600 }, { cancelWhen: arrived });
+		expect(run.items).toEqual([]);
+		expect(await emulator().count(AML)).toBe(1);
 	});
 
 	it('a trickling /auth fails the items with the deadline error, with one exchange', async () => {
