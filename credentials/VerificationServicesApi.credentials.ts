@@ -9,7 +9,15 @@ import type {
 } from 'n8n-workflow';
 
 import { PRODUCTION_BASE_URL, readCredentials, SANDBOX_BASE_URL } from '../nodes/shared/credential-values';
+import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/request-settings';
 import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
+
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/** n8n's declarative test cannot read the Location header, so this names the status only. */
+function redirectMessage(status: number): string {
+	return `The API answered /auth with a redirect (HTTP ${status}), which is not followed, so the key was not sent on: check the base URL of the credential's environment (an old address or a proxy may redirect)`;
+}
 
 /**
  * The credential of every node of the package. The nodes take their tokens from their own request
@@ -99,7 +107,8 @@ export class VerificationServicesApi implements ICredentialType {
 	 * The test exchanges the key it is shown, every time. n8n only runs preAuthentication during a test
 	 * when no token is stored (its tester marks the probe node `noOp`, not `n8n-nodes-base.noOp`, so its
 	 * "always re-authenticate when testing" branch never fires): a protected GET would go out with the
-	 * stored token and pass with any key. POST /auth with the key headers cannot.
+	 * stored token and pass with any key. POST /auth with the key headers cannot. It follows no
+	 * redirect (n8n's helper would send the key headers on to wherever it points) and reports one.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -107,15 +116,23 @@ export class VerificationServicesApi implements ICredentialType {
 				'={{ String($credentials.environment === "sandbox" ? $credentials.sandboxBaseUrl : $credentials.productionBaseUrl).trim().replace(/\\/+$/, "") }}',
 			url: '/auth',
 			method: 'POST',
+			disableFollowRedirect: true,
+			timeout: DEFAULT_REQUEST_SETTINGS.timeoutSeconds * 1000,
 			headers: {
 				'Api-Key': '={{ String($credentials.apiKey ?? "").trim() }}',
 				'Customer-Id': '={{ String($credentials.customerId ?? "").trim() }}',
 				'Content-Type': 'application/x-www-form-urlencoded',
 			},
 		},
-		rules: [401, 403].map((code) => ({
-			type: 'responseCode' as const,
-			properties: { value: code, message: rejectedKeyMessage(code) },
-		})),
+		rules: [
+			...[401, 403].map((code) => ({
+				type: 'responseCode' as const,
+				properties: { value: code, message: rejectedKeyMessage(code) },
+			})),
+			...REDIRECT_STATUSES.map((code) => ({
+				type: 'responseCode' as const,
+				properties: { value: code, message: redirectMessage(code) },
+			})),
+		],
 	};
 }

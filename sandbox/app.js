@@ -21,6 +21,30 @@ function toAnswer(err) {
 	return { status: 500, body: { message: 'Internal server error' }, headers: {} };
 }
 
+/** Headers, then one space every trickleMs until the client goes: an answer that never completes. */
+function sendTrickle(res, answer) {
+	res.writeHead(answer.status, answer.headers);
+	res.write('[');
+	const timer = setInterval(() => res.write(' '), answer.trickleMs);
+	res.on('close', () => clearInterval(timer));
+}
+
+/** `bytes` spaces in 1 MiB writes that wait for the client to read (never all in memory at once). */
+function sendFill(res, answer) {
+	const chunk = Buffer.alloc(Math.min(answer.bytes, 1024 * 1024), ' ');
+	res.writeHead(answer.status, answer.chunked ? answer.headers : { ...answer.headers, 'Content-Length': answer.bytes });
+	let left = answer.bytes;
+	const pump = () => {
+		while (left > 0 && !res.destroyed) {
+			const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+			left -= part.length;
+			if (!res.write(part)) return void res.once('drain', pump);
+		}
+		if (!res.destroyed) res.end();
+	};
+	pump();
+}
+
 function createApp({ config } = {}) {
 	const state = createState(config);
 	const tokens = createTokenService();
@@ -33,7 +57,7 @@ function createApp({ config } = {}) {
 		if (route.rateLimited !== false) checkRateLimit(state);
 		const failure = takeFailure(state, match.key, req, rawText);
 		if (failure) {
-			if (failure.drop || failure.hang || failure.raw !== undefined) return failure;
+			if (failure.drop || failure.hang || failure.raw !== undefined || failure.trickleMs || failure.bytes !== undefined) return failure;
 			throw failure;
 		}
 		if (route.auth !== false) requireToken(tokens, req);
@@ -88,6 +112,14 @@ function createApp({ config } = {}) {
 		}
 		// A hung request is answered by nobody; the server's close() ends its socket.
 		if (answer.hang) return;
+		if (answer.trickleMs) {
+			sendTrickle(res, answer);
+			return;
+		}
+		if (answer.bytes !== undefined) {
+			sendFill(res, answer);
+			return;
+		}
 		if (answer.raw !== undefined) {
 			sendBytes(res, status, Buffer.isBuffer(answer.raw) ? answer.raw : Buffer.from(answer.raw, 'utf8'), answer.headers);
 			return;

@@ -46,6 +46,11 @@ function normaliseFailures(value) {
 		}
 		if (f.raw !== undefined && typeof f.raw !== 'string') throw bad(`failures[${i}].raw must be a string`);
 		if (f.contentType !== undefined && typeof f.contentType !== 'string') throw bad(`failures[${i}].contentType must be a string`);
+		if (f.location !== undefined && typeof f.location !== 'string') throw bad(`failures[${i}].location must be a string`);
+		if (f.trickleMs !== undefined && !(Number.isInteger(f.trickleMs) && f.trickleMs > 0)) {
+			throw bad(`failures[${i}].trickleMs must be a positive integer`);
+		}
+		if (f.bytes !== undefined && !(Number.isInteger(f.bytes) && f.bytes >= 0)) throw bad(`failures[${i}].bytes must be a non-negative integer`);
 		const count = f.count === undefined ? 1 : f.count;
 		if (!Number.isInteger(count) || count < 1) throw bad(`failures[${i}].count must be a positive integer`);
 		if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && f.retryAfter >= 0)) {
@@ -58,6 +63,10 @@ function normaliseFailures(value) {
 		if (f.echoHeaders === true) out.echoHeaders = true;
 		if (f.raw !== undefined) out.raw = f.raw;
 		if (f.contentType !== undefined) out.contentType = f.contentType;
+		if (f.location !== undefined) out.location = f.location;
+		if (f.trickleMs !== undefined) out.trickleMs = f.trickleMs;
+		if (f.bytes !== undefined) out.bytes = f.bytes;
+		if (f.chunked === true) out.chunked = true;
 		return out;
 	});
 }

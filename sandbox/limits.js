@@ -57,6 +57,12 @@ function echoBody(status, req, rawText) {
 /** Body and headers of an injected failure answer. */
 function failureAnswer(state, failure, req, rawText) {
 	const status = failure.status;
+	const contentType = failure.contentType || 'application/json';
+	if (failure.trickleMs !== undefined) return { trickleMs: failure.trickleMs, status, headers: { 'Content-Type': contentType } };
+	if (failure.bytes !== undefined) return { bytes: failure.bytes, chunked: failure.chunked === true, status, headers: { 'Content-Type': contentType } };
+	if (failure.location !== undefined) {
+		return new ApiError(status, http.STATUS_CODES[status] || 'Redirect', { headers: { Location: failure.location } });
+	}
 	if (failure.raw !== undefined) {
 		return { raw: failure.raw, status, headers: { 'Content-Type': failure.contentType || 'text/html; charset=utf-8' } };
 	}
@@ -86,7 +92,8 @@ function failureAnswer(state, failure, req, rawText) {
 /**
  * Consumes one pending injected failure for `routeKey`, if any.
  * Returns null, {drop: true} (close the socket), {hang: true} (never answer), {raw} (answer these
- * bytes as they are, e.g. an HTML page with 200), or an ApiError to answer with.
+ * bytes as they are, e.g. an HTML page with 200), {trickleMs} (headers, then one byte every
+ * trickleMs, never ending), {bytes} (that many bytes), or an ApiError to answer with.
  */
 function takeFailure(state, routeKey, req, rawText) {
 	const failures = state.config.failures;

@@ -32,6 +32,20 @@ export function decodeBytes(body: unknown, contentType: string): unknown {
 	return /^text\//i.test(contentType) || body.length === 0 ? body.toString('utf8') : body;
 }
 
+/**
+ * The body of any other answer, as n8n's helper (axios) gave it before: JSON parsed whatever the
+ * content type says, else the text ('' when empty).
+ */
+export function decodeText(body: Buffer): unknown {
+	const text = body.toString('utf8').replace(/^\uFEFF/, '');
+	if (text === '') return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
 function expectedOf(expects: ResponseExpectation): string {
 	if (expects.oneOf?.length) return `a JSON object with ${expects.oneOf.join(' or ')}`;
 	if (expects.allOf?.length) return `a JSON object with ${expects.allOf.join(' and ')}`;

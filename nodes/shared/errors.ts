@@ -1,5 +1,6 @@
 import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { AnswerDeadline, type AnswerRefused, AnswerTooLarge, RedirectRefused } from './bounded-request';
 import { FieldError } from './field-error';
 import { fieldLabel } from './field-labels';
 import { isObject } from './json';
@@ -157,6 +158,11 @@ export function timedOut(error: unknown, sentAt: number, timeoutMs: number): boo
 	return /timeout of \d+ms exceeded|timed? ?out/i.test(message) || Date.now() - sentAt >= timeoutMs - 50;
 }
 
+/** "no answer within the timeout of 30 s", or "no complete answer" when the body was still arriving. */
+export function timeoutWords(error: unknown, timeoutMs: number): string {
+	return error instanceof AnswerDeadline ? error.message : `no answer within the timeout of ${timeoutMs / 1000} s`;
+}
+
 /** A copy of the failure to keep as the error's cause: code and message, never the request (its headers hold the token). */
 function causeOf(failure: NetworkFailure): Error {
 	return Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
@@ -178,7 +184,7 @@ export function networkError(
 ): NodeApiError {
 	const { timedOut: late } = failure;
 	const cause = networkFailure(failure.error);
-	const what = late ? `no answer within the timeout of ${failure.timeoutMs / 1000} s` : describeNetworkFailure(failure.error);
+	const what = late ? timeoutWords(failure.error, failure.timeoutMs) : describeNetworkFailure(failure.error);
 	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 	const advice = failure.repeatable
 		? `${late ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${late ? ', or raise Timeout (Seconds) in the node options' : ''}.`
@@ -190,6 +196,29 @@ export function networkError(
 	});
 	Object.defineProperty(error, 'cause', { value: causeOf(cause), configurable: true, writable: true });
 	return error;
+}
+
+/**
+ * An answer the request path does not use: a redirect (never followed, so the token stays with the
+ * API) or a body over the size cap. Neither is sent again: it would be answered the same.
+ */
+export function answerRefusedError(
+	node: INode,
+	refused: AnswerRefused,
+	failure: { operation: string; itemIndex: number; repeatable: boolean },
+): NodeApiError {
+	const { statusCode } = refused;
+	const redirect = refused instanceof RedirectRefused;
+	const advice = redirect
+		? 'Redirects are never followed, so the token was not sent there. Check the base URL of the credential: an old address or a proxy may redirect.'
+		: 'The answer was cut off at the size limit and not used. If the API really sends answers this large, report it to the provider.';
+	const acted = statusCode >= 300 && statusCode < 400 ? undefined : statusCode;
+	return new NodeApiError(node, { message: refused.message } as JsonObject, {
+		message: `${failure.operation} got ${refused.message}`,
+		description: failure.repeatable ? advice : `${mayHaveActed(acted)} ${advice}`,
+		httpCode: String(statusCode),
+		itemIndex: failure.itemIndex,
+	});
 }
 
 /** What a 2xx answer that is not the expected JSON looked like: its content type and first characters. */
@@ -256,18 +285,28 @@ export function itemError(node: INode, op: OperationDefinition, error: unknown, 
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
+/** What to do when a download was refused by the request path's rules (bounded-request.ts). */
+function downloadAdvice(error: unknown): string | undefined {
+	if (error instanceof RedirectRefused) return 'The file host answered with a redirect, which is never followed. Run Get Verification Result again to receive fresh links.';
+	if (error instanceof AnswerTooLarge) return 'The file is larger than any signed document should be, so it was not kept. Check the session on the provider side.';
+	if (error instanceof AnswerDeadline) return 'The file did not arrive in time: raise Timeout (Seconds) in the node options, or run the operation again. The verification result itself was read.';
+	return undefined;
+}
+
 /** A file an operation downloads (a signed document) could not be fetched. */
 export function downloadError(
 	node: INode,
 	failure: { what: string; url: string; itemIndex: number; statusCode?: number; error?: unknown },
 ): NodeOperationError {
-	const { what, url, itemIndex, statusCode } = failure;
-	const how = statusCode !== undefined ? `with HTTP ${statusCode}` : `(${describeNetworkFailure(failure.error)})`;
+	const { what, url, itemIndex, statusCode, error } = failure;
+	const advice = downloadAdvice(error);
+	const how =
+		statusCode !== undefined ? `with HTTP ${statusCode}` : advice !== undefined ? `(${(error as Error).message})` : `(${describeNetworkFailure(error)})`;
 	return new NodeOperationError(node, `Downloading ${what} from ${url} failed ${how}`, {
 		itemIndex,
 		description:
 			statusCode !== undefined
 				? 'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.'
-				: `${networkDetail(networkFailure(failure.error))} The file host could not be reached. Run the operation again; the verification result itself was read.`,
+				: (advice ?? `${networkDetail(networkFailure(error))} The file host could not be reached. Run the operation again; the verification result itself was read.`),
 	});
 }

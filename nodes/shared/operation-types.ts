@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { BoundedAnswer } from './bounded-request';
+
 /**
  * The operation-table contract. Every operation of every action node is one `OperationDefinition`
  * in `nodes/<Node>/operations/<operation>.ts`; from it come the node's parameters (node-properties.ts),
@@ -131,6 +133,8 @@ export interface ItemContext {
 	values: FieldValues;
 	/** Sends through the shared request path (admission, token, retries, error mapping). */
 	send: (request: ApiRequest) => Promise<ApiResponse>;
+	/** GET of a file the API links to, without the token (see ApiClient.download). */
+	download: (url: string) => Promise<BoundedAnswer>;
 }
 
 export interface OperationDefinition {

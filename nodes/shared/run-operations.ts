@@ -112,6 +112,7 @@ async function runItem(ctx: IExecuteFunctions, client: ApiClient, op: OperationD
 				hints,
 				secrets: secrets.filter((value) => value !== undefined),
 			}),
+		download: async (url) => await client.download(url),
 	};
 	if (op.run) return await op.run(item, request);
 	const response = await item.send(request);

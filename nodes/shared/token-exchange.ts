@@ -1,24 +1,19 @@
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { AnswerTooLarge, type BoundedAnswer, boundedRequest, type HttpRequest, MAX_TOKEN_ANSWER_BYTES, RedirectRefused } from './bounded-request';
 import type { ApiCredentials } from './credential-values';
-import { describeNetworkFailure, type NetworkFailure, networkFailure, timedOut } from './errors';
+import { describeNetworkFailure, type NetworkFailure, networkFailure, timedOut, timeoutWords } from './errors';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
 import { backoffMs, retryAfterMs } from './retry-timing';
 import { wait } from './wait';
 
-export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+export type { HttpRequest } from './bounded-request';
 
 export interface IssuedToken {
 	token: string;
 	expiresAtMs: number;
 	lifetimeMs: number;
-}
-
-interface FullResponse {
-	statusCode: number;
-	headers?: IDataObject;
-	body: unknown;
 }
 
 /** How one exchange behaves: its timeout, how often a 429/503 of /auth is waited out, and what ends it early. */
@@ -72,31 +67,39 @@ export async function exchangeToken(
 	}
 	const redactor = new Redactor([credentials.apiKey, credentials.customerId, credentials.accessToken]);
 	for (let attempt = 1; ; attempt++) {
-		let response: FullResponse | undefined;
+		let response: BoundedAnswer | undefined;
 		let unreachable: unknown;
 		const sentAt = Date.now();
 		try {
-			response = (await httpRequest({
-				method: 'POST',
-				url: `${credentials.baseUrl}/auth`,
-				headers: {
-					'Api-Key': credentials.apiKey,
-					'Customer-Id': credentials.customerId,
-					'Content-Type': 'application/x-www-form-urlencoded',
+			// No redirect is followed: the key headers would go with it to the new origin.
+			response = await boundedRequest(
+				httpRequest,
+				{
+					method: 'POST',
+					url: `${credentials.baseUrl}/auth`,
+					headers: {
+						'Api-Key': credentials.apiKey,
+						'Customer-Id': credentials.customerId,
+						'Content-Type': 'application/x-www-form-urlencoded',
+					},
+					body: '',
+					json: false,
 				},
-				body: '',
-				json: false,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: options.timeoutMs,
-				...(options.signal ? { abortSignal: options.signal } : {}),
-			})) as FullResponse;
+				{ timeoutMs: options.timeoutMs, maxBytes: MAX_TOKEN_ANSWER_BYTES, signal: options.signal },
+			);
 		} catch (error) {
 			unreachable = error;
 		}
+		if (unreachable instanceof RedirectRefused) {
+			throw new TokenExchangeError(
+				`The token exchange got ${unreachable.message}: the key was not sent there. Check the base URL of the credential's environment: an old address or a proxy may redirect`,
+				'failed',
+			);
+		}
+		if (unreachable instanceof AnswerTooLarge) throw new TokenExchangeError(`The token exchange got ${unreachable.message}`, 'failed');
 		if (response === undefined) {
 			const late = timedOut(unreachable, sentAt, options.timeoutMs);
-			const what = late ? `no answer within the timeout of ${options.timeoutMs / 1000} s` : describeNetworkFailure(unreachable);
+			const what = late ? timeoutWords(unreachable, options.timeoutMs) : describeNetworkFailure(unreachable);
 			throw new TokenExchangeError(
 				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,
 				'unreachable',
@@ -108,7 +111,7 @@ export async function exchangeToken(
 			await wait(retryAfterMs(response.headers ?? {}) ?? backoffMs(attempt), options.signal);
 			continue;
 		}
-		const body = parseBody(response.body);
+		const body = parseBody(response.body.toString('utf8'));
 		if (statusCode === 401 || statusCode === 403) {
 			throw new TokenExchangeError(rejectedKeyMessage(statusCode), 'rejected');
 		}

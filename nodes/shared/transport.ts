@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { checkAnswer, contentTypeOf, decodeBytes } from './answer-check';
+import { checkAnswer, contentTypeOf, decodeBytes, decodeText } from './answer-check';
+import { AnswerRefused, type BoundedAnswer, boundedRequest, InsecureLink, MAX_ANSWER_BYTES } from './bounded-request';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import { apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
+import { answerRefusedError, apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
@@ -46,8 +47,9 @@ const FILE_ACCEPT = 'application/json, */*;q=0.8';
  * token (so a long pause never sends a stale one), the request with the bearer token, the retries
  * (429 and 503, and network errors and a timeout for repeatable operations, one token renewal after
  * 401), the check that a 2xx is the answer expected, the error mapping, and redaction of every
- * secret from what it throws. `signal` (the execution's cancel signal, or the trigger's deadline)
- * ends every wait and the request under way at once; nothing more is sent.
+ * secret from what it throws. Each request follows no redirect and has one deadline for its whole
+ * answer and a size cap (bounded-request.ts). `signal` (the execution's cancel signal, or the
+ * trigger's deadline) ends every wait and the request under way at once; nothing more is sent.
  */
 export class ApiClient {
 	/** Shared by every run in this process that uses the same account (see pacing.ts). */
@@ -116,6 +118,8 @@ export class ApiClient {
 				this.pacer.release();
 			}
 			if (this.signal?.aborted) throw new ExecutionCancelled();
+			// A redirect or an oversized body would be the same when sent again.
+			if (failure instanceof AnswerRefused) throw answerRefusedError(this.ctx.getNode(), failure, options);
 
 			if (response === undefined) {
 				const late = timedOut(failure, sentAt, this.timeoutMs);
@@ -191,6 +195,7 @@ export class ApiClient {
 		return token;
 	}
 
+	/** One request, held to the rules of boundedRequest: no redirect, one deadline for the whole answer, a size cap. */
 	private async transmit(request: ApiRequest, token: string): Promise<ApiResponse> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
@@ -199,15 +204,31 @@ export class ApiClient {
 			...(request.body !== undefined ? { body: request.body } : {}),
 			...(request.qs !== undefined ? { qs: request.qs } : {}),
 			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: this.timeoutMs,
-			...(request.answerAsBytes ? { encoding: 'arraybuffer' as const } : {}),
-			...(this.signal ? { abortSignal: this.signal } : {}),
 		};
-		const raw = (await this.ctx.helpers.httpRequest(options)) as { statusCode: number; headers?: IDataObject; body: unknown };
-		const headers = raw.headers ?? {};
-		return { statusCode: raw.statusCode, headers, body: decodeBytes(raw.body, contentTypeOf(headers)) };
+		const raw = await boundedRequest(this.ctx.helpers.httpRequest, options, {
+			timeoutMs: this.timeoutMs,
+			maxBytes: MAX_ANSWER_BYTES,
+			signal: this.signal,
+		});
+		const body = request.answerAsBytes ? decodeBytes(raw.body, contentTypeOf(raw.headers)) : decodeText(raw.body);
+		return { statusCode: raw.statusCode, headers: raw.headers, body };
+	}
+
+	/**
+	 * A file the API links to (a pre-signed URL), fetched without the token under the same rules as
+	 * every request: https only (plain http only on the credential's own origin, such as a local
+	 * sandbox), no redirect, the deadline, the size cap and the cancel signal.
+	 */
+	async download(url: string): Promise<BoundedAnswer> {
+		const target = new URL(url);
+		if (target.protocol !== 'https:' && target.origin !== new URL(this.credentials.baseUrl).origin) {
+			throw new InsecureLink(target.origin);
+		}
+		return await boundedRequest(this.ctx.helpers.httpRequest, { method: 'GET', url }, {
+			timeoutMs: this.timeoutMs,
+			maxBytes: MAX_ANSWER_BYTES,
+			signal: this.signal,
+		}).catch((error: unknown) => Promise.reject(this.signal?.aborted ? new ExecutionCancelled() : error));
 	}
 
 	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */

@@ -3,10 +3,13 @@
 // CredentialsTester and CredentialsHelper), in n8n 2.x and 1.x, against the emulator. README,
 // "Credentials": the key shown is exchanged every time, whether a token is stored or not; a wrong key
 // or customer ID and an unreachable URL are said in words, except n8n's own limit for a credential
-// that holds a token and an unreachable URL (its own words for the network code).
+// that holds a token and an unreachable URL (its own words for the network code). An /auth answered
+// 307 to another origin is refused whether a token is stored or not; that origin receives nothing
+// (n8n 1.123 words it itself when a token is stored).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const http = require('node:http');
 const { createInstance } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
@@ -24,9 +27,18 @@ for (const version of VERSIONS) {
 		let credentialId;
 		/** A token of the right key, as n8n stores one with a credential that was used before. */
 		let storedToken;
+		/** Another origin a redirect points at: it records what reaches it and hands out a token, as a willing API would. */
+		let foreign;
+		const foreignRequests = [];
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
+			foreign = http.createServer((req, res) => {
+				foreignRequests.push({ method: req.method, url: req.url, headers: Object.keys(req.headers) });
+				req.resume();
+				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: 'foreign-token', expires_in: 3600 }));
+			});
+			await new Promise((resolve) => foreign.listen(0, '127.0.0.1', resolve));
 			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -42,6 +54,8 @@ for (const version of VERSIONS) {
 			await server?.stop();
 			await n8n?.destroy();
 			await sandbox?.close();
+			foreign?.closeAllConnections();
+			await new Promise((resolve) => (foreign ? foreign.close(resolve) : resolve()));
 		});
 
 		const right = (extra = {}) => ({
@@ -78,5 +92,35 @@ for (const version of VERSIONS) {
 			const expected = version === 'v1' ? 'The service refused the connection - perhaps it is offline' : 'ECONNREFUSED';
 			assert.deepEqual(result, { status: 'Error', message: expected });
 		});
+
+		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
+			test(`${state} credential: /auth answered 307 to another origin is refused, that origin receives nothing`, async () => {
+				const origin = `http://127.0.0.1:${foreign.address().port}`;
+				foreignRequests.length = 0;
+				const configured = await freshFetch(`${sandbox.url}/__control/config`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ failures: [{ route: 'POST /auth', status: 307, location: `${origin}/auth?token=query-secret`, count: 5 }] }),
+				});
+				assert.equal(configured.status, 200);
+				try {
+					const result = await testWith(right({ accessToken: accessToken() }));
+					assert.deepEqual(foreignRequests, [], 'requests that reached the other origin');
+					assert.equal(result.status, 'Error');
+					// Without a token the exchange (preAuthentication) refuses it and names the origin; with one, the
+					// test request's status rule words it (n8n 1.123 does not apply that rule: its own words).
+					const words =
+						state === 'a new'
+							? `The token exchange got a redirect (HTTP 307 to ${origin}), which is not followed: the key was not sent there.`
+							: version === 'v1'
+								? 'Request failed with status code 307'
+								: 'The API answered /auth with a redirect (HTTP 307), which is not followed, so the key was not sent on';
+					assert.ok(result.message.startsWith(words), result.message);
+					assert.doesNotMatch(result.message, /query-secret/);
+				} finally {
+					await freshFetch(`${sandbox.url}/__control/reset`, { method: 'POST' });
+				}
+			});
+		}
 	});
 }

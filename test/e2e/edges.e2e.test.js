@@ -3,13 +3,16 @@
 // started in this process while it misbehaves: secrets echoed in error bodies (never in the node's
 // output, the execution data n8n stores, or n8n's log at debug level), an HTML page with 200 on AML,
 // an API that never answers (short Timeout option), a deposit answered 503 (sent once), a partial
-// failure of deposits (the error lists what was paid) and "On Error: Continue (using error output)".
+// failure of deposits (the error lists what was paid) and "On Error: Continue (using error output)";
+// /auth and an operation answered 307 to another origin (a second loopback server counts what reaches
+// it: nothing), an answer that trickles past the deadline and one over the size cap.
 //
 //   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/edges.e2e.test.js
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const http = require('node:http');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
@@ -94,7 +97,34 @@ const WORKFLOWS = {
 		refs: ['order-1', 'order-2'],
 		outputs: [noOp('Paid')],
 	}),
+	redirect: workflow('e2eEdgeRedirect1', screen({ maxRetries: 0 })),
+	depositRedirect: workflow('e2eEdgeDepRedir1', deposit()),
+	trickle: workflow('e2eEdgeTrickle01', screen({ timeoutSeconds: 1 })),
+	oversize: workflow('e2eEdgeOversize1', screen()),
 };
+
+/**
+ * Another origin (another loopback port) that a redirect points at. It records every request with
+ * its header names and answers as a willing API would, so a followed redirect would go on.
+ */
+async function startForeignOrigin() {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		requests.push({ method: req.method, url: req.url, headers: Object.keys(req.headers) });
+		req.resume();
+		const body = req.url.includes('/auth') ? { access_token: 'foreign-token', expires_in: 3600 } : { totalHits: 0, hits: [] };
+		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		origin: `http://127.0.0.1:${server.address().port}`,
+		requests,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
 
 /**
  * At debug level n8n prints the --rawOutput JSON as one coloured log entry: a timestamp and "info"
@@ -115,7 +145,7 @@ function executionFromDebugLog(stdout) {
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: the request path at the edges`, () => {
-		const state = { sandbox: null, instance: null };
+		const state = { sandbox: null, instance: null, foreign: null };
 
 		const control = async (method, controlPath, body) => {
 			const res = await freshFetch(`${state.sandbox.url}/__control/${controlPath}`, {
@@ -159,6 +189,7 @@ for (const version of VERSIONS) {
 		before(
 			async () => {
 				state.sandbox = await startSandbox({ port: 0 });
+				state.foreign = await startForeignOrigin();
 				state.instance = await createInstance(version, { name: 'edges', log });
 				await state.instance.importCredentials([
 					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
@@ -171,6 +202,7 @@ for (const version of VERSIONS) {
 		after(async () => {
 			if (state.instance) await state.instance.destroy();
 			if (state.sandbox) await state.sandbox.close();
+			if (state.foreign) await state.foreign.close();
 		});
 
 		it('an /auth 400 that echoes Api-Key and Customer-Id: redacted everywhere, at debug log level', async () => {
@@ -232,6 +264,52 @@ for (const version of VERSIONS) {
 			assert.equal(out.length, 2);
 			assert.match(out[0].error, /HTTP 500/);
 			assert.equal(out[1].description, 'order-2');
+		});
+
+		/** A Location on the other origin whose path and query must never be shown. */
+		const elsewhere = () => `${state.foreign.origin}/steal/auth?token=query-secret`;
+
+		it('/auth answered 307 to another origin: that origin receives nothing, the error names status and origin only', async () => {
+			state.foreign.requests.length = 0;
+			const result = await run(WORKFLOWS.redirect, [{ route: AUTH, status: 307, location: elsewhere() }]);
+			assert.deepEqual(state.foreign.requests, [], 'requests that reached the other origin');
+			assert.equal(
+				result.errorMessage,
+				`Check Individual failed: The token exchange got a redirect (HTTP 307 to ${state.foreign.origin}), which is not followed: the key was not sent there. Check the base URL of the credential's environment: an old address or a proxy may redirect`,
+			);
+			assert.doesNotMatch(JSON.stringify(result.execution), /steal|query-secret/);
+			assert.equal(await count(AML), 0);
+			assertNoSecrets(result, '/auth redirect');
+		});
+
+		it('an operation answered 307 to another origin: the token goes nowhere, the read is sent once', async () => {
+			state.foreign.requests.length = 0;
+			const result = await run(WORKFLOWS.redirect, [{ route: AML, status: 307, location: elsewhere() }]);
+			assert.deepEqual(state.foreign.requests, [], 'requests that reached the other origin');
+			assert.equal(result.errorMessage, `Check Individual got a redirect (HTTP 307 to ${state.foreign.origin}), which is not followed`);
+			assert.doesNotMatch(JSON.stringify(result.execution), /steal|query-secret/);
+			assert.equal(await count(AML), 1);
+		});
+
+		it('a deposit answered 308 to another origin: sent once, nothing reaches that origin, the error says it may have been carried out', async () => {
+			state.foreign.requests.length = 0;
+			const result = await run(WORKFLOWS.depositRedirect, [{ route: DEPOSIT, status: 308, location: elsewhere() }]);
+			assert.deepEqual(state.foreign.requests, []);
+			assert.equal(result.errorMessage, `Challenge Deposit got a redirect (HTTP 308 to ${state.foreign.origin}), which is not followed`);
+			assert.match(JSON.stringify(nodeError(result, 'Deposit')), /may have received and carried out/);
+			assert.equal(await count(DEPOSIT), 1);
+		});
+
+		it('an answer that trickles one byte every 200 ms ends with the deadline error (Timeout 1 s), tried twice', async () => {
+			const result = await run(WORKFLOWS.trickle, [{ route: AML, status: 200, trickleMs: 200, count: 5 }]);
+			assert.match(result.errorMessage, /could not get an answer from the API .*\(no complete answer within the timeout of 1 s\)$/);
+			assert.equal(await count(AML), 2);
+		});
+
+		it('an answer over the size cap (65 MiB, chunked) is an error naming the cap, sent once', async () => {
+			const result = await run(WORKFLOWS.oversize, [{ route: AML, status: 200, bytes: 65 * 1024 * 1024, chunked: true }]);
+			assert.equal(result.errorMessage, 'Check Individual got an answer larger than the limit of 64 MiB (HTTP 200), which was not read further');
+			assert.equal(await count(AML), 1);
 		});
 	});
 }

@@ -6,6 +6,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
+import { MAX_ANSWER_BYTES } from '../../nodes/shared/bounded-request';
+import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 import { expectNodeContract } from '../helpers/node-contract';
@@ -16,7 +18,7 @@ const sandbox = useSandbox();
 async function run(
 	parameters: INodeParameters,
 	input?: INodeExecutionData[],
-	{ continueOnFail = false, baseUrl = sandbox().baseUrl } = {},
+	{ continueOnFail = false, baseUrl = sandbox().baseUrl, cancelWhen }: { continueOnFail?: boolean; baseUrl?: string; cancelWhen?: Promise<unknown> } = {},
 ) {
 	return await runNode({
 		node: new VerificationQes(),
@@ -25,7 +27,13 @@ async function run(
 		credentialTypes: sandbox().credentialTypes,
 		input,
 		continueOnFail,
+		cancelWhen,
 	});
+}
+
+/** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
+async function until(check: () => boolean): Promise<void> {
+	while (!check()) await new Promise((r) => setTimeout(r, 20));
 }
 
 const sessions = (...ids: string[]): INodeExecutionData[] => ids.map((sessionId) => ({ json: { sessionId } }));
@@ -43,13 +51,18 @@ const webhookState = async () => (await axios.get(`${sandbox().url}/__control/we
 const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
+/** How the file host answers a download instead of serving the file. */
+type FileMisbehaviour = { redirectTo: string } | { trickleMs: number } | { bytes: number };
+
 /**
  * A separate "file host" in front of the emulator: API calls pass through unchanged except that
- * getVerification answers get their signed resourceUrl pointed at this host (with a pre-signed
- * query) and, when asked, an expired urlValidBefore. Records the headers of every file download.
+ * getVerification answers get their signed resourceUrl pointed at this host (or at `linkTo`) with a
+ * pre-signed query and, when asked, an expired urlValidBefore. Records the headers of every file
+ * download, and whether the client went away before a misbehaving answer ended.
  */
-async function startFileHost(options: { expired?: boolean; fileStatus?: number } = {}) {
+async function startFileHost(options: { expired?: boolean; fileStatus?: number; linkTo?: string; file?: FileMisbehaviour } = {}) {
 	const downloads: http.IncomingHttpHeaders[] = [];
+	const cutOff: boolean[] = [];
 	const target = new URL(sandbox().url);
 	const server = http.createServer((req, res) => {
 		const isFile = req.url!.startsWith('/files/');
@@ -57,6 +70,29 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number }
 			downloads.push(req.headers);
 			if (options.fileStatus) {
 				res.writeHead(options.fileStatus, { 'Content-Type': 'application/xml' }).end('<Error>AccessDenied</Error>');
+				return;
+			}
+			const file = options.file;
+			if (file) {
+				res.on('close', () => cutOff.push(!res.writableFinished));
+				if ('redirectTo' in file) res.writeHead(302, { Location: file.redirectTo }).end();
+				else if ('trickleMs' in file) {
+					res.writeHead(200, { 'Content-Type': 'application/pdf' }).write('%');
+					const timer = setInterval(() => res.write('P'), file.trickleMs);
+					res.on('close', () => clearInterval(timer));
+				} else {
+					res.writeHead(200, { 'Content-Type': 'application/pdf' });
+					const chunk = Buffer.alloc(1024 * 1024, 'P');
+					let left = file.bytes;
+					const pump = () => {
+						while (left > 0 && !res.destroyed) {
+							left -= chunk.length;
+							if (!res.write(left >= 0 ? chunk : chunk.subarray(0, chunk.length + left))) return void res.once('drain', pump);
+						}
+						if (!res.destroyed) res.end();
+					};
+					pump();
+				}
 				return;
 			}
 		}
@@ -72,7 +108,7 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number }
 						for (const item of json.data.signature.content) {
 							const signed = item.signedResource;
 							if (!signed) continue;
-							signed.resourceUrl = `${origin}${new URL(signed.resourceUrl).pathname}?X-Signature=presigned-secret`;
+							signed.resourceUrl = `${options.linkTo ?? origin}${new URL(signed.resourceUrl).pathname}?X-Signature=presigned-secret`;
 							if (options.expired) signed.urlValidBefore = '2020-01-01T00:00:00.000Z';
 						}
 						body = Buffer.from(JSON.stringify(json));
@@ -90,7 +126,11 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number }
 		origin,
 		baseUrl: `${origin}/api/services`,
 		downloads,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+		cutOff,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
 	};
 }
 
@@ -253,6 +293,91 @@ describe('getVerification', () => {
 				);
 				expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
 				expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
+			} finally {
+				await host.close();
+			}
+		});
+	});
+
+	describe('the signed-document download: https only, no redirect, the deadline, the size cap, cancel', () => {
+		const downloadRun = async (host: { baseUrl: string }, options: INodeParameters = {}, cancelWhen?: Promise<unknown>) =>
+			await run(getVerification({ downloadSignedDocuments: true, ...options }), sessions('qes-completed-001'), { baseUrl: host.baseUrl, cancelWhen });
+
+		it('a plain http link to another host is not fetched: that host receives nothing, the result says why', async () => {
+			const foreign = await startForeignOrigin();
+			const host = await startFileHost({ linkTo: foreign.origin });
+			try {
+				const { items, error } = await downloadRun(host);
+				expect(error).toBeUndefined();
+				expect(foreign.requests).toEqual([]);
+				expect(items[0].binary).toBeUndefined();
+				expect(items[0].json.signedDocumentDownloads).toEqual([
+					expect.objectContaining({
+						downloaded: false,
+						warning: `Not downloaded: the link of "qes-completed-001-signed.pdf" is not https (${foreign.origin}). Only https links, or links on the API's own address, are fetched.`,
+					}),
+				]);
+				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
+			} finally {
+				await host.close();
+				await foreign.close();
+			}
+		});
+
+		it('a file host that redirects to another origin: not followed, that origin receives nothing', async () => {
+			const foreign = await startForeignOrigin();
+			const host = await startFileHost({ file: { redirectTo: `${foreign.origin}/files/x.pdf?sig=secret` } });
+			try {
+				const { error } = await downloadRun(host);
+				expect(foreign.requests).toEqual([]);
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error!.message).toBe(
+					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (a redirect (HTTP 302 to ${foreign.origin}), which is not followed)`,
+				);
+				expect((error as NodeOperationError).description).toMatch(/redirect, which is never followed/);
+				expect(JSON.stringify(error)).not.toMatch(/presigned-secret|sig=secret/);
+			} finally {
+				await host.close();
+				await foreign.close();
+			}
+		});
+
+		it('a file that trickles ends with the deadline error', async () => {
+			const host = await startFileHost({ file: { trickleMs: 100 } });
+			try {
+				const { error } = await downloadRun(host, { timeoutSeconds: 0.5 });
+				expect(error!.message).toBe(
+					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (no complete answer within the timeout of 0.5 s)`,
+				);
+				expect((error as NodeOperationError).description).toMatch(/raise Timeout \(Seconds\)/);
+				await until(() => host.cutOff.length > 0);
+				expect(host.cutOff).toEqual([true]);
+			} finally {
+				await host.close();
+			}
+		});
+
+		it('a file over the size cap is an error naming the cap, and is not read further', async () => {
+			const host = await startFileHost({ file: { bytes: 2 * MAX_ANSWER_BYTES } });
+			try {
+				const { error } = await downloadRun(host);
+				expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);
+				await until(() => host.cutOff.length > 0);
+				expect(host.cutOff).toEqual([true]);
+			} finally {
+				await host.close();
+			}
+		});
+
+		it('a stopped execution ends a download under way', async () => {
+			const host = await startFileHost({ file: { trickleMs: 100 } });
+			try {
+				// Without the cancel signal the download would run for the whole Timeout of 10 minutes.
+				const started = until(() => host.downloads.length > 0);
+				const { items } = await downloadRun(host, { timeoutSeconds: 600 }, started);
+				expect(items).toEqual([]);
+				await until(() => host.cutOff.length > 0);
+				expect(host.cutOff).toEqual([true]);
 			} finally {
 				await host.close();
 			}

@@ -1,11 +1,13 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { payloadOf, valueAt } from '../../shared/envelope';
+import { InsecureLink } from '../../shared/bounded-request';
 import { downloadError } from '../../shared/errors';
 import { isObject, responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { ItemContext, OperationDefinition } from '../../shared/operation-types';
 import { boolean, check, text } from '../../shared/rules';
 import { pick } from '../../shared/tool-output';
+import { ExecutionCancelled } from '../../shared/wait';
 
 const DEFAULT_BINARY_PREFIX = 'signedDocument';
 
@@ -43,43 +45,30 @@ function shownUrl(url: string): string {
 	}
 }
 
-/** GET of a pre-signed URL: a plain request, so no bearer token goes to the file host. */
-async function downloadFile(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	url: string,
-	what: string,
-): Promise<{ bytes: Buffer; contentType?: string }> {
-	let response: { statusCode: number; headers?: IDataObject; body: unknown };
-	try {
-		response = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			json: false,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as typeof response;
-	} catch (error) {
-		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, error });
-	}
+/**
+ * GET of a pre-signed URL through the request path's download (no token, https only, no redirect,
+ * the deadline, the size cap, the cancel signal).
+ */
+async function downloadFile(item: ItemContext, url: string, what: string): Promise<{ bytes: Buffer; contentType?: string } | InsecureLink> {
+	const { ctx, itemIndex } = item;
+	let failure: unknown;
+	const response = await item.download(url).catch((error: unknown) => {
+		failure = error;
+		return undefined;
+	});
+	if (failure instanceof InsecureLink) return failure;
+	if (failure instanceof ExecutionCancelled) throw failure;
+	if (response === undefined) throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, error: failure });
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, statusCode: response.statusCode });
 	}
-	const body = response.body;
-	const bytes = Buffer.isBuffer(body)
-		? body
-		: body instanceof ArrayBuffer
-			? Buffer.from(body)
-			: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
-	const contentType = response.headers?.['content-type'];
-	return { bytes, contentType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined };
+	const contentType = response.headers['content-type'];
+	return { bytes: response.body, contentType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined };
 }
 
 /** Downloads every signed resource whose link is still valid; expired or missing links become warnings. */
 async function downloadSignedDocuments(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemContext,
 	response: IDataObject,
 	prefix: string,
 ): Promise<{ binary: IBinaryKeyData; downloads: SignedDocumentDownload[] }> {
@@ -114,9 +103,14 @@ async function downloadSignedDocuments(
 			download.warning = `Not downloaded: the link of "${fileName}" expired at ${urlValidBefore}. Run Get Verification Result again to receive a fresh link.`;
 			continue;
 		}
-		const { bytes, contentType } = await downloadFile(ctx, itemIndex, url, `signed document ${contentIndex} ("${fileName}")`);
+		const file = await downloadFile(item, url, `signed document ${contentIndex} ("${fileName}")`);
+		if (file instanceof InsecureLink) {
+			download.warning = `Not downloaded: the link of "${fileName}" is not https (${file.origin}). Only https links, or links on the API's own address, are fetched.`;
+			continue;
+		}
+		const { bytes, contentType } = file;
 		const binaryPropertyName = `${prefix}${contentIndex}`;
-		binary[binaryPropertyName] = await ctx.helpers.prepareBinaryData(
+		binary[binaryPropertyName] = await item.ctx.helpers.prepareBinaryData(
 			bytes,
 			fileName,
 			download.mimeType ?? contentType,
@@ -201,10 +195,10 @@ export const getVerification: OperationDefinition = {
 			rule: text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -')] }),
 		},
 	],
-	toItems: async (response, { ctx, itemIndex, values }): Promise<INodeExecutionData[]> => {
+	toItems: async (response, item): Promise<INodeExecutionData[]> => {
 		const json = responseJson(response.body);
-		if (values.downloadSignedDocuments !== true) return [{ json }];
-		const { binary, downloads } = await downloadSignedDocuments(ctx, itemIndex, json, values.binaryPropertyPrefix as string);
+		if (item.values.downloadSignedDocuments !== true) return [{ json }];
+		const { binary, downloads } = await downloadSignedDocuments(item, json, item.values.binaryPropertyPrefix as string);
 		return [
 			{
 				json: { ...json, signedDocumentDownloads: downloads },
