@@ -16,17 +16,28 @@ const TYPE = 'verificationServicesApi';
 const WRONG = '00000000-0000-4000-8000-000000000000';
 const UNREACHABLE = 'http://127.0.0.1:9/api/services';
 
+/** An address of this machine that is not loopback: a request to it leaves through a network interface. */
+function networkAddress() {
+	const found = Object.values(require('node:os').networkInterfaces())
+		.flat()
+		.find((a) => a && a.family === 'IPv4' && !a.internal);
+	return found ? found.address : '192.0.2.1';
+}
+
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: the credential's Test button`, { timeout: 15 * 60 * 1000 }, () => {
 		let n8n;
 		let server;
 		let sandbox;
+		/** The emulator on every interface, reached at a network address. */
+		let remote;
 		let credentialId;
 		/** A token of the right key, as n8n stores one with a credential that was used before. */
 		let storedToken;
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
+			remote = await startSandbox({ port: 0, host: '0.0.0.0' });
 			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -42,6 +53,7 @@ for (const version of VERSIONS) {
 			await server?.stop();
 			await n8n?.destroy();
 			await sandbox?.close();
+			await remote?.close();
 		});
 
 		const right = (extra = {}) => ({
@@ -71,6 +83,18 @@ for (const version of VERSIONS) {
 			assert.equal(result.status, 'Error');
 			assert.match(result.message, /Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services .*check the base URL/);
 		});
+
+		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
+			test(`${state} credential with http:// to a network host: the rule in words, nothing sent (the key never in clear)`, async () => {
+				await freshFetch(`${remote.url}/__control/reset`, { method: 'POST' });
+				const sandboxBaseUrl = `http://${networkAddress()}:${new URL(remote.url).port}/api/services`;
+				const result = await testWith(right({ accessToken: accessToken(), sandboxBaseUrl }));
+				assert.equal(result.status, 'Error');
+				assert.match(result.message, /Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
+				const { total } = await (await freshFetch(`${remote.url}/__control/stats`)).json();
+				assert.equal(total, 0);
+			});
+		}
 
 		test("an existing credential with an unreachable URL: n8n's own words (n8n's limit)", async () => {
 			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE, accessToken: storedToken }));
