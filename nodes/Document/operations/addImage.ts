@@ -78,7 +78,7 @@ export const addImage: OperationDefinition = {
 				default: 'data',
 				required: true,
 				placeholder: 'data',
-				description: 'The name of the input binary field holding the image',
+				description: 'The name of the input binary field holding the image (at most 20 MB)',
 				displayOptions: { show: { imageSource: ['binary'] } },
 			},
 			rule: binaryFile,
