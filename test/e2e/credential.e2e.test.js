@@ -3,7 +3,8 @@
 // CredentialsTester and CredentialsHelper), in n8n 2.x and 1.x, against the emulator. README,
 // "Credentials": the key shown is exchanged every time, whether a token is stored or not; a wrong key
 // or customer ID and an unreachable URL are said in words, except n8n's own limit for a credential
-// that holds a token and an unreachable URL (its own words for the network code).
+// that holds a token and an unreachable URL (its own words for the network code). The base URL rules
+// (https, http only to loopback) and the token going only to the base URL's origin (HTTP Request node).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -101,6 +102,64 @@ for (const version of VERSIONS) {
 			// 2.40 says the code alone, 1.123 its sentence for that code.
 			const expected = version === 'v1' ? 'The service refused the connection - perhaps it is offline' : 'ECONNREFUSED';
 			assert.deepEqual(result, { status: 'Error', message: expected });
+		});
+	});
+}
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: the HTTP Request node with this credential`, { timeout: 15 * 60 * 1000 }, () => {
+		const { chain, manualTrigger, node } = require('./lib/workflows');
+		let n8n;
+		let sandbox;
+		/** Another origin (another port): it must never receive the token. */
+		let elsewhere;
+		const workflow = (url) =>
+			chain('e2e: HTTP Request node with the credential', [
+				manualTrigger(),
+				node({
+					name: 'Get Countries',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: TYPE, options: {} },
+					credentials: { [TYPE]: { id: 'origin-e2e', name: 'Verification Services (origin e2e)' } },
+				}),
+			]);
+		let own;
+		let other;
+
+		before(async () => {
+			sandbox = await startSandbox({ port: 0 });
+			elsewhere = await startSandbox({ port: 0 });
+			n8n = await createInstance(version, { name: 'credential-origin' });
+			await n8n.importCredentials([
+				{
+					id: 'origin-e2e',
+					name: 'Verification Services (origin e2e)',
+					type: TYPE,
+					data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+				},
+			]);
+			own = workflow(`${sandbox.baseUrl}/KYB/countries`);
+			other = workflow(`${elsewhere.baseUrl}/KYB/countries`);
+			await n8n.importWorkflows([own, other]);
+		});
+
+		after(async () => {
+			await n8n?.destroy();
+			await sandbox?.close();
+			await elsewhere?.close();
+		});
+
+		test("a URL of another origin: refused, the token never sent there; the base URL's own origin works", async () => {
+			const refused = await n8n.execute(other.id);
+			assert.match(String(refused.errorMessage), /sends its token only to its base URL's origin \(http:\/\/127\.0\.0\.1:\d+\), not to http:\/\/127\.0\.0\.1:\d+/);
+			const { total } = await (await freshFetch(`${elsewhere.url}/__control/stats`)).json();
+			assert.equal(total, 0, 'the other origin received nothing');
+
+			const allowed = await n8n.execute(own.id);
+			assert.equal(allowed.ok, true, String(allowed.errorMessage));
+			const { counts } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
+			assert.equal(counts['GET /KYB/countries'], 1);
 		});
 	});
 }
