@@ -3,7 +3,8 @@ import os from 'node:os';
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/credential-values';
-import { runCredentialTest, runNode } from '../helpers/n8n';
+import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
+import { runCredentialTest, runNode, runWebhookMethod } from '../helpers/n8n';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -95,6 +96,19 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 		});
 		expect(result.error?.message).toMatch(/Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
 		expect((result.error as { description?: string }).description).toMatch(/^Nothing was sent\. Correct the base URL/);
+		expect(await received()).toBe(0);
+	});
+
+	it("the QES trigger's activation (its API calls) fails with the rule, nothing sent", async () => {
+		const result = await runWebhookMethod({
+			node: new VerificationQesTrigger(),
+			parameters: { options: {} },
+			credentials: { verificationServicesApi: credentials({}) },
+			credentialTypes: [new VerificationServicesApi()],
+			method: 'create',
+			mode: 'trigger',
+		});
+		expect(result.error?.message).toMatch(/Sandbox Base URL must use https:\/\//);
 		expect(await received()).toBe(0);
 	});
 
