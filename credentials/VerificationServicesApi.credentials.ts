@@ -1,14 +1,14 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { PRODUCTION_BASE_URL, readCredentials, SANDBOX_BASE_URL } from '../nodes/shared/credential-values';
+import { BaseUrlError, PRODUCTION_BASE_URL, readCredentials, SANDBOX_BASE_URL } from '../nodes/shared/credential-values';
 import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/request-settings';
 import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
 
@@ -98,10 +98,24 @@ export class VerificationServicesApi implements ICredentialType {
 		return { accessToken: token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
-	};
+	/**
+	 * Adds the token to n8n's own requests (the credential test, the HTTP Request node), after the
+	 * same base URL check as the nodes' (n8n skips preAuthentication while a token is stored), and only
+	 * for a request to the base URL's origin: the token goes nowhere else.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const { baseUrl, accessToken } = readCredentials(credentials);
+		const target = requestOptions.url ?? (requestOptions as { uri?: string }).uri;
+		if (target) {
+			const origin = originOf(target, requestOptions.baseURL);
+			if (origin !== new URL(baseUrl).origin) {
+				throw new BaseUrlError(
+					`This credential sends its token only to its base URL's origin (${new URL(baseUrl).origin}), not to ${origin ?? 'an unreadable URL'}: use the credential's base URL in the request`,
+				);
+			}
+		}
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${accessToken}` } };
+	}
 
 	/**
 	 * The test exchanges the key it is shown, every time. n8n only runs preAuthentication during a test
@@ -135,4 +149,14 @@ export class VerificationServicesApi implements ICredentialType {
 			})),
 		],
 	};
+}
+
+/** The origin a request goes to (its URL, resolved against baseURL when relative); undefined when unreadable. */
+function originOf(url: string, baseURL: string | undefined): string | undefined {
+	try {
+		const base = baseURL ? `${baseURL.trim().replace(/\/+$/, '')}/` : undefined;
+		return new URL(url.replace(/^\//, ''), base).origin;
+	} catch {
+		return undefined;
+	}
 }

@@ -1,3 +1,4 @@
+import { BoundedMemory, type MemoryLimits } from './bounded-memory';
 import { ConcurrencyWindow } from './concurrency-window';
 import { unlessCancelled, wait } from './wait';
 
@@ -56,6 +57,8 @@ export class Pacer {
 	private readonly recentSuccesses: number[] = [];
 	private delivered = 0;
 	private inFlightCount = 0;
+	/** Callers inside acquire(), waiting for a slot or for room. */
+	private waitingCount = 0;
 	private rateLimitedCount = 0;
 	private readonly window = new ConcurrencyWindow();
 	private windowWasFull = false;
@@ -71,29 +74,34 @@ export class Pacer {
 	 */
 	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
-		for (;;) {
-			const now = this.clock.now();
-			this.probe(now);
-			if (this.inFlightCount >= this.window.limit) {
-				let wake = () => {};
-				const room = new Promise<void>((resolve) => {
-					wake = resolve;
-					this.windowWaiters.push(resolve);
-				});
-				try {
-					await unlessCancelled(room, signal);
-				} finally {
-					this.windowWaiters = this.windowWaiters.filter((waiter) => waiter !== wake);
+		this.waitingCount++;
+		try {
+			for (;;) {
+				const now = this.clock.now();
+				this.probe(now);
+				if (this.inFlightCount >= this.window.limit) {
+					let wake = () => {};
+					const room = new Promise<void>((resolve) => {
+						wake = resolve;
+						this.windowWaiters.push(resolve);
+					});
+					try {
+						await unlessCancelled(room, signal);
+					} finally {
+						this.windowWaiters = this.windowWaiters.filter((waiter) => waiter !== wake);
+					}
+					continue;
 				}
-				continue;
+				const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
+				if (start <= now) {
+					this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
+					this.inFlightCount++;
+					return { atMs: now, delivered: this.delivered };
+				}
+				await this.clock.sleep(start - now, signal);
 			}
-			const start = Math.max(now, this.pausedUntilMs, this.nextSlotMs);
-			if (start <= now) {
-				this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
-				this.inFlightCount++;
-				return { atMs: now, delivered: this.delivered };
-			}
-			await this.clock.sleep(start - now, signal);
+		} finally {
+			this.waitingCount--;
 		}
 	}
 
@@ -150,6 +158,11 @@ export class Pacer {
 		return this.inFlightCount;
 	}
 
+	/** A request in flight or a caller waiting for one: the pacer must stay the account's. */
+	get busy(): boolean {
+		return this.inFlightCount > 0 || this.waitingCount > 0;
+	}
+
 	get rateLimits(): number {
 		return this.rateLimitedCount;
 	}
@@ -184,19 +197,25 @@ export class Pacer {
 	}
 }
 
-const pacers = new Map<string, Pacer>();
+/**
+ * A pacer unused for 10 minutes has long forgotten what it learnt (FORGET_MS) and is dropped; at most
+ * 1,000 accounts are kept (the least recently used idle ones go first). A busy pacer is never dropped.
+ */
+export const PACER_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: 10 * 60_000 };
+
+const pacers = new BoundedMemory<Pacer>(PACER_MEMORY, (pacer) => pacer.busy);
 
 /** The process-wide pacer of one account (key: credentialKey of the credential). */
 export function pacerFor(key: string): Pacer {
-	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new Pacer();
-		pacers.set(key, pacer);
-	}
-	return pacer;
+	return pacers.obtain(key, () => new Pacer());
 }
 
 /** Tests only: forget every pacer. */
 export function resetPacers(): void {
 	pacers.clear();
+}
+
+/** Tests only: how many accounts have a pacer. */
+export function pacerCount(): number {
+	return pacers.size;
 }

@@ -1,6 +1,35 @@
 import { INITIAL_WINDOW, MAX_WINDOW } from './concurrency-window';
-import type { ValueField } from './operation-types';
+import { ruleBroken } from './field-error';
+import type { Rule, ValueField } from './operation-types';
 import { integer, number } from './rules';
+
+/**
+ * The bounds of Max Requests per Second and Timeout. Both become timer delays (1000 / rate ms between
+ * requests, the timeout in ms), and Node runs a delay above 2^31-1 ms (24.8 days) after 1 ms: a rate
+ * of 0.0000001 would send in a busy loop and a timeout of 3,000,000 s would abort every request at once.
+ * The bounds keep every delay far below that: one request per 100 s at the slowest, 1 ms apart at the
+ * fastest (the timers' resolution), and 10 minutes for one answer.
+ */
+export const MIN_REQUESTS_PER_SECOND = 0.01;
+export const MAX_REQUESTS_PER_SECOND = 1000;
+export const MIN_TIMEOUT_SECONDS = 0.1;
+export const MAX_TIMEOUT_SECONDS = 600;
+
+/** 0 (no known quota), or a rate within the bounds: the property's maxValue, and at least MIN_REQUESTS_PER_SECOND. */
+const requestRate: Rule = {
+	hint: `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`,
+	toWire: (value, field) => {
+		const rule = `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`;
+		let rate: unknown;
+		try {
+			rate = number.toWire(value, field);
+		} catch {
+			rate = undefined;
+		}
+		if (typeof rate !== 'number' || (rate !== 0 && rate < MIN_REQUESTS_PER_SECOND)) throw ruleBroken(field.name, rule, value);
+		return rate;
+	},
+};
 
 export interface RequestSettings {
 	/** 0: automatic, the account's concurrency window alone (see concurrency-window.ts). */
@@ -30,12 +59,12 @@ export const requestSettings: ValueField[] = [
 			displayName: 'Max Requests per Second',
 			name: 'maxRequestsPerSecond',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
+			typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 2 },
 			default: 0,
 			description:
 				"Your account's request quota for this n8n process: all executions using the same credential share it. With several queue-mode workers, divide the quota by their number. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
 		},
-		rule: number,
+		rule: requestRate,
 	},
 	{
 		property: {
@@ -54,7 +83,7 @@ export const requestSettings: ValueField[] = [
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			typeOptions: { minValue: MIN_TIMEOUT_SECONDS, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 1 },
 			default: 30,
 			description:
 				'How long to wait for one answer of the API (also for the token exchange). A read that timed out is tried once more; an operation that moves money or sends a message is never resent after a timeout.',

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 
+import { BoundedMemory, type MemoryLimits } from './bounded-memory';
 import { type ExchangeOptions, exchangeToken, type HttpRequest, type IssuedToken, TokenExchangeError } from './token-exchange';
 import type { ApiCredentials } from './credential-values';
 import { unlessCancelled } from './wait';
@@ -14,6 +15,9 @@ import { unlessCancelled } from './wait';
  * - A refused key is remembered for a short while: 1,000 items against a wrong key make one exchange
  *   and all get its answer, instead of one exchange per wave of concurrent items. The key is part of
  *   the cache key, so a corrected key is exchanged at once.
+ * - Bounded (TOKEN_MEMORY): an expired token is not kept, a credential unused for 10 minutes is
+ *   forgotten, at most 1,000 credentials are remembered (the least recently used go first); an
+ *   exchange under way is never dropped.
  */
 
 /** How long a refused key (401/403 from /auth) is answered from memory. */
@@ -32,7 +36,14 @@ interface Entry {
 	refused?: { error: TokenExchangeError; untilMs: number };
 }
 
-const entries = new Map<string, Entry>();
+export const TOKEN_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: 10 * 60_000 };
+
+/** Holds nothing worth keeping: no token still valid and no refusal still remembered. */
+function spent(entry: Entry, nowMs: number): boolean {
+	return !(entry.current && entry.current.expiresAtMs > nowMs) && !(entry.refused && entry.refused.untilMs > nowMs);
+}
+
+const entries = new BoundedMemory<Entry>(TOKEN_MEMORY, (entry) => entry.pending !== undefined, spent);
 
 /** Keys the cache by a hash, so the map never holds the secrets themselves. */
 export function credentialKey(credentials: ApiCredentials): string {
@@ -59,8 +70,7 @@ export async function tokenFor(
 	options: ExchangeOptions & { key?: string; rejected?: string; signal?: AbortSignal },
 ): Promise<string> {
 	const key = options.key ?? credentialKey(credentials);
-	const entry = entries.get(key) ?? {};
-	entries.set(key, entry);
+	const entry = entries.obtain(key, () => ({}));
 	if (options.rejected !== undefined && entry.current?.token === options.rejected) entry.current = undefined;
 	if (isFresh(entry.current)) return entry.current.token;
 	if (entry.refused && entry.refused.untilMs > Date.now()) throw entry.refused.error;
@@ -100,4 +110,9 @@ function exchange(entry: Entry, httpRequest: HttpRequest, credentials: ApiCreden
 /** For tests: forget every token and every refusal. */
 export function clearTokenCache(): void {
 	entries.clear();
+}
+
+/** For tests: how many credentials the cache remembers. */
+export function tokenCacheSize(): number {
+	return entries.size;
 }

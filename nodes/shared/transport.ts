@@ -2,7 +2,7 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { checkAnswer, contentTypeOf, decodeBytes, decodeText } from './answer-check';
 import { AnswerRefused, type BoundedAnswer, boundedRequest, InsecureLink, MAX_ANSWER_BYTES } from './bounded-request';
-import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
+import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
 import { answerRefusedError, apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
@@ -73,7 +73,7 @@ export class ApiClient {
 	}
 
 	static async create(ctx: RequestContext, settings: RequestSettings, signal?: AbortSignal): Promise<ApiClient> {
-		return new ApiClient(ctx, readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE)), settings, signal);
+		return new ApiClient(ctx, readNodeCredentials(ctx.getNode(), await ctx.getCredentials(CREDENTIAL_TYPE)), settings, signal);
 	}
 
 	/**

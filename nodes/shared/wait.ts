@@ -30,10 +30,19 @@ export async function unlessCancelled<T>(promise: Promise<T>, signal?: AbortSign
 	return settled.value;
 }
 
+/** The longest delay Node's timers keep: a longer one (or NaN) fires after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay a timer keeps as it is: within 0 and MAX_TIMER_MS (NaN counts as 0). */
+export function timerMs(ms: number): number {
+	return Number.isNaN(ms) ? 0 : Math.min(Math.max(ms, 0), MAX_TIMER_MS);
+}
+
 /**
- * Waits `ms`, or ends with ExecutionCancelled as soon as `signal` aborts. n8n 2.x's sleep clears its
- * timer on abort; n8n 1.x's ignores the signal, so the abort is raced here as well.
+ * Waits `ms` (at most MAX_TIMER_MS), or ends with ExecutionCancelled as soon as `signal` aborts.
+ * n8n 2.x's sleep clears its timer on abort; n8n 1.x's ignores the signal, so the abort is raced here
+ * as well.
  */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
-	await unlessCancelled(sleep(ms, signal), signal);
+	await unlessCancelled(sleep(timerMs(ms), signal), signal);
 }

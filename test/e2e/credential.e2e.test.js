@@ -5,7 +5,8 @@
 // or customer ID and an unreachable URL are said in words, except n8n's own limit for a credential
 // that holds a token and an unreachable URL (its own words for the network code). An /auth answered
 // 307 to another origin is refused whether a token is stored or not; that origin receives nothing
-// (n8n 1.123 words it itself when a token is stored).
+// (n8n 1.123 words it itself when a token is stored). The base URL rules (https, http only to
+// loopback) and the token going only to the base URL's origin (HTTP Request node).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -19,11 +20,21 @@ const TYPE = 'verificationServicesApi';
 const WRONG = '00000000-0000-4000-8000-000000000000';
 const UNREACHABLE = 'http://127.0.0.1:9/api/services';
 
+/** An address of this machine that is not loopback: a request to it leaves through a network interface. */
+function networkAddress() {
+	const found = Object.values(require('node:os').networkInterfaces())
+		.flat()
+		.find((a) => a && a.family === 'IPv4' && !a.internal);
+	return found ? found.address : '192.0.2.1';
+}
+
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: the credential's Test button`, { timeout: 15 * 60 * 1000 }, () => {
 		let n8n;
 		let server;
 		let sandbox;
+		/** The emulator on every interface, reached at a network address. */
+		let remote;
 		let credentialId;
 		/** A token of the right key, as n8n stores one with a credential that was used before. */
 		let storedToken;
@@ -39,6 +50,7 @@ for (const version of VERSIONS) {
 				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: 'foreign-token', expires_in: 3600 }));
 			});
 			await new Promise((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+			remote = await startSandbox({ port: 0, host: '0.0.0.0' });
 			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -56,6 +68,7 @@ for (const version of VERSIONS) {
 			await sandbox?.close();
 			foreign?.closeAllConnections();
 			await new Promise((resolve) => (foreign ? foreign.close(resolve) : resolve()));
+			await remote?.close();
 		});
 
 		const right = (extra = {}) => ({
@@ -85,6 +98,18 @@ for (const version of VERSIONS) {
 			assert.equal(result.status, 'Error');
 			assert.match(result.message, /Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services .*check the base URL/);
 		});
+
+		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
+			test(`${state} credential with http:// to a network host: the rule in words, nothing sent (the key never in clear)`, async () => {
+				await freshFetch(`${remote.url}/__control/reset`, { method: 'POST' });
+				const sandboxBaseUrl = `http://${networkAddress()}:${new URL(remote.url).port}/api/services`;
+				const result = await testWith(right({ accessToken: accessToken(), sandboxBaseUrl }));
+				assert.equal(result.status, 'Error');
+				assert.match(result.message, /Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
+				const { total } = await (await freshFetch(`${remote.url}/__control/stats`)).json();
+				assert.equal(total, 0);
+			});
+		}
 
 		test("an existing credential with an unreachable URL: n8n's own words (n8n's limit)", async () => {
 			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE, accessToken: storedToken }));
@@ -122,5 +147,63 @@ for (const version of VERSIONS) {
 				}
 			});
 		}
+	});
+}
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: the HTTP Request node with this credential`, { timeout: 15 * 60 * 1000 }, () => {
+		const { chain, manualTrigger, node } = require('./lib/workflows');
+		let n8n;
+		let sandbox;
+		/** Another origin (another port): it must never receive the token. */
+		let elsewhere;
+		const workflow = (url) =>
+			chain('e2e: HTTP Request node with the credential', [
+				manualTrigger(),
+				node({
+					name: 'Get Countries',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: TYPE, options: {} },
+					credentials: { [TYPE]: { id: 'origin-e2e', name: 'Verification Services (origin e2e)' } },
+				}),
+			]);
+		let own;
+		let other;
+
+		before(async () => {
+			sandbox = await startSandbox({ port: 0 });
+			elsewhere = await startSandbox({ port: 0 });
+			n8n = await createInstance(version, { name: 'credential-origin' });
+			await n8n.importCredentials([
+				{
+					id: 'origin-e2e',
+					name: 'Verification Services (origin e2e)',
+					type: TYPE,
+					data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+				},
+			]);
+			own = workflow(`${sandbox.baseUrl}/KYB/countries`);
+			other = workflow(`${elsewhere.baseUrl}/KYB/countries`);
+			await n8n.importWorkflows([own, other]);
+		});
+
+		after(async () => {
+			await n8n?.destroy();
+			await sandbox?.close();
+			await elsewhere?.close();
+		});
+
+		test("a URL of another origin: refused, the token never sent there; the base URL's own origin works", async () => {
+			const refused = await n8n.execute(other.id);
+			assert.match(String(refused.errorMessage), /sends its token only to its base URL's origin \(http:\/\/127\.0\.0\.1:\d+\), not to http:\/\/127\.0\.0\.1:\d+/);
+			const { total } = await (await freshFetch(`${elsewhere.url}/__control/stats`)).json();
+			assert.equal(total, 0, 'the other origin received nothing');
+
+			const allowed = await n8n.execute(own.id);
+			assert.equal(allowed.ok, true, String(allowed.errorMessage));
+			const { counts } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
+			assert.equal(counts['GET /KYB/countries'], 1);
+		});
 	});
 }

@@ -1,4 +1,4 @@
-import { binaryFile, base64Check, normalizeBase64 } from '../../shared/binary-input';
+import { binaryFile, base64Check, base64UploadSize, normalizeBase64 } from '../../shared/binary-input';
 import { SentLater } from '../../shared/build-request';
 import { FieldError } from '../../shared/field-error';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
@@ -78,7 +78,7 @@ export const addImage: OperationDefinition = {
 				default: 'data',
 				required: true,
 				placeholder: 'data',
-				description: 'The name of the input binary field holding the image',
+				description: 'The name of the input binary field holding the image (at most 20 MB)',
 				displayOptions: { show: { imageSource: ['binary'] } },
 			},
 			rule: binaryFile,
@@ -94,7 +94,7 @@ export const addImage: OperationDefinition = {
 				description: 'The image, base64-encoded',
 				displayOptions: { show: { imageSource: ['base64'] } },
 			},
-			rule: text({ normalize: normalizeBase64, checks: [base64Check] }),
+			rule: text({ normalize: normalizeBase64, checks: [base64UploadSize, base64Check] }),
 		},
 		{
 			property: {

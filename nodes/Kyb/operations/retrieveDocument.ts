@@ -1,24 +1,28 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { contentTypeOf } from '../../shared/answer-check';
+import { baseFileName } from '../../shared/file-name';
 import { responseJson } from '../../shared/json';
 import type { ApiResponse, OperationDefinition } from '../../shared/operation-types';
 import { check, text } from '../../shared/rules';
 
-/** The file name a Content-Disposition header gives (`filename*=UTF-8''...` or `filename="..."`), if any. */
+/**
+ * The file name a Content-Disposition header gives (`filename*=UTF-8''...` or `filename="..."`), if
+ * any, as a base name (no folder, no "../") whichever form carried it.
+ */
 export function fileNameOf(headers: ApiResponse['headers']): string | undefined {
 	const disposition = String(headers['content-disposition'] ?? '');
 	const encoded = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(disposition);
 	if (encoded) {
 		try {
-			return decodeURIComponent(encoded[1].trim());
+			const name = baseFileName(decodeURIComponent(encoded[1].trim()));
+			if (name) return name;
 		} catch {
 			// falls back to the plain filename
 		}
 	}
 	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
-	const name = (plain?.[2] ?? plain?.[1])?.trim();
-	return name ? name.replace(/^.*[\\/]/, '') : undefined;
+	return baseFileName(plain?.[2] ?? plain?.[1]);
 }
 
 export const retrieveDocument: OperationDefinition = {

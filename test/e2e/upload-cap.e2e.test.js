@@ -1,0 +1,75 @@
+'use strict';
+// The upload cap of Add Image inside a real n8n (2.40 and 1.123), with binary data kept on disk
+// (N8N_DEFAULT_BINARY_DATA_MODE=filesystem): n8n 2.x gives the byte count, n8n 1.x does not, so there
+// the file is read counting. A 21 MB file read by n8n's own Read/Write Files node fails its item before
+// anything is sent; nothing reaches the API. (In memory, the mode of the jest harness, the
+// `--rawOutput` JSON would carry the whole file: test/nodes/upload-size.test.ts covers that mode.)
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { createInstance } = require('./lib/instance');
+const { freshFetch } = require('./lib/util');
+const { chain, manualTrigger, node } = require('./lib/workflows');
+
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const TYPE = 'verificationServicesApi';
+const CREDENTIAL = { id: 'upload-cap-e2e', name: 'Verification Services (upload cap e2e)' };
+
+for (const version of VERSIONS) {
+	describe(`n8n ${version}: Add Image refuses a file above 20 MB`, { timeout: 15 * 60 * 1000 }, () => {
+		let n8n;
+		let sandbox;
+		let folder;
+		let workflow;
+
+		before(async () => {
+			folder = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-cap-'));
+			fs.writeFileSync(path.join(folder, 'front.png'), Buffer.alloc(21 * 1024 * 1024, 7));
+			sandbox = await startSandbox({ port: 0 });
+			n8n = await createInstance(version, { name: 'upload-cap' });
+			await n8n.importCredentials([
+				{ ...CREDENTIAL, type: TYPE, data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
+			]);
+			workflow = chain('e2e: Add Image of a 21 MB file', [
+				manualTrigger(),
+				node({
+					name: 'Read File',
+					type: 'n8n-nodes-base.readWriteFile',
+					typeVersion: 1,
+					parameters: { operation: 'read', fileSelector: path.join(folder, 'front.png'), options: {} },
+				}),
+				node({
+					name: 'Add Image',
+					type: 'n8n-nodes-verification-services.verificationDocument',
+					typeVersion: 1,
+					parameters: { operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'binary', binaryPropertyName: 'data' },
+					credentials: { [TYPE]: CREDENTIAL },
+				}),
+			]);
+			await n8n.importWorkflows([workflow]);
+		});
+
+		after(async () => {
+			await n8n?.destroy();
+			await sandbox?.close();
+			if (folder) fs.rmSync(folder, { recursive: true, force: true });
+		});
+
+		test('the item fails naming the field, the cap and the item; nothing is sent', async () => {
+			const run = await n8n.execute(workflow.id, { env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: folder } });
+			const size = version === 'v1' ? 'more than 20 MB' : '21.0 MB';
+			assert.match(
+				String(run.errorMessage),
+				new RegExp(`^Input Binary Field \\(binaryPropertyName\\) must name a file of at most 20 MB, got "data" of ${size.replace('.', '\\.')} \\(item 1\\)`),
+				`${run.errorMessage}\n${run.stderr.slice(-2000)}`,
+			);
+			const { total } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
+			assert.equal(total, 0, 'nothing reached the API');
+		});
+	});
+}

@@ -1,0 +1,123 @@
+import type { ApiCredentials } from '../../nodes/shared/credential-values';
+import { pacerCount, pacerFor, resetPacers } from '../../nodes/shared/pacing';
+import { clearTokenCache, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/token-cache';
+import type { HttpRequest } from '../../nodes/shared/token-exchange';
+import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
+
+/**
+ * What an n8n process keeps per credential version (a changed key or URL is a new one) is bounded:
+ * without bounds, a long-running process that sees many credential versions keeps every one, each with
+ * its last token.
+ */
+
+const VERSIONS = 10_000;
+const options = { timeoutMs: 1000, maxRetries: 0 };
+const version = (n: number): ApiCredentials => ({ baseUrl: 'http://127.0.0.1:9/api', apiKey: `key-${n}`, customerId: 'customer', accessToken: '' });
+
+/** A POST /auth that answers at once with token `t<n>` valid `lifetimeSeconds`, counting the exchanges per key. */
+function authServer(lifetimeSeconds = 3600) {
+	const exchanges = new Map<string, number>();
+	const httpRequest: HttpRequest = async (request) => {
+		const key = String((request.headers as Record<string, string>)['Api-Key']);
+		exchanges.set(key, (exchanges.get(key) ?? 0) + 1);
+		return { statusCode: 200, headers: {}, body: JSON.stringify({ access_token: `token-of-${key}`, expires_in: lifetimeSeconds }) };
+	};
+	return { httpRequest, exchangesOf: (n: number) => exchanges.get(`key-${n}`) ?? 0 };
+}
+
+let clock = 1_700_000_000_000;
+const advance = (ms: number) => (clock += ms);
+
+beforeEach(() => {
+	clock = 1_700_000_000_000;
+	jest.spyOn(Date, 'now').mockImplementation(() => clock);
+	clearTokenCache();
+	resetPacers();
+	forgetSecrets();
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe('the token cache is bounded', () => {
+	it(`${VERSIONS} credential versions: at most ${TOKEN_MEMORY.maxEntries} remembered, the least recently used forgotten`, async () => {
+		const auth = authServer();
+		for (let n = 0; n < VERSIONS; n++) {
+			await tokenFor(auth.httpRequest, version(n), options);
+			advance(1);
+		}
+		expect(tokenCacheSize()).toBeLessThanOrEqual(TOKEN_MEMORY.maxEntries);
+		// The first version was forgotten (exchanged again), the last one is still cached.
+		await tokenFor(auth.httpRequest, version(0), options);
+		await tokenFor(auth.httpRequest, version(VERSIONS - 1), options);
+		expect([auth.exchangesOf(0), auth.exchangesOf(VERSIONS - 1)]).toEqual([2, 1]);
+	});
+
+	it('an expired token is not kept', async () => {
+		const auth = authServer(120);
+		await tokenFor(auth.httpRequest, version(1), options);
+		expect(tokenCacheSize()).toBe(1);
+		advance(121_000);
+		await tokenFor(authServer().httpRequest, version(2), options);
+		expect(tokenCacheSize()).toBe(1);
+	});
+
+	it('a credential unused for 10 minutes is forgotten, one used meanwhile is kept', async () => {
+		const auth = authServer();
+		await tokenFor(auth.httpRequest, version(1), options);
+		await tokenFor(auth.httpRequest, version(2), options);
+		advance(TOKEN_MEMORY.idleMs - 1000);
+		await tokenFor(auth.httpRequest, version(2), options);
+		advance(1000);
+		await tokenFor(auth.httpRequest, version(3), options);
+		expect(tokenCacheSize()).toBe(2);
+		await tokenFor(auth.httpRequest, version(1), options);
+		await tokenFor(auth.httpRequest, version(2), options);
+		expect([auth.exchangesOf(1), auth.exchangesOf(2)]).toEqual([2, 1]);
+	});
+
+	it('an exchange under way is never dropped: its callers share it, whatever else arrives', async () => {
+		let answer: (value: unknown) => void = () => {};
+		let slowExchanges = 0;
+		const slow: HttpRequest = async () => {
+			slowExchanges++;
+			return await new Promise((resolve) => (answer = resolve));
+		};
+		const waiting = Promise.all([tokenFor(slow, version(0), options), tokenFor(slow, version(0), options)]);
+		const auth = authServer();
+		for (let n = 1; n <= TOKEN_MEMORY.maxEntries * 2; n++) await tokenFor(auth.httpRequest, version(n), options);
+		advance(TOKEN_MEMORY.idleMs * 2);
+		await tokenFor(auth.httpRequest, version(-1), options);
+		const third = tokenFor(slow, version(0), options);
+		answer({ statusCode: 200, headers: {}, body: JSON.stringify({ access_token: 'slow-token', expires_in: 3600 }) });
+		expect(await waiting).toEqual(['slow-token', 'slow-token']);
+		expect(await third).toBe('slow-token');
+		expect(slowExchanges).toBe(1);
+	});
+});
+
+describe('the pacers are bounded', () => {
+	it(`${VERSIONS} accounts: at most 1,000 pacers; a busy pacer is never replaced`, async () => {
+		const busy = pacerFor('busy');
+		await busy.acquire();
+		for (let n = 0; n < VERSIONS; n++) {
+			pacerFor(`account-${n}`);
+			advance(1);
+		}
+		expect(pacerCount()).toBeLessThanOrEqual(1_000);
+		expect(pacerFor('busy')).toBe(busy);
+		busy.release();
+		advance(10 * 60_000);
+		pacerFor('another');
+		expect(pacerFor('busy')).not.toBe(busy);
+		expect(pacerCount()).toBe(2);
+	});
+});
+
+describe("the webhook trigger's secret cache is bounded", () => {
+	it(`${VERSIONS} credentials: at most 1,000 secrets, none kept after it expired`, async () => {
+		for (let n = 0; n < VERSIONS; n++) await cachedSecret(`credential-${n}`, async () => `secret-${n}`, clock);
+		expect(cachedSecretCount()).toBeLessThanOrEqual(1_000);
+		advance(SECRET_TTL_MS);
+		await cachedSecret('credential-new', async () => 'secret-new', clock);
+		expect(cachedSecretCount()).toBe(1);
+	});
+});

@@ -1,0 +1,76 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { retryAfterMs } from '../../nodes/shared/retry-timing';
+import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/wait';
+import { runNode } from '../helpers/n8n';
+import { useSandbox } from '../helpers/sandbox';
+
+/** Max Requests per Second and Timeout become timer delays: out of bounds they would overflow Node's timers to 1 ms. */
+describe('bounds of Max Requests per Second and Timeout', () => {
+	const sandbox = useSandbox();
+	const check = async (options: Record<string, unknown>, continueOnFail = false, names = ['Jane Doe', 'John Doe']) =>
+		await runNode({
+			node: new VerificationAml(),
+			parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: options as INodeParameters },
+			credentials: { verificationServicesApi: { ...sandbox().credentials } },
+			credentialTypes: sandbox().credentialTypes,
+			input: names.map((name) => ({ json: { name } })),
+			continueOnFail,
+		});
+
+	it.each([
+		[{ maxRequestsPerSecond: '={{ 0.0000001 }}' }, /Max Requests per Second \(maxRequestsPerSecond\) must be 0 \(no known quota\) or a number from 0\.01 to 1000, got 1e-7 \(item 1\)/],
+		[{ maxRequestsPerSecond: '={{ 5000 }}' }, /Max Requests per Second \(maxRequestsPerSecond\) must be 0 \(no known quota\) or a number from 0\.01 to 1000, got 5000 \(item 1\)/],
+		[{ maxRequestsPerSecond: '={{ -1 }}' }, /Max Requests per Second \(maxRequestsPerSecond\) must be 0 \(no known quota\) or a number from 0\.01 to 1000, got -1 \(item 1\)/],
+		[{ timeoutSeconds: '={{ 3000000 }}' }, /Timeout \(Seconds\) \(timeoutSeconds\) must be a number from 0\.1 to 600, got 3000000 \(item 1\)/],
+		[{ timeoutSeconds: '={{ 0.001 }}' }, /Timeout \(Seconds\) \(timeoutSeconds\) must be a number from 0\.1 to 600, got 0\.001 \(item 1\)/],
+	])('an expression giving %j is refused before anything is sent, with Continue On Fail too', async (options, message) => {
+		for (const continueOnFail of [false, true]) {
+			const result = await check(options, continueOnFail);
+			expect(result.error?.message).toMatch(message);
+			expect(await sandbox().stats()).toMatchObject({ total: 0 });
+		}
+	});
+
+	it('the bounds themselves are accepted: 0 to 1000 requests per second, 0.1 to 600 s', async () => {
+		// One item: at 0.01 per second a second item would be sent 100 s after the first.
+		for (const options of [{ maxRequestsPerSecond: 1000, timeoutSeconds: 600 }, { maxRequestsPerSecond: '={{ 0 }}', timeoutSeconds: 0.1 }, { maxRequestsPerSecond: 0.01 }]) {
+			const result = await check(options, false, ['Jane Doe']);
+			expect(result.error).toBeUndefined();
+		}
+		expect(await sandbox().count('POST /aml/checkIndividual')).toBe(3);
+	});
+
+	it('the editor shows the bounds (minValue and maxValue of the properties)', () => {
+		const options = new VerificationAml().description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('checkIndividual'));
+		const byName = Object.fromEntries(((options?.options ?? []) as Array<{ name: string; typeOptions?: object; description?: string }>).map((o) => [o.name, o]));
+		expect(byName.maxRequestsPerSecond.typeOptions).toMatchObject({ minValue: 0, maxValue: 1000 });
+		expect(byName.maxRequestsPerSecond.description).toMatch(/Must be 0 \(no known quota\) or a number from 0\.01 to 1000\.$/);
+		expect(byName.timeoutSeconds.typeOptions).toMatchObject({ minValue: 0.1, maxValue: 600 });
+	});
+});
+
+describe('waits never overflow to 1 ms', () => {
+	it('a Retry-After of 10^10 s, in seconds or as a date, waits at most 120 s', () => {
+		expect(retryAfterMs({ 'retry-after': '10000000000' })).toBe(120_000);
+		expect(retryAfterMs({ 'retry-after': new Date(8.64e15).toUTCString() })).toBe(120_000);
+	});
+
+	it('a delay beyond 2^31-1 ms is kept at 2^31-1 ms, not run after 1 ms', async () => {
+		expect(timerMs(3e9)).toBe(MAX_TIMER_MS);
+		expect(timerMs(Number.POSITIVE_INFINITY)).toBe(MAX_TIMER_MS);
+		expect(timerMs(-5)).toBe(0);
+		expect(timerMs(Number.NaN)).toBe(0);
+		const cancel = new AbortController();
+		let ended = false;
+		const long = wait(3e9, cancel.signal).then(
+			() => (ended = true),
+			() => undefined,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(ended).toBe(false);
+		cancel.abort();
+		await long;
+	});
+});
