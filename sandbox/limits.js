@@ -84,7 +84,8 @@ function failureAnswer(state, failure, req, rawText) {
 }
 
 /**
- * Consumes one pending injected failure for `routeKey`, if any.
+ * Consumes one pending injected failure for `routeKey`, if any (a failure with `after` lets that
+ * many requests of the route through first).
  * Returns null, {drop: true} (close the socket), {hang: true} (never answer), {raw} (answer these
  * bytes as they are, e.g. an HTML page with 200), or an ApiError to answer with.
  */
@@ -93,6 +94,10 @@ function takeFailure(state, routeKey, req, rawText) {
 	const index = failures.findIndex((f) => f.route === routeKey && f.count > 0);
 	if (index < 0) return null;
 	const failure = failures[index];
+	if (failure.after > 0) {
+		failure.after -= 1; // this request is answered normally; the failure waits for a later one
+		return null;
+	}
 	failure.count -= 1;
 	if (failure.count <= 0) failures.splice(index, 1);
 	if (failure.hang) return { hang: true };

@@ -76,6 +76,8 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** When this settles, the execution is stopped as the editor's Stop button does (n8n-core's cancel()). */
 	cancelWhen?: Promise<unknown>;
+	/** The node's "Retry On Fail" settings, as the editor saves them on the node. */
+	retry?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 }
 
 export interface RunNodeResult {
@@ -129,6 +131,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	nodeTypes.add(createInputNodeType(opts.input ?? [{ json: {} }]));
 	if (opts.continueOnFail) node.onError = 'continueRegularOutput';
 	if (opts.onError) node.onError = opts.onError;
+	Object.assign(node, opts.retry);
 
 	const inputNode: INode = {
 		id: 'harness-input',
