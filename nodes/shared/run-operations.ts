@@ -79,9 +79,10 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 					const produced = await runItem(ctx, client, op, entry, scope);
 					results[entry.itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: entry.itemIndex } }));
 				} catch (error) {
+					// Stopped before its request left: never sent (the stop itself starts no new item).
 					if (error instanceof ExecutionCancelled && !op.repeatable) {
 						cancelledBeforeSending.push(entry.itemIndex);
-						throw error;
+						return;
 					}
 					const failure = fail(error, entry.itemIndex);
 					failed.push({ itemIndex: entry.itemIndex, error: failure });

@@ -10,6 +10,7 @@ import type { IDataObject, INodeExecutionData, NodeApiError, OnError } from 'n8n
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/sent-requests';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { items, useEmulator } from '../helpers/emulator';
 import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
@@ -98,6 +99,39 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 		expect(await requestsPerItem(OTP, (b) => b.phoneNumber)).toEqual({ '4366011111': 1, '4366022222': 1, '4366033333': 1 });
 		expect(json(run.items).map((j) => (j.error ? 'error' : j.referenceId ? 'sent' : 'other'))).toEqual(['error', 'sent', 'sent']);
 		expect(json(run.items)[0].description).toContain('may have received and carried out this request');
+	});
+});
+
+describe('the memory of sent requests is bounded', () => {
+	afterEach(() => forgetSends());
+	const response = { statusCode: 200, headers: {}, body: { transactionId: 'tx' } };
+
+	it('keeps at most MAX_REMEMBERED entries, the oldest go first', () => {
+		for (let i = 0; i <= MAX_REMEMBERED; i++) rememberSend(`key-${i}`, { response });
+		expect(rememberedSends()).toBe(MAX_REMEMBERED);
+		expect(recallSend('key-0')).toBeUndefined();
+		expect(recallSend(`key-${MAX_REMEMBERED}`)).toMatchObject({ response });
+	});
+
+	it('forgets an entry after a day', () => {
+		rememberSend('old', { response }, Date.now() - 24 * 60 * 60 * 1000 - 1);
+		rememberSend('new', { response });
+		expect(recallSend('old')).toBeUndefined();
+		expect(rememberedSends()).toBe(1);
+	});
+});
+
+describe('the node says what Retry On Fail does with money and messages', () => {
+	it('a notice shown on exactly the operations that are not repeatable', () => {
+		for (const node of [payments, phone, document]) {
+			const notice = node.description.properties.find((p) => p.name === 'retryOnFailNotice')!;
+			const operations = node.description.properties.find((p) => p.name === 'operation')!.options as Array<{ value: string }>;
+			expect(notice.type).toBe('notice');
+			expect(notice.displayName).toMatch(/Retry On Fail .* items the API accepted come back with the answer they got/);
+			const shown = notice.displayOptions!.show!.operation;
+			const once = { verificationPayments: ['challengeDeposit', 'initiatePayment'], verificationPhone: ['sendOtp', 'checkOtp'], verificationDocument: ['openJourney', 'addImage', 'startHostedJourney'] }[node.description.name]!;
+			expect(shown).toEqual(operations.map((o) => o.value).filter((v) => once.includes(v)));
+		}
 	});
 });
 
