@@ -37,7 +37,8 @@ export function runScope(ctx: IExecuteFunctions): string | undefined {
 	if (node.retryOnFail !== true || !executionId) return undefined;
 	// The run index is on n8n's data proxy only ($runIndex); one proxy per node run.
 	const runIndex = (ctx.getWorkflowDataProxy(0) as { $runIndex?: unknown }).$runIndex;
-	return JSON.stringify([executionId, node.id ?? node.name, typeof runIndex === 'number' ? runIndex : 0]);
+	if (typeof runIndex !== 'number') return undefined;
+	return JSON.stringify([executionId, node.id ?? node.name, runIndex]);
 }
 
 /** The key of an item's `sequence`-th request (0 first) in a run's scope. */
