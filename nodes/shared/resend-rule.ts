@@ -26,6 +26,30 @@ export function outcomeOfStatus(statusCode: number): SendOutcome {
 }
 
 /**
+ * Network failures that end a request before any of it reached the API: nothing to connect to, no
+ * address, no route, or a TLS certificate refused during the handshake (before the request is written).
+ * Any other failure (a reset, a timeout, a cut connection) may come after the API received it.
+ */
+const NEVER_REACHED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'CERT_HAS_EXPIRED',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The outcome of a request that got no answer, by its failure's code (errors.ts `networkFailure`). */
+export function outcomeOfNetworkFailure(code: string | undefined): SendOutcome {
+	return code !== undefined && NEVER_REACHED.has(code) ? 'notSent' : 'mayHaveBeenCarriedOut';
+}
+
+/**
  * The rule. A repeatable request (a read, an idempotent write) may always go out again; any other
  * only when the API cannot have acted on it. How often a request that may go out is retried, and
  * after which answers, is the caller's business (transport.ts: 429, 503, network errors, 401 once).

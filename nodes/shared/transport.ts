@@ -2,12 +2,20 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 
 import { checkAnswer, contentTypeOf, decodeBytes } from './answer-check';
 import { type ApiCredentials, CREDENTIAL_TYPE, readCredentials } from './credential-values';
-import { apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
+import { apiError, networkError, networkFailure, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
-import { type SendOutcome, markMayHaveBeenCarriedOut, mayGoOutAgain, mayHaveBeenCarriedOut, outcomeOfStatus, receiptIn } from './resend-rule';
+import {
+	type SendOutcome,
+	markMayHaveBeenCarriedOut,
+	mayGoOutAgain,
+	mayHaveBeenCarriedOut,
+	outcomeOfNetworkFailure,
+	outcomeOfStatus,
+	receiptIn,
+} from './resend-rule';
 import { backoffMs, retryAfterMs } from './retry-timing';
 import { recallSend, rememberSend } from './sent-requests';
 import { credentialKey, tokenFor } from './token-cache';
@@ -149,7 +157,8 @@ export class ApiClient {
 					failure = error;
 					return undefined;
 				});
-				if (response !== undefined) progress.outcome = outcomeOfStatus(response.statusCode);
+				progress.outcome =
+					response !== undefined ? outcomeOfStatus(response.statusCode) : outcomeOfNetworkFailure(networkFailure(failure).code);
 			} finally {
 				this.pacer.release();
 			}
@@ -172,7 +181,8 @@ export class ApiClient {
 					itemIndex: options.itemIndex,
 					baseUrl: this.credentials.baseUrl,
 					attempts,
-					repeatable: options.repeatable,
+					// A request that never reached the API is described as a read's: nothing can have happened.
+					repeatable: mayGoOutAgain(progress.outcome, options.repeatable),
 					timeoutMs: this.timeoutMs,
 				});
 			}

@@ -5,6 +5,9 @@
  * is on the wire. The count of requests per item is the assertion. The same cases in real n8n 2.x
  * and 1.x: test/e2e/resend.e2e.test.js.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeExecutionData, NodeApiError, OnError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
@@ -99,6 +102,31 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 		expect(await requestsPerItem(OTP, (b) => b.phoneNumber)).toEqual({ '4366011111': 1, '4366022222': 1, '4366033333': 1 });
 		expect(json(run.items).map((j) => (j.error ? 'error' : j.referenceId ? 'sent' : 'other'))).toEqual(['error', 'sent', 'sent']);
 		expect(json(run.items)[0].description).toContain('may have received and carried out this request');
+	});
+});
+
+describe('a request that never reached the API may go out again', () => {
+	it('a deposit whose connection was refused is retried by the node and its error says nothing was carried out', async () => {
+		// Answers the token exchange, then stops listening: the deposit's connection is refused.
+		let deposits = 0;
+		const server = createServer((req, res) => {
+			if (req.url?.endsWith('/auth')) {
+				res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+				res.end(JSON.stringify({ access_token: 'token-of-a-closed-api', expires_in: 3600, token_type: 'Bearer' }));
+				server.close();
+				return;
+			}
+			deposits++;
+			res.writeHead(500).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/services`;
+		const run = await emulator().run(payments, { ...VALID_DEPOSIT, options: { maxRetries: 2 } } as never, { credentials: { sandboxBaseUrl: baseUrl } });
+		expect(deposits).toBe(0);
+		expect(run.error!.message).toBe(`Challenge Deposit could not reach the API at ${baseUrl} (connection refused)`);
+		const description = (run.error as NodeApiError).description!;
+		expect(description).toMatch(/^ECONNREFUSED: .* The request could not reach the API after 3 attempts\./);
+		expect(description).not.toContain('may have');
 	});
 });
 
