@@ -196,8 +196,10 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		.slice(reportedBefore)
 		.reverse()
 		.find((e): e is Error => e instanceof Error && e.message === storedError?.message);
+	// With Retry On Fail a later try may succeed after execute() threw: then the run kept no error.
+	const finalThrow = storedError !== undefined || startError !== undefined ? (thrown as Error | undefined) : undefined;
 	const error = withHint(
-		(thrown as Error | undefined) ??
+		finalThrow ??
 			reported ??
 			reviveError(storedError) ??
 			reviveError(startError),

@@ -91,6 +91,15 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 		expect(json(run.items).slice(1).map((j) => j.description)).toEqual(['p-2', 'p-3']);
 	});
 
+	it('items never sent (the token exchange failed) are sent on the next try, once each', async () => {
+		await emulator().configure({ failures: [{ route: 'POST /auth', status: 0 }] });
+		const input = refs(3);
+		const run = await emulator().run(payments, { ...VALID_DEPOSIT, description: '={{ $json.ref }}', options: { maxRetries: 0 } } as never, { input, retry: RETRY });
+		expect(run.error).toBeUndefined();
+		expect(await requestsPerItem(DEPOSIT, (b) => b.description)).toEqual({ 'p-1': 1, 'p-2': 1, 'p-3': 1 });
+		expect(json(run.items).map((j) => j.description)).toEqual(['p-1', 'p-2', 'p-3']);
+	});
+
 	it('Send OTP: an unknown fate (connection cut) fails again on every try without a second message', async () => {
 		await emulator().configure({ failures: [{ route: OTP, status: 0 }] });
 		const input = items({ phone: '4366011111' }, { phone: '4366022222' }, { phone: '4366033333' });
