@@ -98,9 +98,13 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 		const startedItems = ready.slice(0, started).map((r) => r.itemIndex);
 		const sent = startedItems.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
 		const notSent = [...cancelledBeforeSending, ...ready.slice(started).map((r) => r.itemIndex)].sort((a, b) => a - b);
-		// A stopped execution reports what the API did with the money and messages sent so far.
+		// A stopped execution reports what the API did with the money and messages sent so far. n8n
+		// saves a stopped execution when it is stopped, before the requests on the wire have answered,
+		// so the report (redacted, receipts included) also goes to n8n's log.
 		if (cancelled() && !op.repeatable && notSent.length) {
-			throw partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
+			const report = partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
+			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, { node: ctx.getNode().name, executionId: ctx.getExecutionId?.() });
+			throw report;
 		}
 		if (failed.length && !continueOnFail) {
 			if (op.repeatable || ready.length === 1) throw failed[0].error;

@@ -7,7 +7,9 @@
 // the count of requests per item the emulator received: exactly 1 for every item that reached it.
 //
 // One execution holds every Continue case (the emulator fails items by their body, so the branches'
-// order does not matter); each Stop Workflow case needs an execution of its own.
+// order does not matter); each Stop Workflow case needs an execution of its own. Last, in a running
+// server, an execution stopped while a deposit is on the wire: n8n saves no node data of a stopped
+// execution, so the receipt is in n8n's log.
 //
 //   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/resend.e2e.test.js
 
@@ -130,8 +132,16 @@ const continueNodes = [
 	caseNode('deposit', 'inv', 'continueRegularOutput', OPERATIONS.deposit.parameters(taggedInvalidFirst('inv', OPERATIONS.deposit.invalid))),
 	caseNode('otp', 'inv', 'continueRegularOutput', OPERATIONS.otp.parameters(tagged('inv'), "={{ $json.refs === 'p-1' ? '12' : '436601234567' }}")),
 ];
+/** 5 deposits one at a time, no Retry On Fail: stopped while the first is on the wire. */
+const cancelDeposit = node({
+	name: 'Deposit cancel',
+	type: `${PACKAGE}.verificationPayments`,
+	parameters: { ...OPERATIONS.deposit.parameters(tagged('cancel')), options: { maxConcurrentRequests: 1 } },
+	credentials: CREDENTIAL,
+});
 const WORKFLOWS = {
 	continue: workflow('e2eResendCont001', continueNodes),
+	cancel: workflow('e2eResendCancel1', [cancelDeposit]),
 	...Object.fromEntries(Object.keys(OPERATIONS).map((key, i) => [`stop-${key}`, workflow(`e2eResendStop00${i}`, [caseNode(key, 'stop', 'stopWorkflow')])])),
 };
 
@@ -235,6 +245,35 @@ for (const version of VERSIONS) {
 				const out = nodeOutput(result, name);
 				assert.match(out[0].error, /\(item 1\)$/);
 				assert.equal(out.slice(1).filter((json) => !json.error).length, 4);
+			}
+		});
+
+		it('stopping the execution lets the deposit on the wire finish, sends nothing more, and logs its receipt', async () => {
+			await control('POST', 'reset');
+			await control('POST', 'config', { latencyMs: 2000 });
+			const server = await state.instance.startServer();
+			try {
+				await server.ensureLoggedIn();
+				const workflowData = await server.getWorkflow(WORKFLOWS.cancel.id);
+				const { executionId } = await server.post(`/rest/workflows/${WORKFLOWS.cancel.id}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+				// The token is issued, then the first deposit waits in the emulator.
+				for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
+					await new Promise((resolve) => setTimeout(resolve, 50));
+				}
+				await server.post(`/rest/executions/${executionId}/stop`, {});
+				const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
+				const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
+				for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
+					await new Promise((resolve) => setTimeout(resolve, 100));
+				}
+				const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
+				assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
+				const logged = readLog();
+				log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);
+				assert.ok(logged.includes(report), 'n8n\'s log has the report');
+				assert.match(logged, /Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\./);
+			} finally {
+				await server.stop();
 			}
 		});
 	});

@@ -8,6 +8,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { IDataObject, INodeExecutionData, NodeApiError, OnError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
@@ -244,6 +246,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 
 describe('a cancelled execution', () => {
 	it('lets a deposit already on the wire finish and reports its receipt; nothing new is sent', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
 		await emulator().configure({ latencyMs: 600 });
 		// The token exchange is answered (and counted), then the first deposit is in the emulator.
 		const onTheWire = until(async () => {
@@ -256,5 +259,8 @@ describe('a cancelled execution', () => {
 		expect(run.error!.message).toBe('The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 2 not sent');
 		const description = (run.error as NodeApiError).description!;
 		expect(description).toMatch(/^Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\.\nNot sent: item 2, item 3\./);
+		// n8n keeps no node data of a stopped execution: its log keeps the receipts.
+		expect(warn).toHaveBeenCalledWith(`${run.error!.message}\n${description}`, expect.objectContaining({ node: 'Payment Account Check' }));
+		warn.mockRestore();
 	});
 });
