@@ -56,7 +56,14 @@ function normaliseFailures(value) {
 		if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && f.retryAfter >= 0)) {
 			throw bad(`failures[${i}].retryAfter must be a non-negative integer`);
 		}
+		if (f.when !== undefined && !(isObj(f.when) && Object.values(f.when).every((v) => v === null || typeof v !== 'object'))) {
+			throw bad(`failures[${i}].when must be an object of body paths and plain values`);
+		}
+		const after = f.after === undefined ? 0 : f.after;
+		if (!Number.isInteger(after) || after < 0) throw bad(`failures[${i}].after must be a non-negative integer`);
 		const out = { route: f.route, status, count };
+		if (after > 0) out.after = after;
+		if (f.when !== undefined) out.when = { ...f.when };
 		if (f.retryAfter !== undefined) out.retryAfter = f.retryAfter;
 		if (f.body !== undefined) out.body = f.body;
 		if (f.hang === true) out.hang = true;

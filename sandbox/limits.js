@@ -90,16 +90,33 @@ function failureAnswer(state, failure, req, rawText) {
 }
 
 /**
- * Consumes one pending injected failure for `routeKey`, if any.
+ * Consumes one pending injected failure for `routeKey`, if any (a failure with `when` applies only
+ * to requests whose body holds those values; one with `after` lets that many such requests through first).
  * Returns null, {drop: true} (close the socket), {hang: true} (never answer), {raw} (answer these
  * bytes as they are, e.g. an HTML page with 200), {trickleMs} (headers, then one byte every
  * trickleMs, never ending), {bytes} (that many bytes), or an ApiError to answer with.
  */
+/** Whether a request's JSON body holds every `path: value` of a failure's `when` (dotted paths). */
+function bodyMatches(when, rawText) {
+	if (!when) return true;
+	let body;
+	try {
+		body = JSON.parse(rawText || '{}');
+	} catch {
+		return false;
+	}
+	return Object.entries(when).every(([path, value]) => path.split('.').reduce((v, key) => (v !== null && typeof v === 'object' ? v[key] : undefined), body) === value);
+}
+
 function takeFailure(state, routeKey, req, rawText) {
 	const failures = state.config.failures;
-	const index = failures.findIndex((f) => f.route === routeKey && f.count > 0);
+	const index = failures.findIndex((f) => f.route === routeKey && f.count > 0 && bodyMatches(f.when, rawText));
 	if (index < 0) return null;
 	const failure = failures[index];
+	if (failure.after > 0) {
+		failure.after -= 1; // this request is answered normally; the failure waits for a later one
+		return null;
+	}
 	failure.count -= 1;
 	if (failure.count <= 0) failures.splice(index, 1);
 	if (failure.hang) return { hang: true };

@@ -8,7 +8,10 @@ import type { ApiResponse, ResponseExpectation } from './operation-types';
  * reader (envelope.ts), so an expectation names each value once whatever the API's generation.
  */
 
-export type AnswerCheck = { trusted: true; body: unknown } | { trusted: false; expected: string; arrived: string };
+export type AnswerCheck =
+	| { trusted: true; body: unknown }
+	/** `body`: what arrived, JSON parsed when it was JSON, else its text. */
+	| { trusted: false; expected: string; arrived: string; body: unknown };
 
 /** The media type of an answer, without parameters: `application/json`. */
 export function contentTypeOf(headers: ApiResponse['headers']): string {
@@ -90,5 +93,5 @@ export function checkAnswer(response: ApiResponse, expects: ResponseExpectation 
 	if (ok && expects.result) ok = holdsResult(body);
 	if (ok) return { trusted: true, body: empty ? '' : body };
 	const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-	return { trusted: false, expected: expectedOf(expects), arrived: describeBody(contentType, text) };
+	return { trusted: false, expected: expectedOf(expects), arrived: describeBody(contentType, text), body };
 }

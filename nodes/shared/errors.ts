@@ -229,17 +229,45 @@ export function describeBody(contentType: string, text: string): string {
 	return `${type}, starting "${start}"${text.trim().length > 80 ? '...' : ''}`;
 }
 
-/** A 2xx whose body is not what the operation can trust. */
+/** How much of an answer an error quotes: enough for any receipt, bounded for what n8n stores and shows. */
+const MAX_ANSWER_CHARS = 4_000;
+
+/** An answer (already redacted) as an error quotes it: the receipt first, then the answer itself. */
+export function quoteAnswer(answer: unknown, receipt?: { path: string; value: unknown }): string {
+	const text = typeof answer === 'string' ? answer : (JSON.stringify(answer) ?? '');
+	const cut = text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS)}... (${text.length - MAX_ANSWER_CHARS} more characters)` : text;
+	const first = receipt ? `${receipt.path} ${String(receipt.value)}; ` : '';
+	return `${first}the answer, redacted: ${cut || '(empty)'}`;
+}
+
+/**
+ * A 2xx whose body is not what the operation can trust. For an operation that is not repeatable the
+ * API accepted it, so it may have been carried out: the error keeps its receipt and the whole answer
+ * (`answer`, redacted), so that nobody sends it again to find out.
+ */
 export function unexpectedAnswerError(
 	node: INode,
-	failure: { statusCode: number; operation: string; itemIndex: number; expected: string; arrived: string; repeatable: boolean },
+	failure: {
+		statusCode: number;
+		operation: string;
+		itemIndex: number;
+		expected: string;
+		arrived: string;
+		repeatable: boolean;
+		answer?: unknown;
+		receipt?: { path: string; value: unknown };
+	},
 ): NodeApiError {
-	const { statusCode, operation, itemIndex, expected, arrived, repeatable } = failure;
+	const { statusCode, operation, itemIndex, expected, arrived, repeatable, receipt } = failure;
+	const carriedOut = `The API accepted the request (HTTP ${statusCode}), so it may have been carried out (money moved or a message sent), but its answer cannot be read. Check the result on the provider side before running this item again.`;
 	const description = repeatable
 		? 'The answer is not used as a result. A proxy, a maintenance page or an API change may be in the way: check the base URL of the credential, then try again.'
-		: `The API accepted the request (HTTP ${statusCode}), so it may have been carried out (money moved or a message sent), but its answer cannot be read. Check the result on the provider side before running this item again.`;
+		: `${carriedOut} ${quoteAnswer(failure.answer ?? arrived, receipt)}`;
+	const message = repeatable
+		? `${operation} got an answer that is not ${expected} (HTTP ${statusCode}): ${arrived}`
+		: `${operation} got an answer that is not ${expected} (HTTP ${statusCode}); it may have been carried out: ${receipt ? `${receipt.path} ${String(receipt.value)}` : arrived}`;
 	return new NodeApiError(node, { message: `unexpected answer: ${arrived}` } as JsonObject, {
-		message: `${operation} got an answer that is not ${expected} (HTTP ${statusCode}): ${arrived}`,
+		message,
 		description,
 		httpCode: String(statusCode),
 		itemIndex,

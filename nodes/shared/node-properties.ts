@@ -26,7 +26,27 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 		})),
 		default: firstOperation,
 	};
-	return [picker, ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
+	return [picker, ...retryNotice(operations), ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
+}
+
+/**
+ * What n8n's Retry On Fail does with money and messages (resend-rule.ts, sent-requests.ts), shown on
+ * the operations that are not repeatable. n8n's display conditions see parameters only, not the
+ * node's settings, so the notice cannot appear only when Retry On Fail is on.
+ */
+function retryNotice(operations: OperationDefinition[]): INodeProperties[] {
+	const once = operations.filter((op) => !op.repeatable).map((op) => op.value);
+	if (!once.length) return [];
+	return [
+		{
+			displayName:
+				'This operation moves money, sends a message or starts something billed: it is never sent twice for an item. With Retry On Fail (node Settings) on, a new try sends only the items never sent; items the API accepted come back with the answer they got, and items that may have been carried out (a 5xx, a timeout, a cut connection) fail again without a second request.',
+			name: 'retryOnFailNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { operation: once } },
+		},
+	];
 }
 
 /** The property as the editor shows it: its description ends with the rule's hint. */

@@ -74,7 +74,7 @@ export const requestSettings: ValueField[] = [
 			typeOptions: { minValue: 0, maxValue: 20 },
 			default: 5,
 			description:
-				'How often one request is retried after 429 (rate limit) or 503 (unavailable) before its item fails. Operations that move money or send a message (deposit, OTP, journey, image, session link) are resent only after 401 and 429, when the API refused them before acting.',
+				'How often one request is retried after 429 (rate limit), 503 (unavailable) or a network error before its item fails. Operations that move money or send a message (deposit, payment, OTP, journey, image, session link) are resent only when the API cannot have acted on them: after 401 and 429, or when the connection was refused before sending.',
 		},
 		rule: integer,
 	},

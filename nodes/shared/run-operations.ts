@@ -15,8 +15,11 @@ import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from '
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
 import type { RequestSettings } from './request-settings';
+import { mayHaveBeenCarriedOut } from './resend-rule';
+import { runScope, sendKey } from './sent-requests';
 import { toolErrorsGoToModel, toolOutput } from './tool-output';
 import { ApiClient } from './transport';
+import { ExecutionCancelled } from './wait';
 
 interface ReadyItem {
 	itemIndex: number;
@@ -59,34 +62,52 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	}
 
 	if (ready.length) {
-		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends.
+		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
+		// but a money or message request already on the wire, which is let finish (transport.ts).
 		const cancel = ctx.getExecutionCancelSignal?.();
 		const client = await ApiClient.create(ctx, settings, cancel);
+		// Where the requests that must not go out again are remembered when n8n may re-run the node.
+		const scope = op.repeatable ? undefined : runScope(ctx);
 		const failed: ItemFailure[] = [];
+		const cancelledBeforeSending: number[] = [];
 		const cancelled = () => cancel?.aborted === true;
 		const started = await forEachBounded(
 			ready,
 			() => client.concurrency,
 			async (entry) => {
 				try {
-					const produced = await runItem(ctx, client, op, entry);
+					const produced = await runItem(ctx, client, op, entry, scope);
 					results[entry.itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: entry.itemIndex } }));
 				} catch (error) {
+					// Stopped before its request left: never sent (the stop itself starts no new item).
+					if (error instanceof ExecutionCancelled && !op.repeatable) {
+						cancelledBeforeSending.push(entry.itemIndex);
+						return;
+					}
 					const failure = fail(error, entry.itemIndex);
+					failed.push({ itemIndex: entry.itemIndex, error: failure });
 					if (continueOnFail) {
 						results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
 						return;
 					}
-					failed.push({ itemIndex: entry.itemIndex, error: failure });
 					throw failure;
 				}
 			},
 			cancelled,
 		);
-		if (failed.length) {
+		const startedItems = ready.slice(0, started).map((r) => r.itemIndex);
+		const sent = startedItems.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
+		const notSent = [...cancelledBeforeSending, ...ready.slice(started).map((r) => r.itemIndex)].sort((a, b) => a - b);
+		// A stopped execution reports what the API did with the money and messages sent so far. n8n
+		// saves a stopped execution when it is stopped, before the requests on the wire have answered,
+		// so the report (redacted, receipts included) also goes to n8n's log.
+		if (cancelled() && !op.repeatable && notSent.length) {
+			const report = partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
+			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, { node: ctx.getNode().name, executionId: ctx.getExecutionId?.() });
+			throw report;
+		}
+		if (failed.length && !continueOnFail) {
 			if (op.repeatable || ready.length === 1) throw failed[0].error;
-			const sent = ready.slice(0, started).map((r) => r.itemIndex);
-			const notSent = ready.slice(started).map((r) => r.itemIndex);
 			throw partialFailure(ctx, op, { sent, notSent, failed, results });
 		}
 	}
@@ -94,8 +115,15 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 	return [toolOutput(ctx, op, results.flat())];
 }
 
-async function runItem(ctx: IExecuteFunctions, client: ApiClient, op: OperationDefinition, entry: ReadyItem): Promise<INodeExecutionData[]> {
+async function runItem(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	op: OperationDefinition,
+	entry: ReadyItem,
+	scope: string | undefined,
+): Promise<INodeExecutionData[]> {
 	const { itemIndex, values, request } = entry;
+	let sequence = 0;
 	const secrets = op.fields.filter((f) => f.rule && f.secret).map((f) => values[f.property.name]);
 	const hints = itemHints(op, values);
 	const item: ItemContext = {
@@ -111,6 +139,8 @@ async function runItem(ctx: IExecuteFunctions, client: ApiClient, op: OperationD
 				expects: op.expects,
 				hints,
 				secrets: secrets.filter((value) => value !== undefined),
+				receipt: op.receipt,
+				...(scope !== undefined ? { sendKey: sendKey(scope, itemIndex, sequence++) } : {}),
 			}),
 		download: async (url) => await client.download(url),
 	};
@@ -127,6 +157,9 @@ function errorItem(ctx: IExecuteFunctions, error: NodeApiError | NodeOperationEr
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	// The answer of a request that may have been carried out (a receipt the node could not use).
+	const answer = mayHaveBeenCarriedOut(error)?.answer;
+	if (answer !== undefined) json.answer = answer as IDataObject[string];
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
 	return { json, pairedItem: { item: itemIndex }, ...(toErrorOutput ? { error } : {}) };
 }

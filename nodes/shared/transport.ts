@@ -3,12 +3,22 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { checkAnswer, contentTypeOf, decodeBytes, decodeText } from './answer-check';
 import { AnswerRefused, type BoundedAnswer, boundedRequest, InsecureLink, MAX_ANSWER_BYTES } from './bounded-request';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
-import { answerRefusedError, apiError, networkError, timedOut, tokenError, unexpectedAnswerError } from './errors';
+import { answerRefusedError, apiError, networkError, networkFailure, timedOut, tokenError, unexpectedAnswerError } from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
+import {
+	type SendOutcome,
+	markMayHaveBeenCarriedOut,
+	mayGoOutAgain,
+	mayHaveBeenCarriedOut,
+	outcomeOfNetworkFailure,
+	outcomeOfStatus,
+	receiptIn,
+} from './resend-rule';
 import { backoffMs, retryAfterMs } from './retry-timing';
+import { recallSend, rememberSend } from './sent-requests';
 import { credentialKey, tokenFor } from './token-cache';
 import { ExecutionCancelled, wait } from './wait';
 
@@ -34,6 +44,13 @@ export interface SendOptions {
 	hints?: ErrorHints;
 	/** Values of this request that are secrets (an OTP code, webhook auth headers). */
 	secrets?: unknown[];
+	/** Where the answer names what the API did (OperationDefinition.receipt): kept in the error of an answer the node cannot use. */
+	receipt?: string;
+	/**
+	 * This request's place in the execution (sent-requests.ts) when n8n may run it again (Retry On
+	 * Fail): a request that must not go out again gets what it got the first time.
+	 */
+	sendKey?: string;
 }
 
 /** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
@@ -85,17 +102,44 @@ export class ApiClient {
 		return cap > 0 ? Math.min(cap, this.pacer.inFlightWindow) : this.pacer.inFlightWindow;
 	}
 
-	/** Everything the client throws has passed through here. */
+	/**
+	 * Everything the client throws has passed through here. A request that must not go out again
+	 * (resend-rule.ts) and that an earlier try of this node run sent gets that try's answer or error.
+	 */
 	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
+		const { sendKey } = options;
+		const earlier = sendKey !== undefined ? recallSend(sendKey) : undefined;
+		if (earlier) {
+			if ('response' in earlier) return earlier.response;
+			throw earlier.error;
+		}
 		const redactor = options.secrets?.length ? this.redactor.with(...options.secrets) : this.redactor;
+		const progress: { outcome: SendOutcome } = { outcome: 'notSent' };
 		try {
-			return await this.attempt(request, options, redactor);
+			const response = await this.attempt(request, options, redactor, progress);
+			if (sendKey !== undefined && !mayGoOutAgain('answered', options.repeatable)) rememberSend(sendKey, { response });
+			return response;
 		} catch (error) {
-			throw redactor.with(...this.tokensSeen).error(error);
+			const redacted = redactor.with(...this.tokensSeen).error(error);
+			const mayHaveActed = !mayGoOutAgain(progress.outcome, options.repeatable);
+			if (mayHaveActed && error !== null && typeof error === 'object' && !mayHaveBeenCarriedOut(error)) {
+				markMayHaveBeenCarriedOut(error);
+			}
+			if (sendKey !== undefined && mayHaveActed) rememberSend(sendKey, { error: redacted });
+			throw redacted;
 		}
 	}
 
-	private async attempt(request: ApiRequest, options: SendOptions, redactor: Redactor): Promise<ApiResponse> {
+	/**
+	 * The request with its retries. `progress.outcome` follows what became of the latest sending, for
+	 * send() to apply the resend rule to whatever this throws.
+	 */
+	private async attempt(
+		request: ApiRequest,
+		options: SendOptions,
+		redactor: Redactor,
+		progress: { outcome: SendOutcome },
+	): Promise<ApiResponse> {
 		let attempts = 0;
 		let timeouts = 0;
 		let rejected: string | undefined;
@@ -110,14 +154,18 @@ export class ApiClient {
 				token = await this.token(options, rejected);
 				attempts++;
 				sentAt = Date.now();
-				response = await this.transmit(request, token).catch((error: unknown) => {
+				progress.outcome = 'mayHaveBeenCarriedOut';
+				response = await this.transmit(request, token, options.repeatable).catch((error: unknown) => {
 					failure = error;
 					return undefined;
 				});
+				progress.outcome =
+					response !== undefined ? outcomeOfStatus(response.statusCode) : outcomeOfNetworkFailure(networkFailure(failure).code);
 			} finally {
 				this.pacer.release();
 			}
-			if (this.signal?.aborted) throw new ExecutionCancelled();
+			// A request that must not go out again was let finish (see transmit): its answer is reported.
+			if (this.signal?.aborted && mayGoOutAgain(progress.outcome, options.repeatable)) throw new ExecutionCancelled();
 			// A redirect or an oversized body would be the same when sent again.
 			if (failure instanceof AnswerRefused) throw answerRefusedError(this.ctx.getNode(), failure, options);
 
@@ -126,7 +174,7 @@ export class ApiClient {
 				if (late) timeouts++;
 				this.pacer.overloaded(admission);
 				const mayRetry = late ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
-				if (options.repeatable && mayRetry) {
+				if (mayGoOutAgain(progress.outcome, options.repeatable) && mayRetry) {
 					await wait(backoffMs(attempts), this.signal);
 					continue;
 				}
@@ -137,7 +185,8 @@ export class ApiClient {
 					itemIndex: options.itemIndex,
 					baseUrl: this.credentials.baseUrl,
 					attempts,
-					repeatable: options.repeatable,
+					// A request that never reached the API is described as a read's: nothing can have happened.
+					repeatable: mayGoOutAgain(progress.outcome, options.repeatable),
 					timeoutMs: this.timeoutMs,
 				});
 			}
@@ -145,7 +194,10 @@ export class ApiClient {
 			const { statusCode } = response;
 			if (statusCode >= 200 && statusCode < 300) {
 				this.pacer.recordSuccess(admission);
-				return this.trusted(response, options, redactor);
+				const trusted = this.trusted(response, options, redactor);
+				if ('response' in trusted) return trusted.response;
+				progress.outcome = 'mayHaveBeenCarriedOut';
+				throw trusted.unusable;
 			}
 			if (statusCode === 503) this.pacer.overloaded(admission);
 			// A 401 means the request was not processed: renewing the token and resending is safe.
@@ -156,7 +208,7 @@ export class ApiClient {
 				continue;
 			}
 			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
-			const retryable = statusCode === 429 || (statusCode === 503 && options.repeatable);
+			const retryable = (statusCode === 429 || statusCode === 503) && mayGoOutAgain(progress.outcome, options.repeatable);
 			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
 				if (statusCode === 429) this.pacer.rateLimited(admission, waitMs);
@@ -165,6 +217,7 @@ export class ApiClient {
 			}
 			if (options.acceptsAnswer?.(statusCode, response.body)) {
 				this.pacer.recordSuccess(admission);
+				progress.outcome = 'answered';
 				return response;
 			}
 			throw apiError(this.ctx.getNode(), {
@@ -195,8 +248,13 @@ export class ApiClient {
 		return token;
 	}
 
-	/** One request, held to the rules of boundedRequest: no redirect, one deadline for the whole answer, a size cap. */
-	private async transmit(request: ApiRequest, token: string): Promise<ApiResponse> {
+	/**
+	 * One sending, held to the rules of boundedRequest: no redirect, one deadline for the whole answer,
+	 * a size cap. The execution's cancel signal ends a repeatable request at once; a request that must
+	 * not go out again (money, messages) is let finish within that deadline, so that its answer, the
+	 * receipt of what the API did, is reported rather than lost.
+	 */
+	private async transmit(request: ApiRequest, token: string, repeatable: boolean): Promise<ApiResponse> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
@@ -208,7 +266,7 @@ export class ApiClient {
 		const raw = await boundedRequest(this.ctx.helpers.httpRequest, options, {
 			timeoutMs: this.timeoutMs,
 			maxBytes: MAX_ANSWER_BYTES,
-			signal: this.signal,
+			signal: repeatable ? this.signal : undefined,
 		});
 		const body = request.answerAsBytes ? decodeBytes(raw.body, contentTypeOf(raw.headers)) : decodeText(raw.body);
 		return { statusCode: raw.statusCode, headers: raw.headers, body };
@@ -231,18 +289,33 @@ export class ApiClient {
 		}).catch((error: unknown) => Promise.reject(this.signal?.aborted ? new ExecutionCancelled() : error));
 	}
 
-	/** A 2xx is used only when it is the JSON the operation expects; anything else says what arrived. */
-	private trusted(response: ApiResponse, options: SendOptions, redactor: Redactor): ApiResponse {
+	/**
+	 * A 2xx is used only when it is the JSON the operation expects; anything else says what arrived.
+	 * For a request that must not go out again the error keeps the whole answer, redacted, and its
+	 * receipt: the API accepted it, so it may have been carried out.
+	 */
+	private trusted(
+		response: ApiResponse,
+		options: SendOptions,
+		redactor: Redactor,
+	): { response: ApiResponse } | { unusable: Error } {
 		const check = checkAnswer(response, options.expects);
-		if (check.trusted) return { ...response, body: check.body };
-		throw unexpectedAnswerError(this.ctx.getNode(), {
+		if (check.trusted) return { response: { ...response, body: check.body } };
+		const redact = redactor.with(...this.tokensSeen);
+		const keepsReceipt = !mayGoOutAgain('mayHaveBeenCarriedOut', options.repeatable);
+		const answer = keepsReceipt ? redact.value(check.body) : undefined;
+		const receipt = keepsReceipt ? receiptIn(answer, options.receipt) : {};
+		const error = unexpectedAnswerError(this.ctx.getNode(), {
 			statusCode: response.statusCode,
 			operation: options.operation,
 			itemIndex: options.itemIndex,
 			expected: check.expected,
-			arrived: redactor.with(...this.tokensSeen).text(check.arrived),
+			arrived: redact.text(check.arrived),
 			repeatable: options.repeatable,
+			...(keepsReceipt ? { answer, ...receipt } : {}),
 		});
+		if (keepsReceipt) markMayHaveBeenCarriedOut(error, { answer, ...receipt });
+		return { unusable: error };
 	}
 }
 

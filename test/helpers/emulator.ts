@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeType, OnError } from 'n8n-workflow';
 
-import { type RunNodeResult, runLoadOptions, runNode } from './n8n';
+import { type RunNodeOptions, type RunNodeResult, runLoadOptions, runNode } from './n8n';
 import { type Sandbox, useSandbox } from './sandbox';
 
 export type { RecordedRequest } from './sandbox';
@@ -37,6 +37,7 @@ export class Emulator {
 			onError?: OnError;
 			credentials?: Record<string, string>;
 			cancelWhen?: Promise<unknown>;
+			retry?: RunNodeOptions['retry'];
 		} = {},
 	): Promise<RunNodeResult> {
 		return await runNode({
@@ -48,6 +49,7 @@ export class Emulator {
 			continueOnFail: options.continueOnFail,
 			onError: options.onError,
 			cancelWhen: options.cancelWhen,
+			retry: options.retry,
 		});
 	}
 

@@ -76,6 +76,8 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** When this settles, the execution is stopped as the editor's Stop button does (n8n-core's cancel()). */
 	cancelWhen?: Promise<unknown>;
+	/** The node's "Retry On Fail" settings, as the editor saves them on the node. */
+	retry?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 }
 
 export interface RunNodeResult {
@@ -129,6 +131,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	nodeTypes.add(createInputNodeType(opts.input ?? [{ json: {} }]));
 	if (opts.continueOnFail) node.onError = 'continueRegularOutput';
 	if (opts.onError) node.onError = opts.onError;
+	Object.assign(node, opts.retry);
 
 	const inputNode: INode = {
 		id: 'harness-input',
@@ -193,8 +196,10 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		.slice(reportedBefore)
 		.reverse()
 		.find((e): e is Error => e instanceof Error && e.message === storedError?.message);
+	// With Retry On Fail a later try may succeed after execute() threw: then the run kept no error.
+	const finalThrow = storedError !== undefined || startError !== undefined ? (thrown as Error | undefined) : undefined;
 	const error = withHint(
-		(thrown as Error | undefined) ??
+		finalThrow ??
 			reported ??
 			reviveError(storedError) ??
 			reviveError(startError),

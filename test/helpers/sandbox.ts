@@ -32,7 +32,7 @@ export interface Sandbox {
 	reset: () => Promise<void>;
 	configure: (config: Record<string, unknown>) => Promise<void>;
 	count: (route: string) => Promise<number>;
-	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; total: number }>;
+	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; inFlight: number; total: number }>;
 	requests: (route: string) => Promise<RecordedRequest[]>;
 	close: () => Promise<void>;
 }

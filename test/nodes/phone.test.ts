@@ -367,7 +367,7 @@ describe.each(GENERATIONS)('Phone: Check OTP against %s', (generation) => {
 			expect(out).toEqual([]);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error!.message).toBe(
-				'Check OTP got an answer that is not a JSON object with status.code or state (HTTP 200): application/json, starting "{"status":true,"data":{"status":{"description":"Verified"}}}"',
+				'Check OTP got an answer that is not a JSON object with status.code or state (HTTP 200); it may have been carried out: application/json, starting "{"status":true,"data":{"status":{"description":"Verified"}}}"',
 			);
 		} finally {
 			await proxy.close();

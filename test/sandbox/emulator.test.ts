@@ -268,3 +268,26 @@ describe('controls', () => {
 		expect(invalid.data).toEqual({ message: 'Invalid JSON body' });
 	});
 });
+
+describe('injected failures', () => {
+	const deposit = (description: string) =>
+		post('/payments/challenge-deposit', { amount: '0.01', currency: 'EUR', description, firstName: 'A', lastName: 'B', piiToggle: 0, nameMatchLogic: 'exact' });
+
+	it('"after" lets that many requests of the route through first; "when" picks requests by their body', async () => {
+		const route = 'POST /payments/challenge-deposit';
+		const set = await control.post('/config', {
+			failures: [
+				{ route, status: 500, after: 1, when: { description: 'b' } },
+				{ route, status: 502, after: 1 },
+			],
+		});
+		expect(set.status).toBe(200);
+		expect((await deposit('a')).status).toBe(200); // the second entry's "after"
+		expect((await deposit('b')).status).toBe(200); // the first entry's "after"
+		expect((await deposit('a')).status).toBe(502);
+		expect((await deposit('b')).status).toBe(500);
+		expect((await deposit('b')).status).toBe(200);
+		expect((await control.post('/config', { failures: [{ route, status: 500, when: { description: { nested: 1 } } }] })).status).toBe(400);
+		expect((await control.post('/config', { failures: [{ route, status: 500, after: -1 }] })).status).toBe(400);
+	});
+});

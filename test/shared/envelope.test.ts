@@ -75,6 +75,7 @@ describe('expectations read through the reader', () => {
 			trusted: false,
 			expected: 'a result (a non-empty JSON object without an error)',
 			arrived: 'text/html, starting "<html>maintenance</html>"',
+			body: '<html>maintenance</html>',
 		});
 	});
 
