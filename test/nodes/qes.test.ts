@@ -228,6 +228,18 @@ describe('getVerification', () => {
 			expect(items[1].binary!.contract_0.fileName).toBe('qes-late-004-signed.pdf');
 		});
 
+		it("names the file by the document's base name: a filename with ../ or a path writes nowhere else", async () => {
+			const answer = (await run(getVerification(), sessions('qes-completed-001'))).items[0].json as IDataObject & {
+				data: { signature: { content: Array<{ signedResource: IDataObject }> } };
+			};
+			answer.data.signature.content[0].signedResource.filename = '..\\..\\home/node/.n8n/../config';
+			await sandbox().configure({ failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 200, body: answer }] });
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'));
+			expect(error).toBeUndefined();
+			expect(items[0].binary!.signedDocument0.fileName).toBe('config');
+			expect((items[0].json.signedDocumentDownloads as IDataObject[])[0].fileName).toBe('config');
+		});
+
 		it('downloads nothing for a session without signed documents', async () => {
 			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-pending-002', 'qes-rejected-003'));
 			expect(error).toBeUndefined();

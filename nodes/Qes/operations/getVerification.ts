@@ -3,6 +3,7 @@ import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workfl
 import { payloadOf, valueAt } from '../../shared/envelope';
 import { InsecureLink } from '../../shared/bounded-request';
 import { downloadError } from '../../shared/errors';
+import { baseFileName } from '../../shared/file-name';
 import { isObject, responseJson } from '../../shared/json';
 import type { ItemContext, OperationDefinition } from '../../shared/operation-types';
 import { boolean, check, text } from '../../shared/rules';
@@ -81,7 +82,7 @@ async function downloadSignedDocuments(
 		const resource = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
 		if (!resource) continue; // not signed (yet)
 		const url = stringOr(resource.resourceUrl, null);
-		const fileName = stringOr(resource.filename, null) ?? `${prefix}${contentIndex}.pdf`;
+		const fileName = baseFileName(stringOr(resource.filename, null)) ?? `${prefix}${contentIndex}.pdf`;
 		const urlValidBefore = stringOr(resource.urlValidBefore, null);
 		const download: SignedDocumentDownload = {
 			contentIndex,
