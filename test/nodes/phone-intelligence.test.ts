@@ -247,6 +247,7 @@ describe('Get Risk Score: fields and answers', () => {
 		['a score of 601 only is block', { risk: { score: 601 } }, { recommendation: 'block', score: 601, level: null, basis: 'scoreBands' }],
 		['no risk at all: no verdict', {}, { recommendation: null, score: null, level: null, basis: 'none' }],
 	])('%s', async (_title, risk, riskAssessment) => {
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
 		const { items: out, error } = await throughProxy('getRiskScore', { phoneNumber: '+436501234567' }, ({ risk: _drop, ...body }) => ({ ...body, ...risk }));
 		expect(error).toBeUndefined();
 		expect(out[0].json.riskAssessment).toEqual(riskAssessment);
@@ -300,6 +301,7 @@ describe('phone lookups: answers of other generations and failures', () => {
 	});
 
 	it('an answer without a status is an error', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
 		const { error } = await throughProxy('getPhoneId', { phoneNumber: '436501234567' }, ({ status: _drop, ...body }) => body);
 		expect(error!.message).toMatch(/^Get Phone ID got an answer that is not a JSON object with status\.code \(HTTP 200\)/);
 	});
