@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
 const { declaredOperations, nodeDescriptions } = require('./lib/package-nodes');
-const { EXPECTED_DIR, PACKAGE, differences, expectationFor, loadExpected, loadFixtures, operationsOf, runGolden } = require('../golden/golden');
+const { EXPECTED_DIR, PACKAGE, differences, expectationFor, loadExpected, loadFixtures, operationsOf, runGolden, staleParameters } = require('../golden/golden');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 const log = (message) => {
@@ -35,6 +35,11 @@ describe('the golden workflows as a set', () => {
 		const triggers = nodeDescriptions().filter((d) => d.group.includes('trigger')).map((d) => d.name);
 		assert.equal(triggers.length, 2);
 		assert.deepEqual(triggers.filter((t) => !used.has(t)), [], 'triggers no golden workflow starts with');
+	});
+
+	it('name only parameters, fields and option values the built nodes still declare', () => {
+		const stale = fixtures.flatMap((f) => staleParameters(f.workflow).map((line) => `${f.name}: ${line}`));
+		assert.deepEqual(stale, [], 'a saved workflow names what the nodes no longer declare (a rename?)');
 	});
 
 	it('name only node versions the built nodes still declare', () => {

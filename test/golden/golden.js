@@ -17,6 +17,7 @@ const path = require('node:path');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('../e2e/lib/instance');
 const { runBatch } = require('../e2e/lib/batch');
+const { nodeDescriptions } = require('../e2e/lib/package-nodes');
 const { freshFetch, freePort } = require('../e2e/lib/util');
 const { control, emulatorPing, postJson, settleExecutions, waitUntil } = require('../e2e/trigger-helpers');
 
@@ -201,7 +202,12 @@ async function runManual({ instance, sandbox, fixtures, log }) {
 	for (const { name, workflow } of fixtures) {
 		const result = results.get(workflow.id);
 		if (!result.ok) {
-			outcome.set(name, { ok: false, error: result.errorMessage });
+			// execute-batch keeps a failure's description at best; `n8n execute` tells its message.
+			const alone = await instance.execute(workflow.id);
+			const where = alone.lastNodeExecuted ? ` (node "${alone.lastNodeExecuted}")` : '';
+			const stale = staleParameters(workflow);
+			const error = alone.ok ? `${result.errorMessage} in execute-batch; it passed when run alone` : `${alone.errorMessage}${where}`;
+			outcome.set(name, { ok: false, error: stale.length ? `${error}; the saved workflow names what the node no longer declares:\n  ${stale.join('\n  ')}` : error });
 			continue;
 		}
 		const { startedAt, stoppedAt } = result.execution;
@@ -270,6 +276,61 @@ function expectationFor(expected, version) {
 	return byVersion[version] ?? common;
 }
 
+/**
+ * What a saved workflow names that the built nodes no longer declare: a parameter, an option value,
+ * a field of a collection or fixed collection. n8n drops such a value when it loads the workflow and
+ * fills in the default instead, so these lines name a rename directly. Expressions are not judged.
+ */
+function staleParameters(workflow, descriptions = nodeDescriptions()) {
+	const byType = new Map(descriptions.map((d) => [`${PACKAGE}.${d.name}`, d]));
+	const stale = [];
+	const isExpression = (v) => typeof v === 'string' && v.startsWith('=');
+	const checkValue = (where, candidates, value) => {
+		// A list the node loads at run time (loadOptionsMethod) accepts any value.
+		if (isExpression(value) || candidates.some((p) => p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) return;
+		const types = new Set(candidates.map((p) => p.type));
+		if (types.has('options') && typeof value === 'string' && !candidates.some((p) => (p.options ?? []).some((o) => o.value === value))) {
+			stale.push(`${where}: option value "${value}" is not declared`);
+		}
+		if (types.has('multiOptions') && Array.isArray(value)) {
+			for (const v of value) if (!candidates.some((p) => (p.options ?? []).some((o) => o.value === v))) stale.push(`${where}: option value "${v}" is not declared`);
+		}
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			const nested = candidates.filter((p) => p.type === 'collection' || p.type === 'fixedCollection').flatMap((p) => p.options ?? []);
+			if (!nested.length) return;
+			for (const [key, inner] of Object.entries(value)) {
+				const found = nested.filter((o) => o.name === key);
+				if (!found.length) {
+					stale.push(`${where}.${key}: not declared`);
+					continue;
+				}
+				const groups = found.filter((o) => Array.isArray(o.values));
+				if (groups.length) {
+					for (const entry of [inner].flat()) {
+						for (const [field, v] of Object.entries(entry ?? {})) {
+							const fields = groups.flatMap((g) => g.values).filter((f) => f.name === field);
+							if (!fields.length) stale.push(`${where}.${key}.${field}: not declared`);
+							else checkValue(`${where}.${key}.${field}`, fields, v);
+						}
+					}
+				} else {
+					checkValue(`${where}.${key}`, found, inner);
+				}
+			}
+		}
+	};
+	for (const node of workflow.nodes) {
+		const description = byType.get(node.type);
+		if (!description) continue;
+		for (const [key, value] of Object.entries(node.parameters ?? {})) {
+			const candidates = description.properties.filter((p) => p.name === key);
+			if (!candidates.length) stale.push(`${node.name}: parameter "${key}" is not declared by ${description.name}`);
+			else checkValue(`${node.name}: ${key}`, candidates, value);
+		}
+	}
+	return stale;
+}
+
 /** The package's node types and operations a fixture uses, as "node.operation" (triggers: "node"). */
 function operationsOf(workflow) {
 	return workflow.nodes
@@ -277,4 +338,4 @@ function operationsOf(workflow) {
 		.map((n) => `${n.type.slice(PACKAGE.length + 1)}${n.parameters?.operation ? `.${n.parameters.operation}` : ''}`);
 }
 
-module.exports = { EXPECTED_DIR, PACKAGE, loadFixtures, loadExpected, expectedFile, runGolden, operationsOf, normalizer, differences, expectationFor };
+module.exports = { EXPECTED_DIR, PACKAGE, loadFixtures, loadExpected, expectedFile, runGolden, operationsOf, normalizer, differences, expectationFor, staleParameters };
