@@ -61,22 +61,23 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
 		};
 	});
+	// n8n's UX guideline names these modes "Output": Simplified / Raw. The values stay as first saved.
 	return [
 		...descriptions,
 		{
-			displayName: 'Tool Output',
+			displayName: 'Output',
 			name: 'toolOutput',
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { '@tool': [true] } },
 			options: [
 				{
-					name: 'Summary',
+					name: 'Simplified',
 					value: 'summary',
 					description: 'What the model needs (counts, names, IDs for a follow-up call); saves context',
 				},
 				{
-					name: 'Full Response',
+					name: 'Raw',
 					value: 'full',
 					description: 'The whole API response, as the node outputs it outside an agent',
 				},
