@@ -55,7 +55,8 @@ function cloudSupport() {
 /** `n8n-node lint`: n8n's default config on the whole repository (it refuses a modified config in strict mode). */
 function lint() {
 	const { status, output } = n8nNode(['lint']);
-	return { passed: status === 0, details: status === 0 ? '' : output };
+	const hint = /\.\/test\//.test(output) ? '\nA test file breaks a rule for node runtime code: node scripts/test-lint-headers.mjs writes its header.' : '';
+	return { passed: status === 0, details: status === 0 ? '' : `${output}${hint}` };
 }
 
 /** Each check by name; `run(work)` gets a folder of its own and resolves to { passed, details }. */
