@@ -4,6 +4,15 @@
 
 const NOT_FIELDS = new Set(['operation', 'options', 'additionalFields']);
 
+
+/** A display condition's values as text: `= a or b`, or n8n's `_cnd` comparisons (`>= 2`). */
+const COMPARISONS = { gte: '>=', gt: '>', lte: '<=', lt: '<', eq: '=', not: '!=' };
+const condition = (values) => {
+	const cnd = values.length === 1 && values[0] && typeof values[0] === 'object' ? values[0]._cnd : undefined;
+	if (!cnd) return `= ${values.join(' or ')}`;
+	return Object.entries(cnd).map(([op, v]) => `${COMPARISONS[op] ?? op} ${v}`).join(' and ');
+};
+
 function fieldsOf(properties, operation) {
 	// Parameters only the Tool variant shows (@tool: description, tool output) are not API fields.
 	const shownFor = (p) => p.displayOptions?.show?.operation?.includes(operation) && !p.displayOptions?.show?.['@tool'];
@@ -12,7 +21,7 @@ function fieldsOf(properties, operation) {
 	const options = properties.find((p) => p.name === 'options' && shownFor(p))?.options ?? [];
 	const name = (p) => {
 		const conditions = Object.entries(p.displayOptions?.show ?? {}).filter(([key]) => key !== 'operation');
-		const when = conditions.map(([key, values]) => `${key} = ${values.join(' or ')}`).join(', ');
+		const when = conditions.map(([key, values]) => `${key === '@version' ? 'node version' : key} ${condition(values)}`).join(', ');
 		return when ? `\`${p.name}\` (when ${when})` : `\`${p.name}\``;
 	};
 	return {

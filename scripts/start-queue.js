@@ -60,7 +60,7 @@ async function main() {
 			'',
 			`  n8n main (editor):   ${main.url}`,
 			`  login:               ${OWNER.email}  /  ${OWNER.password}`,
-			`  webhook processor:   ${topology.webhookUrl}  (WEBHOOK_URL: production webhooks go here)`,
+			`  webhook processor:   ${topology.webhookUrl}  (N8N_WEBHOOK_URL: production webhooks go here)`,
 			...topology.workers.map((w) => `  ${w.role}:            health http://127.0.0.1:${w.healthPort}/healthz, log ${w.logFile}`),
 			`  Postgres / Redis:    127.0.0.1:${topology.postgres.port} / 127.0.0.1:${topology.redis.port}`,
 			`  sandbox emulator:    ${sandbox.baseUrl}  (controls: ${sandbox.url}/__control)`,

@@ -16,7 +16,8 @@ export class VerificationPhone implements INodeType {
 		name: 'verificationPhone',
 		icon: { light: 'file:../../icons/phone.svg', dark: 'file:../../icons/phone.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Simplify on by default for the lookups (version 1, as saved workflows hold it, keeps the whole answer).
+		version: [1, 2],
 		subtitle: operationSubtitle(phoneOperations),
 		description:
 			'Send one-time passwords by SMS or e-mail and check the code the person typed, and look phone numbers up: live status, identity data with add-ons and fraud risk',

@@ -185,4 +185,10 @@ export interface OperationDefinition {
 	 * node runs as an AI tool with Tool Output "Summary". Default: the item's json as is.
 	 */
 	toolSummary?: (json: IDataObject) => IDataObject;
+	/**
+	 * The answer has more than ten fields: from node version 2 on, the node offers n8n's Simplify (on by
+	 * default), which outputs `toolSummary` instead of the whole answer. Version 1 keeps the whole answer,
+	 * as workflows saved with it expect.
+	 */
+	simplify?: boolean;
 }

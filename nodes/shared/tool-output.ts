@@ -61,22 +61,23 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
 		};
 	});
+	// n8n's UX guideline names these modes "Output": Simplified / Raw. The values stay as first saved.
 	return [
 		...descriptions,
 		{
-			displayName: 'Tool Output',
+			displayName: 'Output',
 			name: 'toolOutput',
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { '@tool': [true] } },
 			options: [
 				{
-					name: 'Summary',
+					name: 'Simplified',
 					value: 'summary',
 					description: 'What the model needs (counts, names, IDs for a follow-up call); saves context',
 				},
 				{
-					name: 'Full Response',
+					name: 'Raw',
 					value: 'full',
 					description: 'The whole API response, as the node outputs it outside an agent',
 				},
@@ -84,12 +85,49 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 			default: 'summary',
 			description: 'What the AI model receives. Files are never passed to the model, only their names and sizes.',
 		},
+		...simplifyProperty(operations),
 	];
 }
 
-/** The node's output as the model should read it: unchanged unless the node runs as a tool. */
+/** The node version from which Simplify exists: a new default that changes the output needs a new version. */
+const SIMPLIFY_FROM_VERSION = 2;
+
+/**
+ * n8n's Simplify switch (UX guideline: an answer of more than ten fields), outside an agent, from node
+ * version 2 on: the operations marked `simplify` then output their `toolSummary`. In version 1 it is
+ * not there, so workflows saved with version 1 keep the whole answer.
+ */
+function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] {
+	const simplifiable = operations.filter((op) => op.simplify && op.toolSummary).map((op) => op.value);
+	if (!simplifiable.length) return [];
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simple',
+			type: 'boolean',
+			default: true,
+			displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_FROM_VERSION } }], operation: simplifiable }, hide: { '@tool': [true] } },
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+		},
+	];
+}
+
+/** The items with Simplify on: each item's json replaced by the operation's summary, files and pairing kept. */
+function simplified(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
+	const summarise = op.simplify ? op.toolSummary : undefined;
+	if (!summarise || ctx.getNode().typeVersion < SIMPLIFY_FROM_VERSION) return items;
+	return items.map((item) => {
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const itemIndex = typeof paired === 'object' && paired ? paired.item : 0;
+		const isErrorItem = typeof item.json.error === 'string';
+		if (isErrorItem || ctx.getNodeParameter('simple', itemIndex, true) !== true) return item;
+		return { ...item, json: summarise(item.json) };
+	});
+}
+
+/** The node's output as the model should read it when the node runs as a tool; otherwise as it is, or simplified. */
 export function toolOutput(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
-	if (!runsAsTool(ctx)) return items;
+	if (!runsAsTool(ctx)) return simplified(ctx, op, items);
 	// No item would reach the model as "": say that the call worked and found nothing.
 	if (items.length === 0) return [{ json: { resultCount: 0, note: 'The request succeeded and returned no results.' }, pairedItem: { item: 0 } }];
 	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';

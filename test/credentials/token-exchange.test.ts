@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { runNode } from '../helpers/n8n';
 import { type Sandbox, SANDBOX_CUSTOMER_ID, startSandbox } from '../helpers/sandbox';

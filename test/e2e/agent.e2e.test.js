@@ -179,7 +179,7 @@ for (const version of VERSIONS) {
 			assert.match(output.output, /OTP sent, reference [0-9a-f]{32}\./);
 		});
 
-		it('Tool Output "Full Response" gives the model the whole response', async () => {
+		it('Output "Raw" gives the model the whole response', async () => {
 			const before = model.toolResults().length;
 			const res = await server.runWorkflow(fullOutput.id, { trigger: 'Start' });
 			assert.equal(res.status, 'success', `execution failed: ${res.data.resultData.error?.message}`);

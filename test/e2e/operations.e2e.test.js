@@ -22,6 +22,8 @@ const path = require('node:path');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
+const { runBatch, runEach } = require('./lib/batch');
+const { declaredOperations } = require('./lib/package-nodes');
 const { CASES, PACKAGE, caseWorkflow, operationsOf } = require('./workflows/operations');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -134,69 +136,8 @@ const failingWorkflow = {
 	active: false,
 };
 
-/** Every operation the built action nodes declare, as "node.operation". */
-function declaredOperations() {
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-	const declared = [];
-	for (const file of pkg.n8n.nodes) {
-		const mod = require(path.join(REPO_ROOT, file));
-		const NodeClass = Object.values(mod).find((v) => typeof v === 'function');
-		const { description } = new NodeClass();
-		const picker = description.properties.find((p) => p.name === 'operation');
-		if (!picker) continue; // the trigger
-		for (const option of picker.options) declared.push(`${description.name}.${option.value}`);
-	}
-	return declared.sort();
-}
-
 // ---------------------------------------------------------------------------------------------
 // Running
-
-/**
- * Runs the workflows in one `n8n execute-batch` process. Returns a Map id -> { ok, execution, error }.
- * execute-batch prints nothing parseable by itself: --snapshot writes each successful execution
- * (the whole IRun, as `n8n execute --rawOutput` prints it) and --output the summary with errors.
- */
-async function runBatch(instance, ids) {
-	const snapshotDir = path.join(instance.userFolder, 'snapshots');
-	const summaryFile = path.join(instance.userFolder, 'batch-summary.json');
-	fs.rmSync(snapshotDir, { recursive: true, force: true });
-	fs.rmSync(summaryFile, { force: true });
-	fs.mkdirSync(snapshotDir, { recursive: true });
-	const res = await instance.n8n(
-		['execute-batch', `--ids=${ids.join(',')}`, `--snapshot=${snapshotDir}`, `--output=${summaryFile}`, '--retries=0'],
-		{ timeoutMs: 20 * 60 * 1000 },
-	);
-	let summary;
-	try {
-		summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
-	} catch {
-		const tail = (s) => s.split('\n').slice(-40).join('\n');
-		throw new Error(
-			`[${instance.version}] execute-batch wrote no summary (exit ${res.code ?? res.signal})\n--- stdout ---\n${tail(res.stdout)}\n--- stderr ---\n${tail(res.stderr)}`,
-		);
-	}
-	const results = new Map();
-	for (const id of ids) {
-		const entry = summary.executions.find((e) => e.workflowId === id);
-		const file = path.join(snapshotDir, `${id}-snapshot.json`);
-		const execution = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
-		const error = entry?.executionStatus === 'success' ? undefined : (entry?.error ?? 'workflow was not executed');
-		results.set(id, { ok: Boolean(execution) && !error, execution, error, errorMessage: error });
-	}
-	return { results, durationMs: res.durationMs };
-}
-
-async function runEach(instance, ids) {
-	const results = new Map();
-	let durationMs = 0;
-	for (const id of ids) {
-		const result = await instance.execute(id);
-		durationMs += result.durationMs;
-		results.set(id, result);
-	}
-	return { results, durationMs };
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * One-time @n8n/di Container setup that n8n-core 2.40 needs before any node context can be built.
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
@@ -477,6 +478,7 @@ describe('configureWebhook', () => {
 		// What n8n stores for the execution: everything but `node` (n8n attaches the node with its
 		// parameters, as saved in the workflow, to every error).
 		const stored = result.run!.data.resultData.runData['QES Onboarding'][0].error as unknown as IDataObject;
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
 		const { node: _node, stack: _stack, ...shown } = stored;
 		expect(shown.errorResponse).toEqual({ message: 'Header X-Webhook-Token: [redacted] is not accepted' });
 		expect(JSON.stringify(shown)).not.toContain('s3cr3t-value');

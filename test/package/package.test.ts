@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import { execFileSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -6,6 +7,7 @@ const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
+	description: string;
 	keywords: string[];
 	scripts: Record<string, string>;
 	n8n: { n8nNodesApiVersion: number; strict: boolean; nodes: string[]; credentials: string[] };
@@ -20,6 +22,11 @@ describe('the published package', () => {
 		for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']) {
 			expect(pkg.scripts[script]).toBeUndefined();
 		}
+	});
+
+	it('names its provider where the npm search and n8n’s reviewers look', () => {
+		expect(pkg.description).toMatch(/^n8n nodes for the IDCanopy Umbrella API: /);
+		expect(pkg.keywords).toEqual(expect.arrayContaining(['IDCanopy', 'Umbrella']));
 	});
 
 	it('packs only dist/, package.json, README and LICENSE, with every listed node and credential', () => {

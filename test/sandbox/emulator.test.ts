@@ -170,6 +170,7 @@ describe('Payments', () => {
 			expect(res.status).toBe(400);
 			expect(res.data.message).toContain(field);
 		}
+		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
 		const { lastName: _omit, ...missing } = deposit;
 		const res = await post('/payments/challenge-deposit', missing);
 		expect(res.status).toBe(400);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * The n8n installs of `npm test` and `npm start` finish or fail in a known time when the registry goes
  * silent: real npm against a local registry whose tarball request never answers.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import { INITIAL_WINDOW } from '../../nodes/shared/concurrency-window';
 import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/pacing';
 

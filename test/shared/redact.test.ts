@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { REDACTED, Redactor } from '../../nodes/shared/redact';

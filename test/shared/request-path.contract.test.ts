@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * Contract of the shared request path at node level: real nodes run through n8n-core's WorkflowExecute
  * against the emulator over HTTP, while the emulator misbehaves (echoed secrets, garbage 2xx, silence,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { ApiCredentials } from '../../nodes/shared/credential-values';
 import { clearTokenCache, isFresh, tokenFor } from '../../nodes/shared/token-cache';
 import type { HttpRequest } from '../../nodes/shared/token-exchange';

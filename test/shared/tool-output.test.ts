@@ -51,7 +51,7 @@ describe('AML Check Individual as an AI tool', () => {
 		expect(JSON.stringify(json)).not.toContain('aliasNames');
 	});
 
-	it('gives the whole response with Tool Output "Full Response", and outside an agent as before', async () => {
+	it('gives the whole response with Output "Raw", and outside an agent as before', async () => {
 		const full = await run(asTool(new VerificationAml()), { ...screenViktor, toolOutput: 'full' });
 		const plain = await run(new VerificationAml(), screenViktor);
 		for (const { items } of [full, plain]) {
@@ -179,5 +179,17 @@ describe('tool parameters', () => {
 		const aml = toolParameters(new VerificationAml());
 		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput']);
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
+	});
+});
+
+describe('The Output option of a node used as an AI tool', () => {
+	it('names its modes as n8n’s UX guidelines do, Simplified and Raw, with the values saved workflows hold', () => {
+		const output = new VerificationPhone().description.properties.find((p) => p.name === 'toolOutput') as INodeProperties;
+		expect(output.displayName).toBe('Output');
+		expect((output.options as Array<{ name: string; value: string }>).map((o) => [o.name, o.value])).toEqual([
+			['Simplified', 'summary'],
+			['Raw', 'full'],
+		]);
+		expect(output.default).toBe('summary');
 	});
 });

@@ -31,6 +31,7 @@ export const getFullIntelligence: OperationDefinition = {
 		},
 	],
 	options: [cleanPhoneNumber],
+	simplify: true,
 	toolSummary: riskForModel,
 	toItems: (response, item) => [
 		{

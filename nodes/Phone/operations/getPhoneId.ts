@@ -26,6 +26,7 @@ export const getPhoneId: OperationDefinition = {
 		originatingIp,
 	],
 	options: [cleanPhoneNumber],
+	simplify: true,
 	toolSummary: (json) => ({
 		lookup: json.lookup,
 		addonResults: json.addonResults,

@@ -34,6 +34,7 @@ export const getPhoneStatus: OperationDefinition = {
 		internationalPhoneNumber,
 	],
 	options: [cleanPhoneNumber],
+	simplify: true,
 	toolSummary: (json) => ({
 		lookup: json.lookup,
 		lineStatus: json.lineStatus,

@@ -63,6 +63,7 @@ export const getRiskScore: OperationDefinition = {
 		emailAddress,
 	],
 	options: [cleanPhoneNumber],
+	simplify: true,
 	toolSummary: riskForModel,
 	toItems: (response, item) => [
 		{

@@ -1,0 +1,27 @@
+// `npm run lint`: the whole repository. The TypeScript sources (nodes, credentials, tests) and
+// package.json get n8n's default community-node config, the one `eslint.config.mjs` holds unchanged for
+// `npx n8n-node lint` and n8n's reviewers; the scripts, the sandbox emulator and the e2e harness (plain
+// JavaScript, never published) get typescript-eslint's recommended rules on top.
+import { config as n8nDefault } from '@n8n/node-cli/eslint';
+import tseslint from 'typescript-eslint';
+
+const javascript = ['**/*.js', '**/*.cjs', '**/*.mjs'];
+
+export default tseslint.config(
+	{
+		ignores: ['dist/**', 'node_modules/**', 'test/e2e/**/node_modules/**', 'coverage/**', '.n8n-local/**', 'bench/.work/**'],
+	},
+	...n8nDefault,
+	...tseslint.configs.recommended.map((config) => ({ ...config, files: javascript })),
+	{
+		files: ['**/*.js', '**/*.cjs'],
+		languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly' } },
+		rules: { '@typescript-eslint/no-require-imports': 'off' },
+	},
+	{
+		files: javascript,
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+		},
+	},
+);

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+'use strict';
+// Records what a new golden workflow does, in both n8n versions, into test/golden/expected/<name>.json.
+// Only fixtures without expectations are written: a recorded expectation is never rewritten, because
+// a saved workflow whose requests or output change is what the golden suite exists to catch (a change
+// like that belongs in a new node version, see CONTRIBUTING.md).
+//
+//   npm run build && node test/golden/record.js            # every fixture without expectations
+//   node test/golden/record.js --check                     # prints the differences, writes nothing
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+
+const { EXPECTED_DIR, differences, expectedFile, loadExpected, loadFixtures, runGolden } = require('./golden');
+
+const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const checkOnly = process.argv.includes('--check');
+const log = (m) => process.stderr.write(`[golden] ${m}\n`);
+
+const sameAs = (a, b) => {
+	try {
+		assert.deepStrictEqual(a, b);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+async function main() {
+	const fixtures = loadFixtures();
+	const runs = {};
+	for (const version of VERSIONS) runs[version] = await runGolden(version, { log });
+	const [first, ...others] = VERSIONS;
+	let failed = false;
+	fs.mkdirSync(EXPECTED_DIR, { recursive: true });
+	for (const { name } of fixtures) {
+		const results = VERSIONS.map((v) => runs[v].get(name));
+		const broken = VERSIONS.filter((v, i) => !results[i].ok);
+		if (broken.length) {
+			failed = true;
+			log(`${name}: failed in ${broken.join(', ')}: ${results.find((r) => !r.ok).error}`);
+			continue;
+		}
+		const expected = { ...results[0].actual };
+		const byVersion = {};
+		for (const version of others) {
+			const actual = runs[version].get(name).actual;
+			if (!sameAs(actual, results[0].actual)) byVersion[version] = actual;
+		}
+		if (Object.keys(byVersion).length) {
+			expected.byVersion = byVersion;
+			log(`${name}: n8n ${others.filter((v) => byVersion[v]).join(', ')} differs from ${first}: recorded apart`);
+		}
+		if (checkOnly || loadExpected(name)) {
+			if (loadExpected(name) && !sameAs(loadExpected(name), expected)) {
+				log(`${name}: differs from its recorded expectation (not rewritten):\n  ${differences(loadExpected(name), expected).join('\n  ')}`);
+			}
+			continue;
+		}
+		fs.writeFileSync(expectedFile(name), `${JSON.stringify(expected, null, '\t')}\n`);
+		log(`${name}: recorded`);
+	}
+	process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exitCode = 1;
+});
