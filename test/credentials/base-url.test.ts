@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import os from 'node:os';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * The limits of every request, at node level against the emulator over HTTP (n8n-core's real request
  * helper): no redirect is followed (a second loopback server stands for the other origin and counts

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * "May this request go out again?" at node level: money and message operations under n8n's Retry On
  * Fail (n8n-core's WorkflowExecute re-runs the whole node when it throws, and when the first output
