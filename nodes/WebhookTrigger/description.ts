@@ -37,7 +37,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'all',
 		description:
-			'Which deliveries start the workflow; the others are answered 200 and start nothing. Encrypted (text/plain) deliveries cannot be told apart and always start it.',
+			'Which deliveries start the workflow; the others are answered 200 and start nothing. Encrypted (text/plain) and unrecognised deliveries cannot be told apart and always start it; a payment result with a status the API does not document is still a payment result.',
 	},
 	{
 		displayName: 'Ignore Duplicates Within (Minutes)',
@@ -46,7 +46,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_DEDUP_MINUTES },
 		default: DEFAULT_DEDUP_MINUTES,
 		description:
-			'A delivery that repeats one received this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment and over an n8n restart; not applied to test events. 0 turns this off.',
+			'A delivery that repeats one taken this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment; kept in this n8n process\'s memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off. A body whose own timestamp is older than 25 hours (or this, when longer) is refused with 400.',
 	},
 	// n8n parses a version-1 webhook node's body before webhook() unless $parameter.options.binaryData
 	// is set. With it set the body reaches webhook() unread, so the signature is checked on the bytes

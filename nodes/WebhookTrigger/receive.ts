@@ -2,30 +2,22 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { bodyHash } from '../shared/canonical-json';
-import { claimDelivery, type DeliveryClaim, type RememberedDeliveries, startAnswered } from '../shared/delivery-memory';
+import { claimOrWait, type DeliveryClaim, settleByAnswer, STARTED_ANSWER } from '../shared/delivery-memory';
 import { paymentOutcome } from '../shared/payment-outcome';
 import { isObject } from '../shared/json';
 import { REDACTED } from '../shared/redact';
 import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
 import { type EventFilter, readTriggerOptions } from './description';
 import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import { isStale, REPLAY_WINDOW_MINUTES } from './replay-window';
 import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
 import { signatureMatches, signatureOf } from './signature';
 
 export const CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
 
-/**
- * Duplicate keys kept per trigger (static data key `recentDeliveries`): each delivery records two,
- * so the last 1,000 deliveries within the window. 24 hex chars (96 bits of SHA-256) per key keep
- * the static data near 80 KB at most; n8n 1.x copies it into every execution.
- */
-const REMEMBERED_KEYS = 2_000;
+/** 24 hex chars (96 bits of SHA-256) per duplicate key. */
 const KEY_CHARS = 24;
-
-interface WebhookStaticData extends IDataObject {
-	recentDeliveries?: RememberedDeliveries;
-}
 
 /**
  * One delivery, in this order; every refusal and every "not started" is answered at once:
@@ -34,15 +26,21 @@ interface WebhookStaticData extends IDataObject {
  *     credential's signing secret -> else 401 `{"message":"Unauthorized"}`, whatever was wrong;
  *  3. the body: `text/plain` stays the raw string (an encrypted payload), anything else is parsed
  *     as JSON (a body that is not JSON stays the raw string);
- *  4. Events: a result of another kind -> 200, nothing starts;
- *  5. duplicates (Ignore Duplicates Within): the same result (kind, transaction, status, verdict)
- *     or the same body seen within the window -> 200, nothing starts (not for test events);
- *  6. 200 `{"received":true,"started":true}`, answered before the execution starts.
+ *  4. replay window: a body whose own timestamp is more than the window (25 hours, or Ignore
+ *     Duplicates Within when longer) from now -> 400, nothing starts;
+ *  5. Events: a result recognised as the other kind -> 200, nothing starts (what cannot be told
+ *     apart, encrypted or unrecognised, always passes);
+ *  6. duplicates (Ignore Duplicates Within): the same result (kind, transaction, status, verdict)
+ *     or the same body taken within the window -> 200, nothing starts (not for test events); a
+ *     copy that arrives while the first is not answered yet waits for that answer, and is answered
+ *     503 if it does not come within 5 s;
+ *  7. the execution: n8n answers 200 `{"received":true,"started":true}` itself; n8n 2.x once it has
+ *     created the execution, and 500 when it could not (the provider resends, and the duplicate
+ *     memory lets that copy through).
  * Nothing here throws: n8n 2.x would start an execution with the error.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	let claim: DeliveryClaim | undefined;
-	const staticData = this.getWorkflowStaticData('node') as WebhookStaticData;
 	try {
 		const read = await readDeliveryBody(this.getRequestObject() as unknown as DeliveryRequest);
 		if ('tooLarge' in read) return answer(this, 413, 'Payload Too Large');
@@ -62,25 +60,30 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 		const options = readTriggerOptions(this.getNodeParameter('events', 'all'), this.getNodeParameter('dedupMinutes', undefined));
 		const content = parseDeliveryBody(read.bytes, headers['content-type']);
+		const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
+		if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
+			this.logger.debug(`${this.getNode().name} refused a delivery: its timestamp is outside the replay window`);
+			return answer(this, 400, `Stale result: its timestamp is more than ${replayMinutes} minutes from now`);
+		}
 		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
 		if (!passes(options.events, type)) return notStarted('not in Events');
 
+		const staticData = this.getWorkflowStaticData('node');
+		// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
+		if (staticData.recentDeliveries !== undefined) delete staticData.recentDeliveries;
 		if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
 			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
-			claim = claimDelivery(scope, duplicateKeys(content, type), options.dedupMinutes * 60_000, staticData.recentDeliveries, { limit: REMEMBERED_KEYS });
-			// A new object each time: n8n marks static data as changed only on a top-level assignment.
-			staticData.recentDeliveries = claim.snapshot();
-			if (claim.duplicate) return notStarted('duplicate');
-		} else if (options.dedupMinutes === 0 && staticData.recentDeliveries !== undefined) {
-			delete staticData.recentDeliveries;
+			const outcome = await claimOrWait(scope, duplicateKeys(content, type), options.dedupMinutes * 60_000);
+			if ('undecided' in outcome) return answer(this, 503, 'A copy of this delivery is being taken; send it again later');
+			if ('duplicate' in outcome) return notStarted('duplicate');
+			claim = outcome.claim;
 		}
-		return startAnswered(this, [{ json: outputItem(content, type) }]);
+		const started: IWebhookResponseData = { workflowData: [[{ json: outputItem(content, type) }]], webhookResponse: STARTED_ANSWER };
+		settleByAnswer(this, claim);
+		return started;
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
-		if (claim) {
-			claim.release();
-			staticData.recentDeliveries = claim.snapshot();
-		}
+		if (claim && !claim.duplicate) claim.release();
 		this.logger.error(`${this.getNode().name} could not take a delivery: ${(error as Error).message}`);
 		return answer(this, 500, 'Internal Server Error');
 	}
@@ -110,9 +113,9 @@ function notStarted(reason: 'duplicate' | 'not in Events'): IWebhookResponseData
 	return { webhookResponse: { received: true, started: false, reason } };
 }
 
-/** Encrypted results cannot be told apart: every filter lets them through rather than lose them. */
+/** What cannot be told apart (encrypted or unrecognised) passes every filter rather than be lost. */
 function passes(filter: EventFilter, type: ResultType): boolean {
-	return filter === 'all' || type === 'encrypted' || type === filter;
+	return filter === 'all' || type === 'encrypted' || type === 'unrecognised' || type === filter;
 }
 
 const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, KEY_CHARS);

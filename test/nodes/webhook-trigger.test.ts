@@ -129,6 +129,9 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 		['snake_case twins of a payment result', { reference_id: 'r', status: 'PROCESSING' }, 'paymentResult'],
 		['PROCESSING alone (either kind)', { status: 'PROCESSING' }, 'unrecognised'],
 		['an unknown status', { transactionId: 't', status: 'done' }, 'unrecognised'],
+		['a status the list does not name, with the payment\'s referenceId', { referenceId: 'r', status: 'REFUNDED' }, 'paymentResult'],
+		['a new FAILURE_ status with a statusReasonInformation', { status: 'FAILURE_ACCOUNT_CLOSED', statusReasonInformation: 'closed' }, 'paymentResult'],
+		['an enveloped new status with a requestId', { status: true, data: { requestId: 'q', status: 'CHARGED_BACK' } }, 'paymentResult'],
 		['an array', [1, 2], 'unrecognised'],
 		['a string', 'text', 'unrecognised'],
 	])('%s', (_, body, type) => {
@@ -242,11 +245,12 @@ describe('Verification Webhook Trigger in n8n', () => {
 	const notStartedBecause = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined ? (result.response?.webhookResponse as IDataObject | undefined)?.reason : 'started';
 
-	it('a genuine journey result starts one execution, answered 200 at once by the node; the customer id is not output', async () => {
+	it('a genuine journey result starts one execution, answered by n8n with STARTED_ANSWER (not by the node, before n8n took it); the customer id is not output', async () => {
 		const result = await deliver(signedResults.journeyResult({ transactionId: 'tx-genuine', success: 'DECLINE' }));
 		expect(result.error).toBeUndefined();
-		expect(result.res).toMatchObject({ statusCode: 200, ended: true, body: STARTED_ANSWER });
-		expect(result.response?.noWebhookResponse).toBe(true);
+		expect(result.res.ended).toBe(false);
+		expect(result.response?.noWebhookResponse).toBeUndefined();
+		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
 		const [item] = started(result);
 		expect(item).toMatchObject({ transactionId: 'tx-genuine', status: 'complete', success: 'DECLINE', resultType: 'journeyResult', customerId: '[redacted]' });
 		expect(JSON.stringify(result)).not.toContain('c0ffee00-1234-4abc-8def-000000000001');
@@ -274,7 +278,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 		for (const refused of refusals) {
 			expect(refused.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
 			expect(refused.response).toEqual({ noWebhookResponse: true });
-			expect(refused.staticData[NODE_KEY]).toEqual({});
 		}
 		expect(started(await deliver(body))).toHaveLength(1);
 	});
@@ -300,7 +303,7 @@ describe('Verification Webhook Trigger in n8n', () => {
 		// Signed, declared JSON, but not JSON: passed on as text too, as neither kind.
 		const [broken] = started(await deliver('{"transactionId":"tx-cut'));
 		expect(broken).toEqual({ body: '{"transactionId":"tx-cut', resultType: 'unrecognised' });
-		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('started');
 	});
 
 	it('a body over 5 MiB is answered 413 and starts nothing, even correctly signed', async () => {
@@ -310,46 +313,60 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect(started(result)).toEqual([]);
 	});
 
-	it('Events lets only its kind through (encrypted always); the rest is answered 200 and starts nothing', async () => {
+	it('Events holds back only the other kind; what cannot be told apart (encrypted, unrecognised) and new payment statuses pass', async () => {
 		const journeysOnly = { events: 'journeyResult' };
+		const paymentsOnly = { events: 'paymentResult' };
 		expect(notStartedBecause(await deliver(signedResults.paymentResult(), { parameters: journeysOnly }))).toBe('not in Events');
-		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: paymentsOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('started');
+		expect(notStartedBecause(await deliver({ something: 'other' }, { parameters: paymentsOnly }))).toBe('started');
+		const [refunded] = started(await deliver({ referenceId: 'ref-new', status: 'REFUNDED' }, { parameters: paymentsOnly }));
+		expect(refunded).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'pending' });
+		const [closed] = started(await deliver({ referenceId: 'ref-new', status: 'FAILURE_ACCOUNT_CLOSED' }, { parameters: paymentsOnly }));
+		expect(closed).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'failed' });
 		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: journeysOnly }))).toBe('started');
 		expect(notStartedBecause(await deliver('cipher', { parameters: { events: 'paymentResult' }, contentType: 'text/plain' }))).toBe('started');
-		expect(notStartedBecause(await deliver({ something: 'else' }))).toBe('started');
+		expect(notStartedBecause(await deliver({ something: 'more' }))).toBe('started');
 	});
 
 	describe('duplicates', () => {
 		const result = signedResults.journeyResult({ transactionId: 'tx-dup', status: 'complete', success: 'PASS' });
 
 		it('6 resends one after another: one start; the same result with a new timestamp, or the same body re-encoded, is a duplicate', async () => {
-			let state = staticData;
 			const outcomes: unknown[] = [];
-			for (let i = 0; i < 6; i++) {
-				const copy = await deliver(result, { from: state });
-				outcomes.push(notStartedBecause(copy));
-				state = copy.staticData;
-			}
+			for (let i = 0; i < 6; i++) outcomes.push(notStartedBecause(await deliver(result)));
 			expect(outcomes).toEqual(['started', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
-			expect(notStartedBecause(await deliver({ ...result, timestamp: '2031-01-01T00:00:00.000Z' }, { from: state }))).toBe('duplicate');
-			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2), { from: state }))).toBe('duplicate');
+			expect(notStartedBecause(await deliver({ ...result, timestamp: new Date(Date.now() + 1000).toISOString() }))).toBe('duplicate');
+			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2)))).toBe('duplicate');
 			// Another status or verdict of the same transaction is a new result.
-			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }, { from: state }))).toBe('started');
+			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }))).toBe('started');
 		});
 
-		it('6 copies at the same moment, each with its own copy of the stored static data: one starts', async () => {
+		it('6 copies at the same moment: one starts', async () => {
 			const copies = await Promise.all(Array.from({ length: 6 }, async () => await deliver(result)));
 			expect(copies.map(notStartedBecause).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'started']);
 		});
 
-		it('across a restart the static data is the memory; it holds hashes only', async () => {
-			const first = await deliver(result);
-			forgetDeliveries(); // the n8n process restarts
-			expect(notStartedBecause(await deliver(result, { from: first.staticData }))).toBe('duplicate');
-			const remembered = (first.staticData[NODE_KEY] as IDataObject).recentDeliveries as Record<string, number>;
-			expect(Object.keys(remembered)).toHaveLength(2);
-			for (const key of Object.keys(remembered)) expect(key).toMatch(/^[0-9a-f]{24}$/);
-			expect(JSON.stringify(first.staticData)).not.toContain('tx-dup');
+		it('nothing is written to static data; what earlier versions kept there is removed', async () => {
+			const first = await deliver(result, { from: { [NODE_KEY]: { recentDeliveries: { abc: Date.now() } } } });
+			expect(notStartedBecause(first)).toBe('started');
+			expect(first.staticData[NODE_KEY]).toEqual({});
+			expect((await deliver({ ...result, success: 'FLAG' })).staticData[NODE_KEY]).toEqual({});
+		});
+
+		it('a signed body whose own timestamp is older than 25 hours is refused with 400 and not remembered; one within 25 hours starts', async () => {
+			const old = { ...result, transactionId: 'tx-old', timestamp: new Date(Date.now() - 30 * 86_400_000).toISOString() };
+			const refused = await deliver(old);
+			expect(refused.res).toMatchObject({ statusCode: 400, ended: true });
+			expect(started(refused)).toEqual([]);
+			const enveloped = { status: true, data: { ...old, timestamp: undefined, generalTransactionData: { timestamp: old.timestamp, success: 'PASS' } } };
+			expect((await deliver(enveloped)).res.statusCode).toBe(400);
+			const lastRetry = await deliver({ ...old, timestamp: new Date(Date.now() - 24 * 3_600_000).toISOString() });
+			expect([lastRetry.res.statusCode, notStartedBecause(lastRetry)]).toEqual([200, 'started']);
+			// A longer Ignore Duplicates Within widens the window with it.
+			const sixDays = { ...old, success: 'FLAG', timestamp: new Date(Date.now() - 6 * 86_400_000).toISOString() };
+			expect((await deliver(sixDays)).res.statusCode).toBe(400);
+			expect(notStartedBecause(await deliver(sixDays, { parameters: { dedupMinutes: 60 * 24 * 7 } }))).toBe('started');
 		});
 
 		it('0 minutes turns the check off; test events are never held back', async () => {
