@@ -43,7 +43,11 @@ export class VerificationWebhookTrigger implements INodeType {
 		defaults: { name: 'Verification Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'verificationServicesWebhookApi', required: true, testedBy: 'signingSecret' }],
+		credentials: [
+			{ name: 'verificationServicesWebhookApi', required: true, testedBy: 'signingSecret' },
+			// Only to confirm unsigned payment results with Get Payment Status.
+			{ name: 'verificationServicesApi', required: true, displayOptions: { show: { unsignedPayments: ['confirm'] } } },
+		],
 		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
 		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
 		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it

@@ -7,12 +7,13 @@ import { paymentOutcome } from '../shared/payment-outcome';
 import { isObject } from '../shared/json';
 import { REDACTED } from '../shared/redact';
 import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
-import { type EventFilter, readTriggerOptions } from './description';
+import { type EventFilter, readTriggerOptions, type TriggerOptions } from './description';
 import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
 import { isStale, REPLAY_WINDOW_MINUTES } from './replay-window';
 import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
-import { signatureMatches, signatureOf } from './signature';
+import { SIGNATURE_HEADER, signatureMatches, signatureOf } from './signature';
+import { claimedReference, confirmPayment } from './unsigned-payment';
 
 export const CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
 
@@ -24,6 +25,8 @@ const KEY_CHARS = 24;
  *  1. size: a body over 5 MiB (or over n8n's own limit) -> 413;
  *  2. signature: header Signature must be the hex HMAC-SHA256 of the raw body bytes with the
  *     credential's signing secret -> else 401 `{"message":"Unauthorized"}`, whatever was wrong;
+ *     except a delivery without the header under Unsigned Payment Results = Confirm With the API,
+ *     which receiveUnsigned() confirms with Get Payment Status;
  *  3. the body: `text/plain` stays the raw string (an encrypted payload), anything else is parsed
  *     as JSON (a body that is not JSON stays the raw string);
  *  4. replay window: a body whose own timestamp is more than the window (25 hours, or Ignore
@@ -53,12 +56,17 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			this.logger.warn(`${this.getNode().name} refused a delivery: ${secretState.message}`);
 			return answer(this, 401, 'Unauthorized');
 		}
+		const options = readTriggerOptions(
+			this.getNodeParameter('events', 'all'),
+			this.getNodeParameter('dedupMinutes', undefined),
+			this.getNodeParameter('unsignedPayments', 'refuse'),
+		);
 		if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
+			if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined) return await receiveUnsigned(this, read.bytes, headers, options);
 			this.logger.debug(`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`);
 			return answer(this, 401, 'Unauthorized');
 		}
 
-		const options = readTriggerOptions(this.getNodeParameter('events', 'all'), this.getNodeParameter('dedupMinutes', undefined));
 		const content = parseDeliveryBody(read.bytes, headers['content-type']);
 		const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
 		if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
@@ -68,25 +76,64 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
 		if (!passes(options.events, type)) return notStarted('not in Events');
 
-		const staticData = this.getWorkflowStaticData('node');
-		// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
-		if (staticData.recentDeliveries !== undefined) delete staticData.recentDeliveries;
-		if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
-			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
-			const outcome = await claimOrWait(scope, duplicateKeys(content, type), options.dedupMinutes * 60_000);
-			if ('undecided' in outcome) return answer(this, 503, 'A copy of this delivery is being taken; send it again later');
-			if ('duplicate' in outcome) return notStarted('duplicate');
-			claim = outcome.claim;
-		}
-		const started: IWebhookResponseData = { workflowData: [[{ json: outputItem(content, type) }]], webhookResponse: STARTED_ANSWER };
-		settleByAnswer(this, claim);
-		return started;
+		return await startOnce(this, duplicateKeys(content, type), outputItem(content, type), options, (taken) => (claim = taken));
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		if (claim && !claim.duplicate) claim.release();
 		this.logger.error(`${this.getNode().name} could not take a delivery: ${(error as Error).message}`);
 		return answer(this, 500, 'Internal Server Error');
 	}
+}
+
+/**
+ * Starts the workflow with `item` unless a delivery with one of `keys` was taken within the window
+ * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_ANSWER.
+ */
+async function startOnce(
+	context: IWebhookFunctions,
+	keys: string[],
+	item: IDataObject,
+	options: TriggerOptions,
+	onClaim: (claim: DeliveryClaim) => void,
+): Promise<IWebhookResponseData> {
+	const staticData = context.getWorkflowStaticData('node');
+	// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
+	if (staticData.recentDeliveries !== undefined) delete staticData.recentDeliveries;
+	let claim: DeliveryClaim | undefined;
+	if (options.dedupMinutes > 0 && context.getMode() !== 'manual') {
+		const scope = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}`;
+		const outcome = await claimOrWait(scope, keys, options.dedupMinutes * 60_000);
+		if ('undecided' in outcome) return answer(context, 503, 'A copy of this delivery is being taken; send it again later');
+		if ('duplicate' in outcome) return notStarted('duplicate');
+		onClaim(outcome.claim);
+		claim = outcome.claim;
+	}
+	settleByAnswer(context, claim);
+	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_ANSWER };
+}
+
+/**
+ * A delivery without a Signature header, with Unsigned Payment Results = Confirm With the API: only
+ * its referenceId is read, and the workflow starts with Get Payment Status's answer for it
+ * (unsigned-payment.ts). No referenceId, or a payment the API does not know -> 401, as any unsigned
+ * delivery; the API not answering now -> 503, so the provider sends it again.
+ */
+async function receiveUnsigned(context: IWebhookFunctions, bytes: Buffer, headers: IDataObject, options: TriggerOptions): Promise<IWebhookResponseData> {
+	const content = parseDeliveryBody(bytes, headers['content-type']);
+	const referenceId = 'json' in content ? claimedReference(content.json) : undefined;
+	if (referenceId === undefined) return answer(context, 401, 'Unauthorized');
+	if (!passes(options.events, 'paymentResult')) return notStarted('not in Events');
+	const confirmation = await confirmPayment(context, referenceId);
+	if ('refused' in confirmation) {
+		context.logger.debug(`${context.getNode().name} refused an unsigned delivery: ${confirmation.refused}`);
+		return answer(context, 401, 'Unauthorized');
+	}
+	if ('retry' in confirmation) {
+		context.logger.warn(`${context.getNode().name} could not confirm an unsigned payment result: ${confirmation.retry}`);
+		return answer(context, 503, 'The payment could not be confirmed now; send it again later');
+	}
+	const identity = ['paymentResult', confirmation.referenceId, confirmation.status.toLowerCase(), ''];
+	return await startOnce(context, [shortHash(JSON.stringify(['result', ...identity]))], confirmation.item, options, () => {});
 }
 
 /** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */

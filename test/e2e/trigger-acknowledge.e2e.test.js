@@ -95,7 +95,7 @@ function defineSuite(version) {
 		let server;
 		const ids = {};
 		const urls = {};
-		const hooks = { qes: crypto.randomUUID(), results: crypto.randomUUID(), payments: crypto.randomUUID() };
+		const hooks = { qes: crypto.randomUUID(), results: crypto.randomUUID(), payments: crypto.randomUUID(), unsigned: crypto.randomUUID() };
 		let qesSecret;
 		let failed = false;
 
@@ -117,7 +117,7 @@ function defineSuite(version) {
 					const api = { verificationServicesApi: { id: apiId, name: 'Verification sandbox (e2e)' } };
 					const signed = { verificationServicesWebhookApi: { id: webhookId, name: 'Provider webhook secret (e2e)' } };
 					const resultsType = `${PACKAGE}.verificationWebhookTrigger`;
-					[ids.qes, ids.results, ids.payments] = await instance.importWorkflows([
+					[ids.qes, ids.results, ids.payments, ids.unsigned] = await instance.importWorkflows([
 						chain(`QES, completed only (${version})`, [
 							node({ name: QES_NAME, type: `${PACKAGE}.verificationQesTrigger`, typeVersion: 1, webhookId: hooks.qes, parameters: { options: { fetchVerification: true, onlyStatuses: 'completed' } }, credentials: api }),
 							noOp('No Operation'),
@@ -130,6 +130,10 @@ function defineSuite(version) {
 							node({ name: RESULTS_NAME, type: resultsType, typeVersion: 1, webhookId: hooks.payments, parameters: { events: 'paymentResult' }, credentials: signed }),
 							noOp('No Operation'),
 						]),
+						chain(`Payment results, unsigned ones confirmed with the API (${version})`, [
+							node({ name: RESULTS_NAME, type: resultsType, typeVersion: 1, webhookId: hooks.unsigned, parameters: { events: 'paymentResult', unsignedPayments: 'confirm' }, credentials: { ...signed, ...api } }),
+							noOp('No Operation'),
+						]),
 					]);
 					const port = await util.freePort();
 					server = await instance.startServer({ port, env: serverEnv(port) });
@@ -139,7 +143,7 @@ function defineSuite(version) {
 					await server.activateWorkflow(ids.qes);
 					await waitForActivation({ sandbox, server, workflowId: ids.qes, nodeName: QES_NAME, url: urls.qes, configureRoute: CONFIGURE, configureCount: 1, secretHeader: SECRET_HEADER });
 					qesSecret = (await storedWebhook(sandbox)).metadata.authHeader[SECRET_HEADER];
-					for (const key of ['results', 'payments']) {
+					for (const key of ['results', 'payments', 'unsigned']) {
 						await server.activateWorkflow(ids[key]);
 						await waitUntil(`${key}: the production URL answers an unsigned POST with 401`, async () => (await postJson(urls[key], { probe: true })).status === 401);
 					}
@@ -206,6 +210,34 @@ function defineSuite(version) {
 			const lastId = await settle(server, ids.payments, 2);
 			const [item] = nodeOutput((await server.getExecution(lastId)).data, RESULTS_NAME);
 			assert.deepEqual([item.resultType, item.status, item.paymentOutcome], ['paymentResult', 'FAILURE_ACCOUNT_CLOSED', 'failed']);
+		});
+
+		check('an unsigned payment result: 401 by default; with Unsigned Payment Results = Confirm With the API it starts with the API\'s status, not the body\'s', async () => {
+			const referenceId = `ref-unsigned-${version}`;
+			const paymentsBefore = await executionCount(server, ids.payments);
+			const auth = await (await util.freshFetch(`${sandbox.baseUrl}/auth`, {
+				method: 'POST',
+				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'content-type': 'application/x-www-form-urlencoded' },
+				body: '',
+			})).json();
+			const initiated = await util.freshFetch(`${sandbox.baseUrl}/payments/initiate`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' }),
+			});
+			assert.equal(initiated.status, 200, await initiated.text());
+			assert.equal((await control(sandbox, 'POST', `/payments/${referenceId}/status`, { status: 'FAILURE_DECLINED', deliver: false })).status, 200);
+
+			const claim = { referenceId, status: 'SUCCESS', statusReasonInformation: 'paid', paymentOutcome: 'succeeded' };
+			const refused = await postJson(urls.payments, claim);
+			const unknown = await postJson(urls.unsigned, { ...claim, referenceId: `ref-nobody-${version}` });
+			const confirmed = await postJson(urls.unsigned, claim);
+			log(`${version}: unsigned payment result: default ${refused.status}, unknown payment ${unknown.status}, confirmed ${confirmed.status} ${JSON.stringify(confirmed.data)}`);
+			assert.deepEqual([refused.status, unknown.status, confirmed.status], [401, 401, 200]);
+			const lastId = await settle(server, ids.unsigned, 1);
+			assert.equal(await executionCount(server, ids.payments), paymentsBefore, 'the default workflow started nothing');
+			const [item] = nodeOutput((await server.getExecution(lastId)).data, RESULTS_NAME);
+			assert.deepEqual([item.referenceId, item.status, item.paymentOutcome, item.signed, item.statusReasonInformation], [referenceId, 'FAILURE_DECLINED', 'failed', false, 'Payment failure declined']);
 		});
 
 		check('a genuinely signed journey result whose timestamp is 30 days old is refused with 400 and starts nothing', async () => {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 
 import { Logger } from '@n8n/backend-common';
+import axios from 'axios';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -15,6 +16,7 @@ import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
 import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
 import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
 
 // The emulator's forgeries are the ones the e2e suite sends to a real n8n: one list for both.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -387,5 +389,91 @@ describe('Verification Webhook Trigger in n8n', () => {
 		const tested = checkSigningSecret(SECRET);
 		expect(tested.status).toBe('OK');
 		expect(tested.message).not.toContain(SECRET);
+	});
+});
+
+describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
+	const sandbox = useSandbox();
+	const node = new VerificationWebhookTrigger();
+	const STATUS_ROUTE = 'POST /payments/status';
+
+	beforeEach(() => {
+		forgetDeliveries();
+		forgetSecrets();
+	});
+
+	/** A payment the emulator knows, moved to `status` without a delivery. */
+	async function payment(referenceId: string, status: string) {
+		const auth = await axios.post(`${sandbox().baseUrl}/auth`, '', {
+			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		const initiated = await axios.post(
+			`${sandbox().baseUrl}/payments/initiate`,
+			{ referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' },
+			{ headers: { Authorization: `Bearer ${auth.data.access_token as string}` }, validateStatus: () => true },
+		);
+		expect(initiated.status).toBe(200);
+		const moved = await axios.post(`${sandbox().url}/__control/payments/${referenceId}/status`, { status, deliver: false }, { validateStatus: () => true });
+		expect(moved.status).toBe(200);
+	}
+
+	async function deliverUnsigned(body: unknown, parameters: INodeParameters = { unsignedPayments: 'confirm' }, headers: Record<string, string> = {}) {
+		const rawBody = JSON.stringify(body);
+		return await runWebhook({
+			node,
+			parameters,
+			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
+			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
+			request: { headers: { 'content-type': 'application/json', ...headers }, rawBody },
+		});
+	}
+	const startedItems = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
+
+	it('by default an unsigned payment result is answered 401 and nothing is asked of the API', async () => {
+		await payment('ref-default', 'SUCCESS');
+		const result = await deliverUnsigned({ referenceId: 'ref-default', status: 'SUCCESS' }, {});
+		expect(result.res).toMatchObject({ statusCode: 401, body: { message: 'Unauthorized' } });
+		expect(startedItems(result)).toEqual([]);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(0);
+	});
+
+	it('Confirm With the API: starts with what Get Payment Status answers, never with what the body claims', async () => {
+		await payment('ref-declined', 'FAILURE_DECLINED');
+		const result = await deliverUnsigned({ referenceId: 'ref-declined', status: 'SUCCESS', paymentOutcome: 'succeeded', amount: '1000000.00' });
+		const [item] = startedItems(result);
+		expect(item).toMatchObject({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', paymentOutcome: 'failed', resultType: 'paymentResult', signed: false });
+		expect(item.amount).toBeUndefined();
+		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
+		// Its copy is a duplicate; a signed result of the same payment and status too.
+		expect((await deliverUnsigned({ referenceId: 'ref-declined' })).response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
+		const signed = JSON.stringify({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', statusReasonInformation: 'x' });
+		const signedCopy = await runWebhook({
+			node,
+			parameters: { unsignedPayments: 'confirm' },
+			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
+			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
+			request: { headers: { 'content-type': 'application/json', signature: hmacHex(SECRET, signed) }, rawBody: signed },
+		});
+		expect(signedCopy.response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('a payment the API does not know, a body without referenceId, or a wrong signature: 401, nothing starts', async () => {
+		expect((await deliverUnsigned({ referenceId: 'ref-unknown', status: 'SUCCESS' })).res.statusCode).toBe(401);
+		expect((await deliverUnsigned({ transactionId: 'tx', status: 'complete', success: 'PASS' })).res.statusCode).toBe(401);
+		await payment('ref-forged', 'SUCCESS');
+		const forged = await deliverUnsigned({ referenceId: 'ref-forged', status: 'SUCCESS' }, undefined, { signature: 'f'.repeat(64) });
+		expect(forged.res.statusCode).toBe(401);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
+	});
+
+	it('the API failing for now (503): answered 503 so the provider resends; the resend starts', async () => {
+		await payment('ref-later', 'SETTLEMENT_COMPLETED');
+		await sandbox().configure({ failures: [{ route: STATUS_ROUTE, status: 503 }] });
+		const first = await deliverUnsigned({ referenceId: 'ref-later' });
+		expect(first.res.statusCode).toBe(503);
+		expect(startedItems(first)).toEqual([]);
+		const [item] = startedItems(await deliverUnsigned({ referenceId: 'ref-later' }));
+		expect(item).toMatchObject({ status: 'SETTLEMENT_COMPLETED', paymentOutcome: 'succeeded' });
 	});
 });
