@@ -24,14 +24,19 @@ import { type IWebhookFunctions, sleep } from 'n8n-workflow';
 
 /** Most keys kept per trigger: about 160 MB (measured); 11 keys a second for 25 hours. */
 export const MAX_KEYS_PER_SCOPE = 1_000_000;
+/**
+ * A claim whose request got neither an answer nor a close for this long counts as kept: n8n is
+ * stuck on it, the execution may exist, and its copies are duplicates rather than 503s for ever.
+ */
+export const PENDING_MAX_MS = 60_000;
 /** Upper bound of triggers (workflow, node, secret) remembered by this n8n process. */
 const MAX_SCOPES = 1_000;
 
 interface Memory {
 	/** Duplicate key -> epoch ms of its last copy, oldest first. */
 	seen: Map<string, number>;
-	/** Duplicate key -> resolves (true: kept, false: dropped) once the claim holding it is settled. */
-	pending: Map<string, Promise<boolean>>;
+	/** Duplicate key -> resolves (true: kept, false: dropped) once the claim holding it is settled; since when. */
+	pending: Map<string, { settled: Promise<boolean>; since: number }>;
 }
 
 const memories = new Map<string, Memory>();
@@ -79,8 +84,8 @@ export function claimDelivery(scope: string, keys: string | readonly string[], w
 	const list = typeof keys === 'string' ? [keys] : [...new Set(keys)];
 	const memory = memoryOf(scope);
 	prune(memory.seen, windowMs, now);
-	const held = list.find((key) => memory.pending.has(key));
-	if (held !== undefined) return { duplicate: true, settled: memory.pending.get(held) };
+	const held = list.map((key) => memory.pending.get(key)).find((claim) => claim !== undefined);
+	if (held !== undefined && now - held.since < PENDING_MAX_MS) return { duplicate: true, settled: held.settled };
 	if (list.some((key) => memory.seen.has(key))) {
 		for (const key of list) {
 			memory.seen.delete(key);
@@ -94,13 +99,14 @@ export function claimDelivery(scope: string, keys: string | readonly string[], w
 	}
 	let settle!: (kept: boolean) => void;
 	const settled = new Promise<boolean>((resolve) => (settle = resolve));
-	for (const key of list) memory.pending.set(key, settled);
+	const holder = { settled, since: now };
+	for (const key of list) memory.pending.set(key, holder);
 	let done = false;
 	const finish = (kept: boolean) => {
 		if (done) return;
 		done = true;
 		for (const key of list) {
-			if (memory.pending.get(key) === settled) memory.pending.delete(key);
+			if (memory.pending.get(key) === holder) memory.pending.delete(key);
 			if (!kept && memory.seen.get(key) === now) memory.seen.delete(key);
 		}
 		settle(kept);

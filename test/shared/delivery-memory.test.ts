@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { bodyHash, canonicalJson } from '../../nodes/shared/canonical-json';
-import { claimDelivery, claimOrWait, forgetDeliveries, settleByAnswer } from '../../nodes/shared/delivery-memory';
+import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, settleByAnswer } from '../../nodes/shared/delivery-memory';
 
 /** {"a":{"a":...leaf}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */
 const nestedText = (depth: number, leaf: object) => `${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
@@ -94,6 +94,15 @@ describe('delivery memory', () => {
 		const silent = await claimOrWait('pending', 'i', 600_000);
 		expect('claim' in silent).toBe(true);
 		expect(await claimOrWait('pending', 'i', 600_000, 50)).toEqual({ undecided: true });
+	});
+
+	it('a claim left without any answer for a minute counts as kept: its copies are duplicates, not 503s for ever', () => {
+		const now = Date.now();
+		expect(claimDelivery('stuck', 'k', 600_000, now).duplicate).toBe(false);
+		const meanwhile = claimDelivery('stuck', 'k', 600_000, now + 1_000);
+		expect(meanwhile.duplicate && meanwhile.settled).toBeInstanceOf(Promise);
+		const later = claimDelivery('stuck', 'k', 600_000, now + PENDING_MAX_MS);
+		expect(later).toEqual({ duplicate: true });
 	});
 
 	it('settles a claim by the answer n8n sends: 2xx keeps it, 500 drops it, a connection closed before any answer keeps it', () => {
