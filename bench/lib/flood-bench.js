@@ -26,6 +26,8 @@ function floodSettings(env = process.env) {
 		settleS: num('BENCH_FLOOD_SETTLE_S', 600),
 		// Which runs first (BENCH_FLOOD_ORDER=trigger,plain): the machine's load drifts between the two.
 		order: (env.BENCH_FLOOD_ORDER || 'plain,trigger').split(',').map((s) => s.trim()).filter((s) => s === 'plain' || s === 'trigger'),
+		// Extra environment for the n8n servers, as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}).
+		n8nEnv: env.BENCH_FLOOD_N8N_ENV ? JSON.parse(env.BENCH_FLOOD_N8N_ENV) : {},
 	};
 }
 
@@ -99,7 +101,7 @@ async function floodOne({ driver, which, settings, log }) {
 		const [workflowId] = await instance.importWorkflows([workflow]);
 		const port = await driver.util.freePort();
 		const base = `http://127.0.0.1:${port}/`;
-		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
+		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
 		await server.ensureLoggedIn();
 		await server.activateWorkflow(workflowId);
 		const url = which === 'trigger' ? `${base}webhook/${hook}/webhook` : `${base}webhook/${plainPath}`;
