@@ -20,6 +20,7 @@ const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
 const { runManyExecutions, renderManyExecutions } = require('./lib/many-executions');
+const { runFloodBench, floodSettings, renderFloodText, renderFloodMarkdown } = require('./lib/flood-bench');
 
 const env = process.env;
 const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
@@ -32,7 +33,7 @@ const SETTINGS = {
 	memoryRuns: Math.max(1, num('BENCH_MEMORY_RUNS', 1)),
 	// After its first run, a configuration gets no further run once it has used this much time.
 	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
-	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger,many').split(',').map((s) => s.trim()).filter(Boolean),
+	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger,flood,many').split(',').map((s) => s.trim()).filter(Boolean),
 	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
 	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
@@ -96,6 +97,9 @@ function configurations(s) {
 	}
 	if (s.groups.includes('trigger')) {
 		list.push({ key: 'T-trigger', group: 'trigger', kind: 'trigger', label: 'QES trigger and Verification Webhook Trigger vs plain Webhook node, 20 concurrent (bench/lib/trigger-bench.js)' });
+	}
+	if (s.groups.includes('flood')) {
+		list.push({ key: 'F-flood', group: 'flood', kind: 'flood', label: 'Verification Webhook Trigger vs plain Webhook node under a flood of 2,100 deliveries: lost deliveries and peak memory (bench/lib/flood-bench.js)' });
 	}
 	return s.keys.length ? list.filter((c) => s.keys.includes(c.key)) : list;
 }
@@ -335,6 +339,10 @@ async function main() {
 				ctx.trigger = await runTriggerBench({ driver, emulator: emulatorWithKeys, log: driverLog, settings: triggerSettings(env) });
 				continue;
 			}
+			if (cfg.kind === 'flood') {
+				ctx.flood = await runFloodBench({ driver, log: driverLog, settings: floodSettings(env) });
+				continue;
+			}
 			if (cfg.kind === 'limit') {
 				results.push(summarize(cfg, [], settings));
 				continue;
@@ -391,13 +399,13 @@ async function main() {
 		settings,
 	};
 	const targets = evaluateTargets(results, settings, manyRows);
-	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), manyExecutions: manyRows };
+	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), ...(ctx.flood ? { flood: ctx.flood } : {}), manyExecutions: manyRows };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
 	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
-	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + renderManyExecutions(manyRows);
-	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + renderManyExecutions(manyRows);
+	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + (ctx.flood ? renderFloodMarkdown(ctx.flood) : '') + renderManyExecutions(manyRows);
+	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + (ctx.flood ? renderFloodText(ctx.flood) : '') + renderManyExecutions(manyRows);
 	fs.writeFileSync(markdownFile, renderMarkdown(report) + extraMarkdown);
 	process.stdout.write(renderText(report) + extraText);
 	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);

@@ -188,7 +188,7 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 				}),
 				noOp('No Operation'),
 			]),
-			// Where the time goes: with the duplicate check off, n8n answers only after it created the execution.
+			// What the duplicate check costs: the same trigger with it off.
 			chain('Bench QES trigger, duplicates not ignored', [
 				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: offWebhookId, parameters: { options: { dedupMinutes: 0 } }, credentials }),
 				noOp('No Operation'),
@@ -389,7 +389,7 @@ function triggerRows(result) {
 	];
 	if (off.sent) {
 		rows.push([
-			`QES trigger, Ignore Duplicates off (n8n answers after creating the execution)`,
+			`QES trigger, Ignore Duplicates off`,
 			off.perSecond?.toFixed(1),
 			`${fmtMs(off.medianMs)} (${fmtX(plain.medianMs ? off.medianMs / plain.medianMs : null)})`,
 			`${fmtMs(off.maxMs)} (${fmtX(plain.maxMs ? off.maxMs / plain.maxMs : null)})`,

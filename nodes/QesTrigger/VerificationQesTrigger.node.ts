@@ -40,8 +40,11 @@ export class VerificationQesTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'verificationServicesApi', required: true }],
-		// noData: without it n8n answers accepted pings with the literal body "firstEntryJson".
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
+		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
+		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
+		// answer the literal body "firstEntryJson").
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
 		eventTriggerDescription: 'Waiting for a QES onboarding status ping',
 		activationMessage:
 			'QES status pings of this account now come to this workflow; the webhook set elsewhere for it was replaced.',

@@ -93,7 +93,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 1440 },
 				default: DEFAULT_DEDUP_MINUTES,
 				description:
-					'A ping that repeats one received this many minutes before (see Duplicate Key) is answered but starts nothing: the provider resends pings it thinks were not received. Also holds for copies arriving at the same moment and over an n8n restart; not applied to test events. 0 turns this off.',
+					'A ping that repeats one taken this many minutes before (see Duplicate Key) is answered but starts nothing: the provider resends pings it thinks were not received. Also holds for copies arriving at the same moment; kept in this n8n process\'s memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off.',
 			},
 			{
 				displayName: 'Include Headers',
@@ -116,7 +116,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: '',
 				placeholder: 'completed, rejected',
 				description:
-					'Start the workflow only for pings with one of these statuses (comma-separated, case-insensitive; read from "status" or "data.status" of the ping). Other pings are answered but start nothing. Empty: every status.',
+					'Start the workflow only for pings with one of these statuses (comma-separated, case-insensitive; read from "status" or "data.status" of the ping, and for a ping without one from its session\'s Get Verification result). Other pings are answered but start nothing. When Get Verification fails for now (time limit, 429, 5xx), the ping is answered 503 so the provider sends it again. Empty: every status.',
 			},
 			{
 				displayName: 'Secret Header Name',

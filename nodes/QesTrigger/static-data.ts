@@ -10,9 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
  *     webhookUrl:   string   // the n8n URL registered with POST /onboarding/configureWebhook
  *     secretHeader: string   // header name sent in metadata.authHeader (e.g. X-Verification-Webhook-Secret)
  *     secretSha256: string   // SHA-256 (64 lower-case hex chars) of the secret sent in metadata.authHeader
- *   },
- *   recentPings: { [duplicate key, 32 hex chars]: epoch ms of the last copy }  // Ignore Duplicates Within;
- *                at most MAX_REMEMBERED_DELIVERIES (shared/delivery-memory.ts), none older than the window
+ *   }
  * }
  * ```
  *
@@ -21,8 +19,11 @@ import type { IDataObject } from 'n8n-workflow';
  * execution's workflowData and `GET /rest/workflows/:id` returns it, so whoever can read executions or
  * workflows can read it. A ping's header value is hashed and compared with `secretSha256` instead.
  *
+ * The duplicate memory is not here (shared/delivery-memory.ts says why); `recentPings`, where earlier
+ * versions kept it, is removed on the next ping or registration.
+ *
  * n8n only notices changes made directly on the node's static-data object, so every update assigns a
- * whole new value to `registration` or `recentPings` instead of mutating them in place.
+ * whole new value to `registration` instead of mutating it in place.
  */
 export interface Registration extends IDataObject {
 	webhookUrl: string;
@@ -30,11 +31,10 @@ export interface Registration extends IDataObject {
 	secretSha256: string;
 }
 
-export type RecentPings = Record<string, number>;
-
 export interface TriggerStaticData extends IDataObject {
 	registration?: Registration;
-	recentPings?: RecentPings;
+	/** Left by earlier versions; removed. */
+	recentPings?: IDataObject;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -77,7 +77,7 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 	const registration: Registration = { webhookUrl, secretHeader, secretSha256: secretSha256(secret) };
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	staticData.registration = registration;
-	// Pings remembered for an earlier registration say nothing about this one.
+	// Where earlier versions kept their duplicate memory (static-data.ts).
 	delete staticData.recentPings;
 	return true;
 }

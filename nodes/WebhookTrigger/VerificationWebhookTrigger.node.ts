@@ -21,9 +21,10 @@ import { checkSigningSecret } from './secret-check';
  * production URL and agrees on a webhook secret, which goes into the credential.
  *
  * Every delivery must carry header `Signature` = hex HMAC-SHA256 of the raw body with that secret
- * (receive.ts lists the checks in order). Accepted deliveries are answered 200 before the workflow
- * runs; copies of one result (the provider resends for about 24 hours) start it once, also when
- * they arrive together or across an n8n restart (nodes/shared/delivery-memory.ts).
+ * (receive.ts lists the checks in order). A started delivery is answered 200 by n8n once the
+ * execution exists (n8n 2.x; 1.x answers as it starts it), before the workflow runs; copies of one
+ * result (the provider resends for about 24 hours) start it once, also when they arrive together
+ * (nodes/shared/delivery-memory.ts: in this n8n process's memory).
  *
  * Output: one item per accepted delivery = the body's fields as they arrived (an encrypted
  * text/plain body as the string `body`), plus `resultType` (journeyResult, paymentResult,
@@ -42,9 +43,16 @@ export class VerificationWebhookTrigger implements INodeType {
 		defaults: { name: 'Verification Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'verificationServicesWebhookApi', required: true, testedBy: 'signingSecret' }],
-		// noData: without it n8n answers the deliveries it answers itself with the literal body "firstEntryJson".
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		credentials: [
+			{ name: 'verificationServicesWebhookApi', required: true, testedBy: 'signingSecret' },
+			// Only to confirm unsigned payment results with Get Payment Status.
+			{ name: 'verificationServicesApi', required: true, displayOptions: { show: { unsignedPayments: ['confirm'] } } },
+		],
+		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
+		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
+		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
+		// answer the literal body "firstEntryJson").
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
 		eventTriggerDescription: 'Waiting for a signed result from the provider',
 		activationMessage: "Signed results the provider sends to this workflow's production URL now start it.",
 		properties: triggerProperties,

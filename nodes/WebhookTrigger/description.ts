@@ -37,7 +37,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'all',
 		description:
-			'Which deliveries start the workflow; the others are answered 200 and start nothing. Encrypted (text/plain) deliveries cannot be told apart and always start it.',
+			'Which deliveries start the workflow; the others are answered 200 and start nothing. Encrypted (text/plain) and unrecognised deliveries cannot be told apart and always start it; a payment result with a status the API does not document is still a payment result.',
 	},
 	{
 		displayName: 'Ignore Duplicates Within (Minutes)',
@@ -46,7 +46,28 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_DEDUP_MINUTES },
 		default: DEFAULT_DEDUP_MINUTES,
 		description:
-			'A delivery that repeats one received this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment and over an n8n restart; not applied to test events. 0 turns this off.',
+			'A delivery that repeats one taken this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment; kept in this n8n process\'s memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off. A body whose own timestamp is older than 25 hours (or this, when longer) is refused with 400.',
+	},
+	{
+		displayName: 'Unsigned Payment Results',
+		name: 'unsignedPayments',
+		type: 'options',
+		options: [
+			{
+				name: 'Refuse',
+				value: 'refuse',
+				description: 'A delivery without a Signature header is answered 401 and starts nothing',
+			},
+			{
+				name: 'Confirm With the API',
+				value: 'confirm',
+				description:
+					'A payment result without a Signature header starts the workflow with what Get Payment Status answers for its referenceId (API credential below), never with what the delivery claims',
+			},
+		],
+		default: 'refuse',
+		description:
+			'Whether a payment result that carries no Signature header can start the workflow. A delivery with a wrong signature is always refused.',
 	},
 	// n8n parses a version-1 webhook node's body before webhook() unless $parameter.options.binaryData
 	// is set. With it set the body reaches webhook() unread, so the signature is checked on the bytes
@@ -63,12 +84,15 @@ export const triggerProperties: INodeProperties[] = [
 export interface TriggerOptions {
 	events: EventFilter;
 	dedupMinutes: number;
+	/** Unsigned Payment Results = Confirm With the API. */
+	confirmUnsigned: boolean;
 }
 
-export function readTriggerOptions(events: unknown, dedupMinutes: unknown): TriggerOptions {
+export function readTriggerOptions(events: unknown, dedupMinutes: unknown, unsignedPayments?: unknown): TriggerOptions {
 	const minutes = Number(dedupMinutes ?? DEFAULT_DEDUP_MINUTES);
 	return {
 		events: events === 'journeyResult' || events === 'paymentResult' ? events : 'all',
 		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, MAX_DEDUP_MINUTES) : 0,
+		confirmUnsigned: unsignedPayments === 'confirm',
 	};
 }

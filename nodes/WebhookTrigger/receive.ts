@@ -2,47 +2,48 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { bodyHash } from '../shared/canonical-json';
-import { claimDelivery, type DeliveryClaim, type RememberedDeliveries, startAnswered } from '../shared/delivery-memory';
+import { claimOrWait, type DeliveryClaim, settleByAnswer, STARTED_ANSWER } from '../shared/delivery-memory';
 import { paymentOutcome } from '../shared/payment-outcome';
 import { isObject } from '../shared/json';
 import { REDACTED } from '../shared/redact';
 import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
-import { type EventFilter, readTriggerOptions } from './description';
+import { type EventFilter, readTriggerOptions, type TriggerOptions } from './description';
 import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import { isStale, REPLAY_WINDOW_MINUTES } from './replay-window';
 import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
-import { signatureMatches, signatureOf } from './signature';
+import { SIGNATURE_HEADER, signatureMatches, signatureOf } from './signature';
+import { claimedReference, confirmPayment } from './unsigned-payment';
 
 export const CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
 
-/**
- * Duplicate keys kept per trigger (static data key `recentDeliveries`): each delivery records two,
- * so the last 1,000 deliveries within the window. 24 hex chars (96 bits of SHA-256) per key keep
- * the static data near 80 KB at most; n8n 1.x copies it into every execution.
- */
-const REMEMBERED_KEYS = 2_000;
+/** 24 hex chars (96 bits of SHA-256) per duplicate key. */
 const KEY_CHARS = 24;
-
-interface WebhookStaticData extends IDataObject {
-	recentDeliveries?: RememberedDeliveries;
-}
 
 /**
  * One delivery, in this order; every refusal and every "not started" is answered at once:
  *  1. size: a body over 5 MiB (or over n8n's own limit) -> 413;
  *  2. signature: header Signature must be the hex HMAC-SHA256 of the raw body bytes with the
  *     credential's signing secret -> else 401 `{"message":"Unauthorized"}`, whatever was wrong;
+ *     except a delivery without the header under Unsigned Payment Results = Confirm With the API,
+ *     which receiveUnsigned() confirms with Get Payment Status;
  *  3. the body: `text/plain` stays the raw string (an encrypted payload), anything else is parsed
  *     as JSON (a body that is not JSON stays the raw string);
- *  4. Events: a result of another kind -> 200, nothing starts;
- *  5. duplicates (Ignore Duplicates Within): the same result (kind, transaction, status, verdict)
- *     or the same body seen within the window -> 200, nothing starts (not for test events);
- *  6. 200 `{"received":true,"started":true}`, answered before the execution starts.
+ *  4. replay window: a body whose own timestamp is more than the window (25 hours, or Ignore
+ *     Duplicates Within when longer) from now -> 400, nothing starts;
+ *  5. Events: a result recognised as the other kind -> 200, nothing starts (what cannot be told
+ *     apart, encrypted or unrecognised, always passes);
+ *  6. duplicates (Ignore Duplicates Within): the same result (kind, transaction, status, verdict)
+ *     or the same body taken within the window -> 200, nothing starts (not for test events); a
+ *     copy that arrives while the first is not answered yet waits for that answer, and is answered
+ *     503 if it does not come within 5 s;
+ *  7. the execution: n8n answers 200 `{"received":true,"started":true}` itself; n8n 2.x once it has
+ *     created the execution, and 500 when it could not (the provider resends, and the duplicate
+ *     memory lets that copy through).
  * Nothing here throws: n8n 2.x would start an execution with the error.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	let claim: DeliveryClaim | undefined;
-	const staticData = this.getWorkflowStaticData('node') as WebhookStaticData;
 	try {
 		const read = await readDeliveryBody(this.getRequestObject() as unknown as DeliveryRequest);
 		if ('tooLarge' in read) return answer(this, 413, 'Payload Too Large');
@@ -55,35 +56,84 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			this.logger.warn(`${this.getNode().name} refused a delivery: ${secretState.message}`);
 			return answer(this, 401, 'Unauthorized');
 		}
+		const options = readTriggerOptions(
+			this.getNodeParameter('events', 'all'),
+			this.getNodeParameter('dedupMinutes', undefined),
+			this.getNodeParameter('unsignedPayments', 'refuse'),
+		);
 		if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
+			if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined) return await receiveUnsigned(this, read.bytes, headers, options);
 			this.logger.debug(`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`);
 			return answer(this, 401, 'Unauthorized');
 		}
 
-		const options = readTriggerOptions(this.getNodeParameter('events', 'all'), this.getNodeParameter('dedupMinutes', undefined));
 		const content = parseDeliveryBody(read.bytes, headers['content-type']);
+		const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
+		if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
+			this.logger.debug(`${this.getNode().name} refused a delivery: its timestamp is outside the replay window`);
+			return answer(this, 400, `Stale result: its timestamp is more than ${replayMinutes} minutes from now`);
+		}
 		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
 		if (!passes(options.events, type)) return notStarted('not in Events');
 
-		if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
-			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
-			claim = claimDelivery(scope, duplicateKeys(content, type), options.dedupMinutes * 60_000, staticData.recentDeliveries, { limit: REMEMBERED_KEYS });
-			// A new object each time: n8n marks static data as changed only on a top-level assignment.
-			staticData.recentDeliveries = claim.snapshot();
-			if (claim.duplicate) return notStarted('duplicate');
-		} else if (options.dedupMinutes === 0 && staticData.recentDeliveries !== undefined) {
-			delete staticData.recentDeliveries;
-		}
-		return startAnswered(this, [{ json: outputItem(content, type) }]);
+		return await startOnce(this, duplicateKeys(content, type), outputItem(content, type), options, (taken) => (claim = taken));
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
-		if (claim) {
-			claim.release();
-			staticData.recentDeliveries = claim.snapshot();
-		}
+		if (claim && !claim.duplicate) claim.release();
 		this.logger.error(`${this.getNode().name} could not take a delivery: ${(error as Error).message}`);
 		return answer(this, 500, 'Internal Server Error');
 	}
+}
+
+/**
+ * Starts the workflow with `item` unless a delivery with one of `keys` was taken within the window
+ * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_ANSWER.
+ */
+async function startOnce(
+	context: IWebhookFunctions,
+	keys: string[],
+	item: IDataObject,
+	options: TriggerOptions,
+	onClaim: (claim: DeliveryClaim) => void,
+): Promise<IWebhookResponseData> {
+	const staticData = context.getWorkflowStaticData('node');
+	// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
+	if (staticData.recentDeliveries !== undefined) delete staticData.recentDeliveries;
+	let claim: DeliveryClaim | undefined;
+	if (options.dedupMinutes > 0 && context.getMode() !== 'manual') {
+		const scope = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}`;
+		const outcome = await claimOrWait(scope, keys, options.dedupMinutes * 60_000);
+		if ('undecided' in outcome) return answer(context, 503, 'A copy of this delivery is being taken; send it again later');
+		if ('duplicate' in outcome) return notStarted('duplicate');
+		onClaim(outcome.claim);
+		claim = outcome.claim;
+	}
+	settleByAnswer(context, claim);
+	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_ANSWER };
+}
+
+/**
+ * A delivery without a Signature header, with Unsigned Payment Results = Confirm With the API: only
+ * its referenceId is read, and the workflow starts with Get Payment Status's answer for it
+ * (unsigned-payment.ts). No referenceId, or a payment the API does not know -> 401, as any unsigned
+ * delivery; the API not answering now -> 503, so the provider sends it again.
+ */
+async function receiveUnsigned(context: IWebhookFunctions, bytes: Buffer, headers: IDataObject, options: TriggerOptions): Promise<IWebhookResponseData> {
+	const content = parseDeliveryBody(bytes, headers['content-type']);
+	const referenceId = 'json' in content ? claimedReference(content.json) : undefined;
+	if (referenceId === undefined) return answer(context, 401, 'Unauthorized');
+	if (!passes(options.events, 'paymentResult')) return notStarted('not in Events');
+	const confirmation = await confirmPayment(context, referenceId);
+	if ('refused' in confirmation) {
+		context.logger.debug(`${context.getNode().name} refused an unsigned delivery: ${confirmation.refused}`);
+		return answer(context, 401, 'Unauthorized');
+	}
+	if ('retry' in confirmation) {
+		context.logger.warn(`${context.getNode().name} could not confirm an unsigned payment result: ${confirmation.retry}`);
+		return answer(context, 503, 'The payment could not be confirmed now; send it again later');
+	}
+	const identity = ['paymentResult', confirmation.referenceId, confirmation.status.toLowerCase(), ''];
+	return await startOnce(context, [shortHash(JSON.stringify(['result', ...identity]))], confirmation.item, options, () => {});
 }
 
 /** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */
@@ -110,9 +160,9 @@ function notStarted(reason: 'duplicate' | 'not in Events'): IWebhookResponseData
 	return { webhookResponse: { received: true, started: false, reason } };
 }
 
-/** Encrypted results cannot be told apart: every filter lets them through rather than lose them. */
+/** What cannot be told apart (encrypted or unrecognised) passes every filter rather than be lost. */
 function passes(filter: EventFilter, type: ResultType): boolean {
-	return filter === 'all' || type === 'encrypted' || type === filter;
+	return filter === 'all' || type === 'encrypted' || type === 'unrecognised' || type === filter;
 }
 
 const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, KEY_CHARS);

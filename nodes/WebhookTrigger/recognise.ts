@@ -11,11 +11,14 @@ import { isPaymentStatus } from '../shared/payment-outcome';
  * as the API's generations spell them):
  *  1. journeyResult: a `success` verdict (PASS, DECLINE, REVIEW, FLAG, any case), or a
  *     `journeySummary` or `generalTransactionData` object: fields only journey results carry;
- *  2. paymentResult: a `status` from the payment status list, with a `statusReasonInformation`,
+ *  2. paymentResult: a `status` from the documented payment list, with a `statusReasonInformation`,
  *     `referenceId` or `requestId`, or a status the journey does not use (all but PROCESSING);
  *  3. journeyResult: a `transactionId` with one of the journey's technical statuses (complete,
  *     processing, aborted, closed, error);
- *  4. unrecognised: anything else (started only when the trigger takes all results).
+ *  4. paymentResult: any other `status` string with the payment's `referenceId`, `requestId` or
+ *     `statusReasonInformation`: a status the provider added (REFUNDED, FAILURE_ACCOUNT_CLOSED, ...)
+ *     is still a payment result, never dropped by Events = Payment Results;
+ *  5. unrecognised: anything else (it passes every Events filter, as it cannot be told apart).
  * A `text/plain` body (an encrypted payload) cannot be read, so it is `encrypted`; a body that is
  * neither text/plain nor JSON is `unrecognised`.
  */
@@ -65,13 +68,12 @@ export function resultTypeOf(body: unknown): Exclude<ResultType, 'encrypted'> {
 		return 'journeyResult';
 	}
 	const status = resultStatus(body);
-	if (isPaymentStatus(status)) {
-		const named = ['statusReasonInformation', 'referenceId', 'requestId'].some((name) => has(found, name, (value) => value !== undefined && value !== null));
-		if (named || !JOURNEY_STATUSES.includes(status.toLowerCase())) return 'paymentResult';
-	}
-	if (textField(found, 'transactionId') !== undefined && status !== undefined && JOURNEY_STATUSES.includes(status.toLowerCase())) {
-		return 'journeyResult';
-	}
+	if (status === undefined) return 'unrecognised';
+	const journeyStatus = JOURNEY_STATUSES.includes(status.toLowerCase());
+	const paymentNamed = ['statusReasonInformation', 'referenceId', 'requestId'].some((name) => has(found, name, (value) => value !== undefined && value !== null));
+	if (isPaymentStatus(status) && (paymentNamed || !journeyStatus)) return 'paymentResult';
+	if (textField(found, 'transactionId') !== undefined && journeyStatus) return 'journeyResult';
+	if (paymentNamed) return 'paymentResult';
 	return 'unrecognised';
 }
 

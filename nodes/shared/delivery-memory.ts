@@ -1,113 +1,117 @@
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { type IWebhookFunctions, sleep } from 'n8n-workflow';
 
 /**
  * The duplicate memory of the webhook triggers (QES Onboarding Trigger, Verification Webhook Trigger):
  * what a provider that resends a delivery must not start twice.
  *
  * Per trigger scope, duplicate key -> time of the last copy (epoch ms), oldest first (Map keeps
- * insertion order; a refreshed key moves to the end), in this process's memory and in the node's
- * static data.
+ * insertion order; a refreshed key moves to the end), in this n8n process's memory only. A key is
+ * kept for the whole window, whatever the number of deliveries: the bound is time (plus
+ * MAX_KEYS_PER_SCOPE, a guard against a runaway sender far above any provider's volume).
  *
- * Why in memory as well as in static data: n8n hands every request its own copy of the workflow's
- * static data, read from the database when the request arrives, and writes it back only after
- * webhook() returned. Copies that arrive together all read the same state, so only a check and
- * record in this process, with no await in between, lets exactly one of them through. Static data
- * carries the memory over an n8n restart, provided n8n saves it: see startAnswered().
+ * Why in memory and nowhere else: a webhook() of a community node reaches no store that n8n shares
+ * between processes. n8n's deduplication helpers (`checkProcessedAndRecord`, the Remove Duplicates
+ * node's storage) are given to execute contexts only, not to the webhook context; the workflow's
+ * static data is one JSON blob per workflow, read when a request arrives and written back whole
+ * after it, last writer wins, so copies arriving together all pass, and rewriting a blob that grows
+ * with every delivery is what made n8n fail under a flood of deliveries. The memory is therefore
+ * per process: a restart forgets it, and two n8n webhook processes (queue mode) each keep their own.
+ *
+ * A claim is pending until the delivery's answer is sent: kept when it was a 2xx (the provider will
+ * not send the delivery again), dropped otherwise (the provider resends it; that copy must start
+ * the workflow). A copy that arrives while a claim is pending waits for it (see `settled`).
  */
 
-/** Stored form of one scope's memory: duplicate key -> epoch ms of its last copy. */
-export type RememberedDeliveries = Record<string, number>;
-
-/** Default upper bound of remembered deliveries per trigger, so static data stays small whatever the traffic. */
-export const MAX_REMEMBERED_DELIVERIES = 500;
+/** Most keys kept per trigger: about 160 MB (measured); 11 keys a second for 25 hours. */
+export const MAX_KEYS_PER_SCOPE = 1_000_000;
+/**
+ * A claim whose request got neither an answer nor a close for this long counts as kept: n8n is
+ * stuck on it, the execution may exist, and its copies are duplicates rather than 503s for ever.
+ */
+export const PENDING_MAX_MS = 60_000;
 /** Upper bound of triggers (workflow, node, secret) remembered by this n8n process. */
 const MAX_SCOPES = 1_000;
 
-const memories = new Map<string, Map<string, number>>();
+interface Memory {
+	/** Duplicate key -> epoch ms of its last copy, oldest first. */
+	seen: Map<string, number>;
+	/** Duplicate key -> resolves (true: kept, false: dropped) once the claim holding it is settled; since when. */
+	pending: Map<string, { settled: Promise<boolean>; since: number }>;
+}
 
-function memoryOf(scope: string): Map<string, number> {
+const memories = new Map<string, Memory>();
+
+function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory) {
 		memories.delete(scope); // most recently used scope last
 	} else {
-		memory = new Map();
+		memory = { seen: new Map(), pending: new Map() };
 		if (memories.size >= MAX_SCOPES) memories.delete(memories.keys().next().value!);
 	}
 	memories.set(scope, memory);
 	return memory;
 }
 
-function prune(memory: Map<string, number>, windowMs: number, now: number, limit: number): void {
-	for (const [key, at] of memory) {
-		if (at > now - windowMs && memory.size <= limit) break;
-		memory.delete(key);
+function prune(seen: Map<string, number>, windowMs: number, now: number): void {
+	for (const [key, at] of seen) {
+		if (at > now - windowMs && seen.size <= MAX_KEYS_PER_SCOPE) break;
+		seen.delete(key);
 	}
 }
 
-/** Adds what static data remembers and this process does not (after a restart, or another n8n process). */
-function merge(memory: Map<string, number>, persisted: RememberedDeliveries | undefined, windowMs: number, now: number): void {
-	if (!persisted || typeof persisted !== 'object') return;
-	let added = false;
-	for (const [key, at] of Object.entries(persisted)) {
-		if (typeof at !== 'number' || !(at > now - windowMs) || at > now) continue;
-		const known = memory.get(key);
-		if (known === undefined || known < at) {
-			memory.set(key, at);
-			added = true;
-		}
-	}
-	if (added) {
-		const sorted = [...memory].sort((a, b) => a[1] - b[1]);
-		memory.clear();
-		for (const [key, at] of sorted) memory.set(key, at);
-	}
-}
-
-export interface DeliveryClaim {
-	/** True when one of the keys was seen within the window: answer, start nothing. */
-	duplicate: boolean;
-	/** Undoes the record of a first copy that could not be handled, so that a resend is accepted. */
-	release(): void;
-	/** The scope's memory as it should be stored in static data (bounded, newest last). */
-	snapshot(): RememberedDeliveries;
-}
-
-export interface ClaimOptions {
-	now?: number;
-	/** Most keys kept per scope (default MAX_REMEMBERED_DELIVERIES); the oldest go first. */
-	limit?: number;
-}
+export type DeliveryClaim =
+	| {
+			duplicate: false;
+			/** Keeps the record: the delivery was answered 2xx. */
+			keep(): void;
+			/** Drops the record: the delivery was not taken, so a resend must be accepted. */
+			release(): void;
+	  }
+	| {
+			duplicate: true;
+			/** Set when the copy that holds the key is not answered yet: true once kept, false once dropped. */
+			settled?: Promise<boolean>;
+	  };
 
 /**
- * Checks and records one delivery, synchronously. A delivery is a duplicate when any of its keys was
- * seen within the window; all its keys are recorded (a duplicate refreshes them, so a provider that
- * keeps resending stays recognised).
+ * Checks and records one delivery, synchronously (no await between the check and the record, so
+ * copies arriving together are told apart). A delivery is a duplicate when any of its keys was seen
+ * within the window; a new one records all its keys. A duplicate refreshes the keys it shares with a
+ * settled claim, so a provider that keeps resending stays recognised.
  */
-export function claimDelivery(
-	scope: string,
-	keys: string | readonly string[],
-	windowMs: number,
-	persisted: RememberedDeliveries | undefined,
-	{ now = Date.now(), limit = MAX_REMEMBERED_DELIVERIES }: ClaimOptions = {},
-): DeliveryClaim {
+export function claimDelivery(scope: string, keys: string | readonly string[], windowMs: number, now = Date.now()): DeliveryClaim {
 	const list = typeof keys === 'string' ? [keys] : [...new Set(keys)];
 	const memory = memoryOf(scope);
-	merge(memory, persisted, windowMs, now);
-	prune(memory, windowMs, now, limit);
-	const duplicate = list.some((key) => memory.has(key));
-	for (const key of list) {
-		memory.delete(key);
-		memory.set(key, now);
+	prune(memory.seen, windowMs, now);
+	const held = list.map((key) => memory.pending.get(key)).find((claim) => claim !== undefined);
+	if (held !== undefined && now - held.since < PENDING_MAX_MS) return { duplicate: true, settled: held.settled };
+	if (list.some((key) => memory.seen.has(key))) {
+		for (const key of list) {
+			memory.seen.delete(key);
+			memory.seen.set(key, now);
+		}
+		return { duplicate: true };
 	}
-	prune(memory, windowMs, now, limit);
-	return {
-		duplicate,
-		release() {
-			if (duplicate) return;
-			for (const key of list) if (memory.get(key) === now) memory.delete(key);
-		},
-		snapshot: () => Object.fromEntries(memory),
+	for (const key of list) {
+		memory.seen.delete(key);
+		memory.seen.set(key, now);
+	}
+	let settle!: (kept: boolean) => void;
+	const settled = new Promise<boolean>((resolve) => (settle = resolve));
+	const holder = { settled, since: now };
+	for (const key of list) memory.pending.set(key, holder);
+	let done = false;
+	const finish = (kept: boolean) => {
+		if (done) return;
+		done = true;
+		for (const key of list) {
+			if (memory.pending.get(key) === holder) memory.pending.delete(key);
+			if (!kept && memory.seen.get(key) === now) memory.seen.delete(key);
+		}
+		settle(kept);
 	};
+	return { duplicate: false, keep: () => finish(true), release: () => finish(false) };
 }
 
 /** Forgets everything this process remembers for a scope prefix ('' = all); for a new registration and tests. */
@@ -115,23 +119,64 @@ export function forgetDeliveries(scopePrefix = ''): void {
 	for (const scope of [...memories.keys()]) if (scope.startsWith(scopePrefix)) memories.delete(scope);
 }
 
-/** What an accepted delivery is answered with when the trigger answers it itself. */
-export const STARTED_ANSWER: IDataObject = { received: true, started: true };
+/** What an accepted delivery is answered with (n8n sends it once the execution exists). */
+export const STARTED_ANSWER = { received: true, started: true };
 
 /**
- * Starts the workflow with `items` and answers the delivery here, 200 STARTED_ANSWER, instead of
- * leaving the answer to n8n. Use it for every delivery that starts an execution while the duplicate
- * memory is on.
- *
- * Why: n8n saves the static data webhook() changed when it hands the answer over (live webhooks'
- * response callback, WorkflowStaticDataService.saveStaticData), and only if the data's change flag
- * is still set. When n8n answers a delivery that starts an execution itself, n8n 2.x does that after
- * WorkflowRunner.run(), which builds a Workflow on the same static data object and so clears the
- * flag: the memory was never saved. Answered here (`noWebhookResponse`), n8n saves the static data
- * before it starts the execution, in 2.x and 1.x alike. The answer also leaves before the execution
- * starts, so the sender never waits for the workflow.
+ * Settles `claim` by the answer this request gets: kept when n8n answered 2xx, dropped when it
+ * answered anything else (e.g. the 500 n8n 2.x sends when it could not create the execution). A
+ * connection that closed before any answer keeps it: the execution may exist, and the provider's
+ * resend is then answered as a duplicate instead of starting a second one.
  */
-export function startAnswered(context: IWebhookFunctions, items: INodeExecutionData[]): IWebhookResponseData {
-	context.getResponseObject().status(200).json(STARTED_ANSWER);
-	return { noWebhookResponse: true, workflowData: [items] };
+export function settleByAnswer(context: IWebhookFunctions, claim: DeliveryClaim | undefined): void {
+	if (!claim || claim.duplicate) return;
+	const res = context.getResponseObject() as unknown as {
+		statusCode?: number;
+		writableFinished?: boolean;
+		once?: (event: 'finish' | 'close', listener: () => void) => unknown;
+	};
+	if (typeof res.once !== 'function') {
+		claim.keep();
+		return;
+	}
+	res.once('finish', () => ((res.statusCode ?? 500) < 300 ? claim.keep() : claim.release()));
+	res.once('close', () => {
+		if (!res.writableFinished) claim.keep();
+	});
+}
+
+/** How long a copy waits for the answer to the copy that holds its key. */
+export const CLAIM_WAIT_MS = 5_000;
+
+export type ClaimOutcome = { claim: DeliveryClaim & { duplicate: false } } | { duplicate: true } | { undecided: true };
+
+/**
+ * claimDelivery(), and for a copy whose key another copy holds unanswered, the outcome of that copy
+ * (waited for at most `waitMs`): taken -> a duplicate; dropped -> this copy claims it; still
+ * unanswered -> `undecided` (answer it 5xx: the provider sends it again, and it is never started twice).
+ */
+export async function claimOrWait(scope: string, keys: string | readonly string[], windowMs: number, waitMs = CLAIM_WAIT_MS): Promise<ClaimOutcome> {
+	const until = Date.now() + waitMs;
+	for (;;) {
+		const claim = claimDelivery(scope, keys, windowMs);
+		if (!claim.duplicate) return { claim };
+		if (!claim.settled) return { duplicate: true };
+		const left = until - Date.now();
+		const kept = left > 0 ? await waitFor(claim.settled, left) : undefined;
+		if (kept === undefined) return { undecided: true };
+		if (kept) return { duplicate: true };
+	}
+}
+
+async function waitFor(settled: Promise<boolean>, ms: number): Promise<boolean | undefined> {
+	const stopTimer = new AbortController();
+	const late = sleep(ms, stopTimer.signal).then(
+		() => undefined,
+		() => undefined,
+	);
+	try {
+		return await Promise.race([settled, late]);
+	} finally {
+		stopTimer.abort();
+	}
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * Webhook nodes, the way n8n's CLI drives them:
  *  - runWebhook: `webhook()` with a real n8n-core WebhookContext and express-like fake req/res
@@ -5,6 +6,8 @@
  *  - runWebhookMethod: `webhookMethods[name].checkExists|create|delete` with a real HookContext
  *    (what activation / deactivation does), with workflow static data in and out.
  */
+import { EventEmitter } from 'node:events';
+
 import { HookContext, WebhookContext, getAdditionalKeys } from 'n8n-core';
 import type {
 	IDataObject,
@@ -119,11 +122,15 @@ function createRequest(request: WebhookRequest, method: IHttpRequestMethods, pat
 
 function createResponse() {
 	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	const events = new EventEmitter();
 	const finish = (body?: unknown) => {
 		if (body !== undefined) recorded.body = body;
 		recorded.ended = true;
 		res.headersSent = true;
 		res.writableEnded = true;
+		res.writableFinished = true;
+		events.emit('finish');
+		events.emit('close');
 	};
 	const setHeader = (name: string, value: unknown) => {
 		recorded.headers[name.toLowerCase()] = value;
@@ -131,6 +138,21 @@ function createResponse() {
 	const res = {
 		headersSent: false,
 		writableEnded: false,
+		writableFinished: false,
+		once(event: string, listener: () => void) {
+			events.once(event, listener);
+			return res;
+		},
+		/** What n8n does after webhook() returned, when the node did not answer itself (not recorded). */
+		answeredByN8n(statusCode: number) {
+			if (res.writableFinished) return;
+			res.writableFinished = true;
+			const recordedCode = recorded.statusCode;
+			recorded.statusCode = statusCode;
+			events.emit('finish');
+			events.emit('close');
+			recorded.statusCode = recordedCode;
+		},
 		get statusCode() {
 			return recorded.statusCode;
 		},
@@ -283,6 +305,7 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 	} catch (caught) {
 		error = caught as Error;
 	}
+	res.answeredByN8n(error ? 500 : 200);
 	return {
 		response,
 		error,

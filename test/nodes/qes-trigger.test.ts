@@ -259,17 +259,16 @@ describe('QES trigger: secret header check', () => {
 	});
 
 	it('the right secret starts the workflow with the body as it arrived', async () => {
-		const result = await ping(staticData, withSecret(secret, body));
-		expect(result.error).toBeUndefined();
-		expect(started(result)).toEqual([body]);
-		// With Ignore Duplicates on (the default) the node answers itself, so that n8n saves its memory before the run.
-		expect(result.response?.noWebhookResponse).toBe(true);
-		expect(result.res).toMatchObject({ statusCode: 200, ended: true, body: { received: true, started: true } });
-		// With it off, n8n answers (after the execution is created, on n8n 2.x).
-		const off = await ping(staticData, withSecret(secret, { ...body, off: true }), { dedupMinutes: 0 });
-		expect(started(off)).toHaveLength(1);
-		expect(off.response?.noWebhookResponse).toBeUndefined();
-		expect(off.res.ended).toBe(false);
+		const first = await ping(staticData, withSecret(secret, body));
+		expect(first.error).toBeUndefined();
+		expect(started(first)).toEqual([body]);
+		// n8n answers, with this body (n8n 2.x once the execution exists), whether Ignore Duplicates is on or off.
+		for (const result of [first, await ping(staticData, withSecret(secret, { ...body, off: true }), { dedupMinutes: 0 })]) {
+			expect(started(result)).toHaveLength(1);
+			expect(result.response?.noWebhookResponse).toBeUndefined();
+			expect(result.response?.webhookResponse).toEqual({ received: true, started: true });
+			expect(result.res.ended).toBe(false);
+		}
 	});
 
 	it.each([
@@ -374,9 +373,11 @@ describe('QES trigger: Only Statuses', () => {
 		expect(filtered.res.ended).toBe(false); // n8n answers 200 with the webhookResponse
 	});
 
-	it('a ping without a status does not pass a filter, unless the fetched result has a listed status', async () => {
-		const noStatus = await send({ sessionId: 'qes-completed-001' }, { onlyStatuses: 'completed' });
-		expect(noStatus.response?.webhookResponse).toMatchObject({ started: false });
+	it('a ping without a status is filtered on its fetched status, also with Fetch Verification Result off (then not output)', async () => {
+		const noFetch = await send({ sessionId: 'qes-completed-001' }, { onlyStatuses: 'completed' });
+		expect(started(noFetch)).toEqual([{ sessionId: 'qes-completed-001' }]);
+		const noFetchPending = await send({ sessionId: 'qes-pending-002' }, { onlyStatuses: 'completed' });
+		expect(noFetchPending.response?.webhookResponse).toMatchObject({ started: false, reason: 'status "pending" not in Only Statuses' });
 
 		const fetched = await send({ sessionId: 'qes-completed-001' }, { onlyStatuses: 'completed', fetchVerification: true });
 		expect(started(fetched)).toHaveLength(1);
@@ -416,36 +417,36 @@ describe('QES trigger: duplicate pings', () => {
 
 		const other = await ping(second.staticData, withSecret(secret, { ...body, status: 'rejected' }));
 		expect(started(other)).toHaveLength(1);
-		expect(Object.keys(recentPings(other)!)).toHaveLength(2);
 	});
 
-	it('5 copies at the same moment, each with its own copy of the stored static data (as n8n hands them out): one starts', async () => {
+	it('5 copies at the same moment: one starts', async () => {
 		const results = await Promise.all(Array.from({ length: 5 }, async () => await ping(staticData, withSecret(secret, body))));
 		expect(results.filter((r) => started(r).length === 1)).toHaveLength(1);
 		expect(results.filter(isDuplicateAnswer)).toHaveLength(4);
-		// Every copy writes the whole memory back, so whichever n8n saves last holds the ping.
-		for (const result of results) expect(Object.keys(recentPings(result)!)).toHaveLength(1);
 	});
 
-	it('across a restart the stored static data is the memory: a copy is ignored, without it the ping would start again', async () => {
-		const first = await ping(staticData, withSecret(secret, body));
+	it('the memory is this process\'s: nothing goes to static data, and what earlier versions kept there is removed', async () => {
+		const legacy = { ...staticData, [NODE_KEY]: { ...(staticData[NODE_KEY] as IDataObject), recentPings: { abc: Date.now() } } };
+		const first = await ping(legacy, withSecret(secret, body));
 		expect(started(first)).toHaveLength(1);
-		forgetDeliveries(); // the n8n process restarts: its memory is gone, the saved static data is not
+		expect(recentPings(first)).toBeUndefined();
 		expect(isDuplicateAnswer(await ping(first.staticData, withSecret(secret, body)))).toBe(true);
-		forgetDeliveries();
-		expect(started(await ping(staticData, withSecret(secret, body)))).toHaveLength(1);
+		forgetDeliveries(); // the n8n process restarts: its memory is gone
+		expect(started(await ping(first.staticData, withSecret(secret, body)))).toHaveLength(1);
 	});
 
-	it('starts again once the window has passed, and prunes what it no longer needs', async () => {
-		const first = await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 });
-		const memory = first.staticData[NODE_KEY] as TriggerStaticData;
-		const [key] = Object.keys(memory.recentPings!);
-		expect(key).toMatch(/^[0-9a-f]{32}$/);
-		forgetDeliveries();
-		memory.recentPings = { [key]: Date.now() - 61_000, stale: Date.now() - 3_600_000 };
-		const later = await ping(first.staticData, withSecret(secret, body), { dedupMinutes: 1 });
-		expect(started(later)).toHaveLength(1);
-		expect(Object.keys(recentPings(later)!)).toEqual([key]);
+	it('starts again once the window has passed', async () => {
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			expect(started(await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 }))).toHaveLength(1);
+			clock.mockReturnValue(now + 59_000);
+			expect(isDuplicateAnswer(await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 }))).toBe(true);
+			clock.mockReturnValue(now + 59_000 + 61_000);
+			expect(started(await ping(staticData, withSecret(secret, body), { dedupMinutes: 1 }))).toHaveLength(1);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('Duplicate Key "Session ID and Status" ignores a resend that differs in other fields; "Whole Body" does not', async () => {
@@ -468,7 +469,6 @@ describe('QES trigger: duplicate pings', () => {
 	it('0 minutes turns the check off: every copy starts, also at the same moment', async () => {
 		const results = await Promise.all(Array.from({ length: 5 }, async () => await ping(staticData, withSecret(secret, body), { dedupMinutes: 0 })));
 		expect(results.map((r) => started(r).length)).toEqual([1, 1, 1, 1, 1]);
-		for (const result of results) expect(recentPings(result)).toBeUndefined();
 	});
 
 	it('test events ("Listen for test event") are never held back as duplicates', async () => {
@@ -629,7 +629,31 @@ describe('QES trigger: Fetch Verification Result', () => {
 		expect(json).toMatchObject({ sessionId: 'qes-completed-001', verificationError: { timedOut: true } });
 		expect(json.verification).toBeUndefined();
 		expect(String((json.verificationError as IDataObject).message)).toContain('did not finish within 0.5 s');
-		expect(result.res).toMatchObject({ statusCode: 200, ended: true });
+		expect(result.response?.webhookResponse).toEqual({ received: true, started: true });
+	});
+
+	it.each([
+		['runs out of time', { latencyMs: 2_000 }],
+		['answers 500', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 500 }] }],
+		['answers 429 with Retry-After 2', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 429, retryAfter: 2 }] }],
+		['drops the connection', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 0 }] }],
+	])('Only Statuses and a ping without a status: when Get Verification %s the ping is answered 503 and released; its resend starts', async (_, config) => {
+		const options = { fetchVerification: true, fetchTimeLimit: 0.5, onlyStatuses: 'completed' };
+		const body = { sessionId: 'qes-completed-001' };
+		await sandbox().configure(config);
+		const first = await ping(staticData, withSecret(secret, body), options);
+		expect(first.res).toMatchObject({ statusCode: 503, ended: true, body: { received: true, started: false } });
+		expect(String((first.res.body as IDataObject).reason)).toMatch(/^status unknown: /);
+		expect(started(first)).toEqual([]);
+		await sandbox().configure({ latencyMs: 0, failures: [] });
+		const resend = await ping(staticData, withSecret(secret, body), options);
+		expect(started(resend)).toMatchObject([{ sessionId: 'qes-completed-001', verification: { data: { status: 'completed' } } }]);
+	});
+
+	it('Only Statuses and a ping without a status: an unknown session (404) cannot be decided ever, so the ping starts with verificationError saying why', async () => {
+		const [json] = started(await ping(staticData, withSecret(secret, { sessionId: 'no-such-session' }), { fetchVerification: true, onlyStatuses: 'completed' }));
+		expect(json).toMatchObject({ sessionId: 'no-such-session', verificationError: { httpCode: 404 } });
+		expect(String((json.verificationError as IDataObject).message)).toContain('Only Statuses could not be applied');
 	});
 });
 
@@ -669,8 +693,6 @@ describe('QES trigger: a ping delivered by the emulator', () => {
 					if (recorded.ended) {
 						res.writeHead(recorded.statusCode, { 'content-type': 'application/json' });
 						res.end(JSON.stringify(recorded.body ?? {}));
-					} else if (response?.workflowData) {
-						res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"Workflow was started"}');
 					} else {
 						res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response?.webhookResponse ?? {}));
 					}

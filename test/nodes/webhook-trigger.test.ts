@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 
 import { Logger } from '@n8n/backend-common';
+import axios from 'axios';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -16,6 +17,7 @@ import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
 import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
 import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
 
 // The emulator's forgeries are the ones the e2e suite sends to a real n8n: one list for both.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -130,6 +132,9 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 		['snake_case twins of a payment result', { reference_id: 'r', status: 'PROCESSING' }, 'paymentResult'],
 		['PROCESSING alone (either kind)', { status: 'PROCESSING' }, 'unrecognised'],
 		['an unknown status', { transactionId: 't', status: 'done' }, 'unrecognised'],
+		['a status the list does not name, with the payment\'s referenceId', { referenceId: 'r', status: 'REFUNDED' }, 'paymentResult'],
+		['a new FAILURE_ status with a statusReasonInformation', { status: 'FAILURE_ACCOUNT_CLOSED', statusReasonInformation: 'closed' }, 'paymentResult'],
+		['an enveloped new status with a requestId', { status: true, data: { requestId: 'q', status: 'CHARGED_BACK' } }, 'paymentResult'],
 		['an array', [1, 2], 'unrecognised'],
 		['a string', 'text', 'unrecognised'],
 	])('%s', (_, body, type) => {
@@ -243,11 +248,12 @@ describe('Verification Webhook Trigger in n8n', () => {
 	const notStartedBecause = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined ? (result.response?.webhookResponse as IDataObject | undefined)?.reason : 'started';
 
-	it('a genuine journey result starts one execution, answered 200 at once by the node; the customer id is not output', async () => {
+	it('a genuine journey result starts one execution, answered by n8n with STARTED_ANSWER (not by the node, before n8n took it); the customer id is not output', async () => {
 		const result = await deliver(signedResults.journeyResult({ transactionId: 'tx-genuine', success: 'DECLINE' }));
 		expect(result.error).toBeUndefined();
-		expect(result.res).toMatchObject({ statusCode: 200, ended: true, body: STARTED_ANSWER });
-		expect(result.response?.noWebhookResponse).toBe(true);
+		expect(result.res.ended).toBe(false);
+		expect(result.response?.noWebhookResponse).toBeUndefined();
+		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
 		const [item] = started(result);
 		expect(item).toMatchObject({ transactionId: 'tx-genuine', status: 'complete', success: 'DECLINE', resultType: 'journeyResult', customerId: '[redacted]' });
 		expect(JSON.stringify(result)).not.toContain('c0ffee00-1234-4abc-8def-000000000001');
@@ -275,7 +281,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 		for (const refused of refusals) {
 			expect(refused.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
 			expect(refused.response).toEqual({ noWebhookResponse: true });
-			expect(refused.staticData[NODE_KEY]).toEqual({});
 		}
 		expect(started(await deliver(body))).toHaveLength(1);
 	});
@@ -301,7 +306,7 @@ describe('Verification Webhook Trigger in n8n', () => {
 		// Signed, declared JSON, but not JSON: passed on as text too, as neither kind.
 		const [broken] = started(await deliver('{"transactionId":"tx-cut'));
 		expect(broken).toEqual({ body: '{"transactionId":"tx-cut', resultType: 'unrecognised' });
-		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('started');
 	});
 
 	it('a body over 5 MiB is answered 413 and starts nothing, even correctly signed', async () => {
@@ -311,46 +316,60 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect(started(result)).toEqual([]);
 	});
 
-	it('Events lets only its kind through (encrypted always); the rest is answered 200 and starts nothing', async () => {
+	it('Events holds back only the other kind; what cannot be told apart (encrypted, unrecognised) and new payment statuses pass', async () => {
 		const journeysOnly = { events: 'journeyResult' };
+		const paymentsOnly = { events: 'paymentResult' };
 		expect(notStartedBecause(await deliver(signedResults.paymentResult(), { parameters: journeysOnly }))).toBe('not in Events');
-		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: paymentsOnly }))).toBe('not in Events');
+		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('started');
+		expect(notStartedBecause(await deliver({ something: 'other' }, { parameters: paymentsOnly }))).toBe('started');
+		const [refunded] = started(await deliver({ referenceId: 'ref-new', status: 'REFUNDED' }, { parameters: paymentsOnly }));
+		expect(refunded).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'pending' });
+		const [closed] = started(await deliver({ referenceId: 'ref-new', status: 'FAILURE_ACCOUNT_CLOSED' }, { parameters: paymentsOnly }));
+		expect(closed).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'failed' });
 		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: journeysOnly }))).toBe('started');
 		expect(notStartedBecause(await deliver('cipher', { parameters: { events: 'paymentResult' }, contentType: 'text/plain' }))).toBe('started');
-		expect(notStartedBecause(await deliver({ something: 'else' }))).toBe('started');
+		expect(notStartedBecause(await deliver({ something: 'more' }))).toBe('started');
 	});
 
 	describe('duplicates', () => {
 		const result = signedResults.journeyResult({ transactionId: 'tx-dup', status: 'complete', success: 'PASS' });
 
 		it('6 resends one after another: one start; the same result with a new timestamp, or the same body re-encoded, is a duplicate', async () => {
-			let state = staticData;
 			const outcomes: unknown[] = [];
-			for (let i = 0; i < 6; i++) {
-				const copy = await deliver(result, { from: state });
-				outcomes.push(notStartedBecause(copy));
-				state = copy.staticData;
-			}
+			for (let i = 0; i < 6; i++) outcomes.push(notStartedBecause(await deliver(result)));
 			expect(outcomes).toEqual(['started', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
-			expect(notStartedBecause(await deliver({ ...result, timestamp: '2031-01-01T00:00:00.000Z' }, { from: state }))).toBe('duplicate');
-			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2), { from: state }))).toBe('duplicate');
+			expect(notStartedBecause(await deliver({ ...result, timestamp: new Date(Date.now() + 1000).toISOString() }))).toBe('duplicate');
+			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2)))).toBe('duplicate');
 			// Another status or verdict of the same transaction is a new result.
-			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }, { from: state }))).toBe('started');
+			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }))).toBe('started');
 		});
 
-		it('6 copies at the same moment, each with its own copy of the stored static data: one starts', async () => {
+		it('6 copies at the same moment: one starts', async () => {
 			const copies = await Promise.all(Array.from({ length: 6 }, async () => await deliver(result)));
 			expect(copies.map(notStartedBecause).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'started']);
 		});
 
-		it('across a restart the static data is the memory; it holds hashes only', async () => {
-			const first = await deliver(result);
-			forgetDeliveries(); // the n8n process restarts
-			expect(notStartedBecause(await deliver(result, { from: first.staticData }))).toBe('duplicate');
-			const remembered = (first.staticData[NODE_KEY] as IDataObject).recentDeliveries as Record<string, number>;
-			expect(Object.keys(remembered)).toHaveLength(2);
-			for (const key of Object.keys(remembered)) expect(key).toMatch(/^[0-9a-f]{24}$/);
-			expect(JSON.stringify(first.staticData)).not.toContain('tx-dup');
+		it('nothing is written to static data; what earlier versions kept there is removed', async () => {
+			const first = await deliver(result, { from: { [NODE_KEY]: { recentDeliveries: { abc: Date.now() } } } });
+			expect(notStartedBecause(first)).toBe('started');
+			expect(first.staticData[NODE_KEY]).toEqual({});
+			expect((await deliver({ ...result, success: 'FLAG' })).staticData[NODE_KEY]).toEqual({});
+		});
+
+		it('a signed body whose own timestamp is older than 25 hours is refused with 400 and not remembered; one within 25 hours starts', async () => {
+			const old = { ...result, transactionId: 'tx-old', timestamp: new Date(Date.now() - 30 * 86_400_000).toISOString() };
+			const refused = await deliver(old);
+			expect(refused.res).toMatchObject({ statusCode: 400, ended: true });
+			expect(started(refused)).toEqual([]);
+			const enveloped = { status: true, data: { ...old, timestamp: undefined, generalTransactionData: { timestamp: old.timestamp, success: 'PASS' } } };
+			expect((await deliver(enveloped)).res.statusCode).toBe(400);
+			const lastRetry = await deliver({ ...old, timestamp: new Date(Date.now() - 24 * 3_600_000).toISOString() });
+			expect([lastRetry.res.statusCode, notStartedBecause(lastRetry)]).toEqual([200, 'started']);
+			// A longer Ignore Duplicates Within widens the window with it.
+			const sixDays = { ...old, success: 'FLAG', timestamp: new Date(Date.now() - 6 * 86_400_000).toISOString() };
+			expect((await deliver(sixDays)).res.statusCode).toBe(400);
+			expect(notStartedBecause(await deliver(sixDays, { parameters: { dedupMinutes: 60 * 24 * 7 } }))).toBe('started');
 		});
 
 		it('0 minutes turns the check off; test events are never held back', async () => {
@@ -371,5 +390,91 @@ describe('Verification Webhook Trigger in n8n', () => {
 		const tested = checkSigningSecret(SECRET);
 		expect(tested.status).toBe('OK');
 		expect(tested.message).not.toContain(SECRET);
+	});
+});
+
+describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
+	const sandbox = useSandbox();
+	const node = new VerificationWebhookTrigger();
+	const STATUS_ROUTE = 'POST /payments/status';
+
+	beforeEach(() => {
+		forgetDeliveries();
+		forgetSecrets();
+	});
+
+	/** A payment the emulator knows, moved to `status` without a delivery. */
+	async function payment(referenceId: string, status: string) {
+		const auth = await axios.post(`${sandbox().baseUrl}/auth`, '', {
+			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		const initiated = await axios.post(
+			`${sandbox().baseUrl}/payments/initiate`,
+			{ referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' },
+			{ headers: { Authorization: `Bearer ${auth.data.access_token as string}` }, validateStatus: () => true },
+		);
+		expect(initiated.status).toBe(200);
+		const moved = await axios.post(`${sandbox().url}/__control/payments/${referenceId}/status`, { status, deliver: false }, { validateStatus: () => true });
+		expect(moved.status).toBe(200);
+	}
+
+	async function deliverUnsigned(body: unknown, parameters: INodeParameters = { unsignedPayments: 'confirm' }, headers: Record<string, string> = {}) {
+		const rawBody = JSON.stringify(body);
+		return await runWebhook({
+			node,
+			parameters,
+			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
+			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
+			request: { headers: { 'content-type': 'application/json', ...headers }, rawBody },
+		});
+	}
+	const startedItems = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
+
+	it('by default an unsigned payment result is answered 401 and nothing is asked of the API', async () => {
+		await payment('ref-default', 'SUCCESS');
+		const result = await deliverUnsigned({ referenceId: 'ref-default', status: 'SUCCESS' }, {});
+		expect(result.res).toMatchObject({ statusCode: 401, body: { message: 'Unauthorized' } });
+		expect(startedItems(result)).toEqual([]);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(0);
+	});
+
+	it('Confirm With the API: starts with what Get Payment Status answers, never with what the body claims', async () => {
+		await payment('ref-declined', 'FAILURE_DECLINED');
+		const result = await deliverUnsigned({ referenceId: 'ref-declined', status: 'SUCCESS', paymentOutcome: 'succeeded', amount: '1000000.00' });
+		const [item] = startedItems(result);
+		expect(item).toMatchObject({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', paymentOutcome: 'failed', resultType: 'paymentResult', signed: false });
+		expect(item.amount).toBeUndefined();
+		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
+		// Its copy is a duplicate; a signed result of the same payment and status too.
+		expect((await deliverUnsigned({ referenceId: 'ref-declined' })).response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
+		const signed = JSON.stringify({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', statusReasonInformation: 'x' });
+		const signedCopy = await runWebhook({
+			node,
+			parameters: { unsignedPayments: 'confirm' },
+			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
+			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
+			request: { headers: { 'content-type': 'application/json', signature: hmacHex(SECRET, signed) }, rawBody: signed },
+		});
+		expect(signedCopy.response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('a payment the API does not know, a body without referenceId, or a wrong signature: 401, nothing starts', async () => {
+		expect((await deliverUnsigned({ referenceId: 'ref-unknown', status: 'SUCCESS' })).res.statusCode).toBe(401);
+		expect((await deliverUnsigned({ transactionId: 'tx', status: 'complete', success: 'PASS' })).res.statusCode).toBe(401);
+		await payment('ref-forged', 'SUCCESS');
+		const forged = await deliverUnsigned({ referenceId: 'ref-forged', status: 'SUCCESS' }, undefined, { signature: 'f'.repeat(64) });
+		expect(forged.res.statusCode).toBe(401);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
+	});
+
+	it('the API failing for now (503): answered 503 so the provider resends; the resend starts', async () => {
+		await payment('ref-later', 'SETTLEMENT_COMPLETED');
+		await sandbox().configure({ failures: [{ route: STATUS_ROUTE, status: 503 }] });
+		const first = await deliverUnsigned({ referenceId: 'ref-later' });
+		expect(first.res.statusCode).toBe(503);
+		expect(startedItems(first)).toEqual([]);
+		const [item] = startedItems(await deliverUnsigned({ referenceId: 'ref-later' }));
+		expect(item).toMatchObject({ status: 'SETTLEMENT_COMPLETED', paymentOutcome: 'succeeded' });
 	});
 });

@@ -1,0 +1,218 @@
+'use strict';
+// The flood row of `npm run bench`: BENCH_FLOOD_COUNT (default 2,100) distinct signed journey results,
+// BENCH_FLOOD_CONCURRENCY (20) at a time, once to the Verification Webhook Trigger and once to n8n's
+// plain Webhook node (Respond: Immediately), each followed by a No Operation node and each in a fresh
+// n8n 2.x server of its own, so that the peak memory is that server's alone. Counted as a provider
+// sees it, with no resends: answered 2xx, answered otherwise (a provider would resend those),
+// executions that ran to the end once n8n settled, and lost = answered 2xx without such an execution.
+// Peak memory: the n8n process tree's summed RSS (sampler.js).
+//
+// Standalone (prints JSON):  node bench/lib/flood-bench.js   (build first: npm run build)
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+const { startSampler } = require('./sampler');
+
+const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
+const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
+const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
+
+function floodSettings(env = process.env) {
+	const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
+	return {
+		count: num('BENCH_FLOOD_COUNT', 2100),
+		concurrency: num('BENCH_FLOOD_CONCURRENCY', 20),
+		settleS: num('BENCH_FLOOD_SETTLE_S', 600),
+		// Which runs first (BENCH_FLOOD_ORDER=trigger,plain): the machine's load drifts between the two.
+		order: (env.BENCH_FLOOD_ORDER || 'plain,trigger').split(',').map((s) => s.trim()).filter((s) => s === 'plain' || s === 'trigger'),
+		// Extra environment for the n8n servers, as JSON (e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}).
+		n8nEnv: env.BENCH_FLOOD_N8N_ENV ? JSON.parse(env.BENCH_FLOOD_N8N_ENV) : {},
+	};
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function post(url, raw) {
+	try {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', signature: crypto.createHmac('sha256', SIGNING_SECRET).update(raw).digest('hex') },
+			body: raw,
+			signal: AbortSignal.timeout(60000),
+		});
+		await res.text();
+		return res.status;
+	} catch {
+		return 0;
+	}
+}
+
+async function count(server, workflowId, status) {
+	const filter = { workflowId, ...(status ? { status } : {}) };
+	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify(filter), limit: '1' } });
+	return data.count ?? 0;
+}
+
+/** Waits until no execution of the workflow is new or running and the count has not moved for 10 s (or the time is up). */
+async function settle(server, workflowId, settleMs) {
+	const deadline = Date.now() + settleMs;
+	let last = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const total = await count(server, workflowId);
+		const busy = await count(server, workflowId, ['new', 'running']);
+		if (total !== last) {
+			last = total;
+			stableSince = Date.now();
+		}
+		if ((busy === 0 && Date.now() - stableSince >= 10000) || Date.now() > deadline) return { total, busy, timedOut: Date.now() > deadline };
+		await sleep(1000);
+	}
+}
+
+/** One target in a fresh n8n: its server, the flood, the counts and the peak memory. */
+async function floodOne({ driver, which, settings, log }) {
+	const { createInstance } = driver.instanceLib;
+	const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
+	const instance = await createInstance('v2', { name: `bench-flood-${which}`, log });
+	let sampler;
+	try {
+		if (instance.package?.buildError) throw new Error(instance.package.buildError);
+		const hook = crypto.randomUUID();
+		const plainPath = `bench-flood-${hook.slice(0, 8)}`;
+		let workflow;
+		if (which === 'trigger') {
+			const [credentialId] = await instance.importCredentials([{ name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } }]);
+			workflow = chain('Bench flood, Verification Webhook Trigger', [
+				node({
+					name: 'Verification Webhook Trigger',
+					type: RESULTS_TRIGGER_TYPE,
+					typeVersion: 1,
+					webhookId: hook,
+					parameters: {},
+					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: credentialId, name: 'Bench webhook secret' } },
+				}),
+				noOp('No Operation'),
+			]);
+		} else {
+			workflow = chain('Bench flood, plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]);
+		}
+		const [workflowId] = await instance.importWorkflows([workflow]);
+		const port = await driver.util.freePort();
+		const base = `http://127.0.0.1:${port}/`;
+		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
+		await server.ensureLoggedIn();
+		await server.activateWorkflow(workflowId);
+		const url = which === 'trigger' ? `${base}webhook/${hook}/webhook` : `${base}webhook/${plainPath}`;
+		// Signed probes, until one is answered 200; their executions are counted out below.
+		for (let i = 0; (await post(url, JSON.stringify({ probe: i }))) !== 200; i++) {
+			if (i >= 240) throw new Error(`${which}: ${url} is not served`);
+			await sleep(250);
+		}
+		await sleep(3000);
+		const probes = await count(server, workflowId);
+		sampler = startSampler(() => server.pid);
+
+		const tag = crypto.randomUUID().slice(0, 8);
+		const statuses = {};
+		let next = 0;
+		const t0 = performance.now();
+		await Promise.all(
+			Array.from({ length: settings.concurrency }, async () => {
+				while (next < settings.count) {
+					const i = next++;
+					const raw = JSON.stringify({ transactionId: `tx-flood-${tag}-${i}`, timestamp: new Date().toISOString(), status: 'complete', success: 'PASS' });
+					const status = await post(url, raw);
+					statuses[status] = (statuses[status] ?? 0) + 1;
+				}
+			}),
+		);
+		const sendMs = performance.now() - t0;
+		const settled = await settle(server, workflowId, settings.settleS * 1000);
+		const memory = sampler.stop();
+		sampler = undefined;
+		const succeeded = (await count(server, workflowId, ['success'])) - probes;
+		const ok = Object.entries(statuses).reduce((n, [status, k]) => (Number(status) >= 200 && Number(status) < 300 ? n + k : n), 0);
+		const row = {
+			which,
+			sent: settings.count,
+			ok,
+			notOk: settings.count - ok,
+			statuses,
+			executions: settled.total - probes,
+			succeeded,
+			stuck: settled.busy,
+			lost: Math.max(0, ok - succeeded),
+			sendMs,
+			peakRssMb: memory.peakKb / 1024,
+			settleTimedOut: settled.timedOut,
+		};
+		log(`flood ${which}: ${JSON.stringify(row)}`);
+		return row;
+	} finally {
+		sampler?.stop();
+		await instance.stop().catch(() => {});
+	}
+}
+
+async function runFloodBench({ driver, log = () => {}, settings = floodSettings() }) {
+	const rows = [];
+	for (const which of settings.order) rows.push(await floodOne({ driver, which, settings, log }));
+	return { settings, rows };
+}
+
+const NAMES = { plain: "n8n's plain Webhook node (Respond: Immediately)", trigger: 'Verification Webhook Trigger' };
+
+function floodRows(result) {
+	return [
+		['configuration', 'answered 2xx', 'answered otherwise (resent)', 'executions run', 'lost (2xx, no execution)', 'peak n8n RSS', 'sent in'],
+		...result.rows.map((r) => [
+			NAMES[r.which],
+			`${r.ok}/${r.sent}`,
+			`${r.notOk} ${JSON.stringify(r.statuses)}`,
+			`${r.succeeded}${r.stuck ? ` (+${r.stuck} never finished)` : ''}`,
+			String(r.lost),
+			`${Math.round(r.peakRssMb)} MB`,
+			`${(r.sendMs / 1000).toFixed(1)} s`,
+		]),
+	];
+}
+
+function renderFloodText(result) {
+	const rows = floodRows(result);
+	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+	const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+	return ['', `Flood: ${result.settings.count} distinct signed journey results, ${result.settings.concurrency} at a time, no resends, a fresh n8n 2.x each`, ...rows.map(line), ''].join('\n');
+}
+
+function renderFloodMarkdown(result) {
+	const rows = floodRows(result);
+	return [
+		'',
+		`## Flood: ${result.settings.count} distinct signed journey results, ${result.settings.concurrency} at a time (bench/lib/flood-bench.js)`,
+		'',
+		`| ${rows[0].join(' | ')} |`,
+		`| ${rows[0].map(() => '---').join(' | ')} |`,
+		...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
+		'',
+		'No resends: a delivery answered otherwise than 2xx is one the provider would send again, not a lost one. Lost: answered 2xx, no execution that ran to the end.',
+		'',
+	].join('\n');
+}
+
+module.exports = { runFloodBench, floodSettings, renderFloodText, renderFloodMarkdown };
+
+if (require.main === module) {
+	process.env.N8N_E2E_WORK_DIR ||= path.join(require('node:os').tmpdir(), 'n8n-nodes-verification-services-bench');
+	const driver = { instanceLib: require('../../test/e2e/lib/instance'), util: require('../../test/e2e/lib/util') };
+	runFloodBench({ driver, log: (m) => process.stderr.write(`[flood-bench] ${m}\n`) })
+		.then((result) => {
+			process.stdout.write(renderFloodText(result));
+			process.stdout.write(`${JSON.stringify(result)}\n`);
+		})
+		.catch((error) => {
+			process.stderr.write(`${error.stack ?? error}\n`);
+			process.exit(1);
+		});
+}
