@@ -18,13 +18,10 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
-const { node, manualTrigger, noOp } = require('./lib/workflows');
+const { node, manualTrigger, noOp, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
-const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
-const CREDENTIAL = { verificationServicesApi: { id: sandboxCredential.id, name: sandboxCredential.name } };
 
 const AML = 'POST /aml/checkIndividual';
 const DEPOSIT = 'POST /payments/challenge-deposit';

@@ -15,19 +15,14 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
-const { node, manualTrigger } = require('./lib/workflows');
+const { node, manualTrigger, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
-const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
-const CREDENTIAL = { verificationServicesApi: { id: sandboxCredential.id, name: sandboxCredential.name } };
 
 const REFS = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5'];
 /** n8n's Retry On Fail as the editor saves it: 3 tries (n8n waits 1 s between them when 0 is given). */

@@ -9,15 +9,13 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
+const { SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const [CREDENTIAL] = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8'));
 const log = (message) => {
 	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e ssrf] ${message}\n`);
 };
@@ -34,7 +32,7 @@ const workflow = {
 			typeVersion: 1,
 			position: [220, 0],
 			parameters: { operation: 'checkIndividual', name: 'Viktor Sanctioned', options: {} },
-			credentials: { verificationServicesApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+			credentials: SANDBOX_CREDENTIAL_REF,
 		},
 	],
 	connections: { Start: { main: [[{ node: 'Screen Person', type: 'main', index: 0 }]] } },
@@ -56,7 +54,7 @@ describe('SSRF protection with the package', { skip: !VERSIONS.includes('v2') &&
 			instance = await createInstance('v2', { name: 'ssrf', log });
 			// The emulator by name, so that the host name allow-list has a name to match.
 			const baseUrl = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
-			await instance.importCredentials([{ ...CREDENTIAL, data: { ...CREDENTIAL.data, sandboxBaseUrl: baseUrl } }]);
+			await instance.importCredentials([{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: baseUrl } }]);
 			await instance.importWorkflows([workflow]);
 		},
 		{ timeout: 30 * 60 * 1000 },

@@ -2,6 +2,8 @@
 // Builders for the workflow JSON the e2e tests import.
 
 const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { newId } = require('./instance');
 
 let nodeCounter = 0;
@@ -91,4 +93,8 @@ function chain(name, nodes, { id, settings } = {}) {
 	};
 }
 
-module.exports = { node, manualTrigger, setNode, noOp, webhookTrigger, chain };
+/** The sandbox credential the examples use (examples/credentials.sandbox.json) and the reference a node stores to it. */
+const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
+const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };
+
+module.exports = { node, manualTrigger, setNode, noOp, webhookTrigger, chain, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF };
