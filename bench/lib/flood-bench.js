@@ -88,7 +88,8 @@ async function floodOne({ driver, which, settings, log }) {
 				node({
 					name: 'Verification Webhook Trigger',
 					type: RESULTS_TRIGGER_TYPE,
-					typeVersion: 1,
+					// What a new workflow gets; version 1 costs n8n an expression evaluation per delivery.
+					typeVersion: 2,
 					webhookId: hook,
 					parameters: {},
 					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: credentialId, name: 'Bench webhook secret' } },

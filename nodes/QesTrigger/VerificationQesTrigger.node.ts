@@ -33,7 +33,11 @@ export class VerificationQesTrigger implements INodeType {
 		name: 'verificationQesTrigger',
 		icon: { light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 is version 1 without n8n's per-request evaluation of $parameter.options.binaryData,
+		// which n8n runs in its expression sandbox for every version-1 webhook node; n8n parses the ping
+		// alike in both, so both behave the same.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["options"]["onlyStatuses"] ? "Statuses: " + $parameter["options"]["onlyStatuses"] : "Every status ping" }}',
 		description: 'Starts the workflow when a QES onboarding session sends a status ping',
 		defaults: { name: 'QES Onboarding Trigger' },

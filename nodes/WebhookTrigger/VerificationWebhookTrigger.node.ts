@@ -37,7 +37,10 @@ export class VerificationWebhookTrigger implements INodeType {
 		name: 'verificationWebhookTrigger',
 		icon: { light: 'file:../../icons/webhook.svg', dark: 'file:../../icons/webhook.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 differs only in who reads the body (description.ts, Body Handling); what the node
+		// answers and outputs is the same in both.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ {"all": "All results", "journeyResult": "Journey results", "paymentResult": "Payment results"}[$parameter["events"]] }}',
 		description: 'Starts the workflow when the provider delivers a signed hosted journey or payment result',
 		defaults: { name: 'Verification Webhook Trigger' },

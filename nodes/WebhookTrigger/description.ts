@@ -72,12 +72,17 @@ export const triggerProperties: INodeProperties[] = [
 	// n8n parses a version-1 webhook node's body before webhook() unless $parameter.options.binaryData
 	// is set. With it set the body reaches webhook() unread, so the signature is checked on the bytes
 	// as sent before anything parses them (no 422 for a forged body that is not JSON, and a 413 of
-	// its own for a body over N8N_PAYLOAD_SIZE_MAX, which n8n would answer with a 500).
+	// its own for a body over N8N_PAYLOAD_SIZE_MAX, which n8n would answer with a 500). But n8n
+	// evaluates that expression in its sandbox on every request, which costs time and memory under a
+	// flood. Version 2 has no such parameter: n8n reads JSON, text, form and XML bodies itself,
+	// keeping the exact bytes (req.rawBody) the signature is checked on, and answers a body it cannot
+	// parse (JSON that is not JSON, broken XML) with 422 before the node runs.
 	{
 		displayName: 'Body Handling',
 		name: 'options',
 		type: 'hidden',
 		default: { binaryData: true },
+		displayOptions: { show: { '@version': [1] } },
 	},
 ];
 

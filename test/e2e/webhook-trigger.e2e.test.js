@@ -16,6 +16,7 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 
 const { startSandbox, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { journeyResult } = require('../../sandbox/signed-results');
 const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
@@ -39,9 +40,9 @@ function serverEnv(port, extra = {}) {
 	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...extra };
 }
 
-function triggerWorkflow({ credential, webhookId, name, parameters, after = [noOp(NOOP_NAME)] }) {
+function triggerWorkflow({ credential, webhookId, name, parameters, after = [noOp(NOOP_NAME)], typeVersion = 1 }) {
 	return chain(name, [
-		node({ name: TRIGGER_NAME, type: TRIGGER_TYPE, typeVersion: 1, webhookId, parameters, credentials: { verificationServicesWebhookApi: credential } }),
+		node({ name: TRIGGER_NAME, type: TRIGGER_TYPE, typeVersion, webhookId, parameters, credentials: { verificationServicesWebhookApi: credential } }),
 		...after,
 	]);
 }
@@ -87,8 +88,10 @@ function defineSuite(version) {
 		let port;
 		let mainId;
 		let paymentsId;
+		let v2Id;
 		const mainHook = crypto.randomUUID();
 		const paymentsHook = crypto.randomUUID();
+		const v2Hook = crypto.randomUUID();
 		let mainUrl;
 		let paymentsUrl;
 		let executionsOfMain = 0;
@@ -157,7 +160,7 @@ function defineSuite(version) {
 						{ name: credentialName, type: 'verificationServicesWebhookApi', data: { signingSecret: SIGNING_SECRET } },
 					]);
 					const credential = { id: credentialId, name: credentialName };
-					[mainId, paymentsId] = await instance.importWorkflows([
+					[mainId, paymentsId, v2Id] = await instance.importWorkflows([
 						triggerWorkflow({ credential, webhookId: mainHook, name: `Signed results (${version})`, parameters: {} }),
 						triggerWorkflow({
 							credential,
@@ -166,6 +169,7 @@ function defineSuite(version) {
 							parameters: { events: 'paymentResult' },
 							after: [waitNode(WAIT_SECONDS), noOp(NOOP_NAME)],
 						}),
+						triggerWorkflow({ credential, webhookId: v2Hook, name: `Signed results, trigger version 2 (${version})`, parameters: {}, typeVersion: 2 }),
 					]);
 					timings.importMs = Date.now() - t0;
 
@@ -392,6 +396,75 @@ function defineSuite(version) {
 			const fresh = await emulator('POST', '/results/journey', { transactionId: `tx-after-restart-${version}` });
 			assert.ok(isStarted(fresh.delivery.attempts[0].answer), 'a new result still starts');
 			await expectNewExecutions(1);
+		});
+
+		// Version 2 leaves reading the body to n8n (no per-request expression for $parameter.options):
+		// the same signed bytes must give the same answer and the same item as version 1.
+		step('version 2: the same signed results start it with the same item as version 1, forgeries are refused alike; JSON that is not JSON is n8n\'s 422', async () => {
+			const v2Url = `http://127.0.0.1:${port}/webhook/${v2Hook}/webhook`;
+			await server.activateWorkflow(v2Id);
+			if ((await postJson(mainUrl, { probe: true })).status === 404) await server.activateWorkflow(mainId); // this step run alone
+			await waitUntil('the version-2 production URL to answer an unsigned POST with 401', async () => (await postJson(v2Url, { probe: true })).status === 401);
+			let executionsOfV2 = 0;
+			const expectNewV2Executions = async (more) => await settle(server, v2Id, (executionsOfV2 += more), { fresh: more });
+			const v2Item = async (id) => {
+				const execution = await server.getExecution(id);
+				assert.equal(execution.status, 'success', `execution ${id} succeeded`);
+				const out = nodeOutput(execution.data, TRIGGER_NAME);
+				assert.equal(out?.length, 1, `execution ${id}: one item from the trigger`);
+				return out[0];
+			};
+			/** Sends the same signed bytes to version 1 (main workflow) and version 2; returns both answers. */
+			const toBoth = async (spec) => {
+				const answers = [];
+				for (const url of [mainUrl, v2Url]) {
+					await deliverTo(url);
+					answers.push((await emulator('POST', '/results/raw', { retries: 0, ...spec })).delivery.attempts.map((a) => [a.status, a.answer]));
+				}
+				await deliverTo(mainUrl);
+				return answers;
+			};
+
+			const journey = JSON.stringify(journeyResult({ transactionId: `tx-v2-${version}`, success: 'REVIEW' }));
+			const encrypted = crypto.randomBytes(300).toString('base64');
+			for (const [rawBody, contentType] of [[journey, 'application/json'], [encrypted, 'text/plain']]) {
+				const [v1Answer, v2Answer] = await toBoth({ rawBody, contentType });
+				assert.deepEqual(v1Answer, [[200, { received: true, started: true }]], `${contentType}: version 1 started`);
+				assert.deepEqual(v2Answer, v1Answer, `${contentType}: version 2 answers as version 1`);
+				const [v1Id] = await expectNewExecutions(1);
+				const [v2Id_] = await expectNewV2Executions(1);
+				const [v1Item, item] = [(await triggerItem(v1Id)).item, await v2Item(v2Id_)];
+				assert.deepEqual(item, v1Item, `${contentType}: version 2's item is version 1's`);
+				if (contentType === 'text/plain') assert.deepEqual(item, { body: encrypted, resultType: 'encrypted' }, 'the exact text the provider sent');
+				else assert.deepEqual([item.transactionId, item.success, item.resultType, item.customerId], [`tx-v2-${version}`, 'REVIEW', 'journeyResult', '[redacted]']);
+			}
+
+			// Every forgery is refused and starts nothing; one whose bytes are no longer JSON (a truncated
+			// body) n8n refuses itself with 422 before the node sees it.
+			await deliverTo(v2Url);
+			const byN8n = [];
+			for (const { kind } of await emulator('GET', '/results/forgeries')) {
+				const specs = [{ journey: { transactionId: `tx-v2-forged-${version}` } }];
+				if (['otherSecret', 'bodyByteChanged', 'truncatedHex', 'noSignature', 'prefixedHex'].includes(kind)) specs.push({ payment: { referenceId: `ref-v2-forged-${version}` } }, { rawBody: encrypted, contentType: 'text/plain' });
+				for (const spec of specs) {
+					const res = await emulator('POST', '/results/forge', { kind, ...spec });
+					if (res.status === 422) byN8n.push(kind);
+					else assert.deepEqual([res.status, res.answer], [401, { message: 'Unauthorized' }], `version 2, ${kind}, ${Object.keys(spec)[0]}`);
+				}
+			}
+			log(`${version}: forgeries n8n answered 422 for version 2: ${byN8n.join(', ') || 'none'}`);
+			assert.equal(await countExecutions(server, v2Id), executionsOfV2, 'no forgery started version 2');
+			await deliverTo(mainUrl);
+
+			// Correctly signed, but not JSON: version 1 starts it as text (its bytes were signed), n8n
+			// answers version 2 with 422 before the node runs (no provider sends this as a result).
+			const [v1Broken, v2Broken] = await toBoth({ rawBody: '{"transactionId":"tx-broken"', contentType: 'application/json' });
+			log(`${version}: signed, broken JSON: version 1 ${JSON.stringify(v1Broken)}, version 2 ${JSON.stringify(v2Broken)}`);
+			assert.deepEqual(v1Broken, [[200, { received: true, started: true }]], 'version 1 starts it');
+			assert.equal(v2Broken[0][0], 422, 'version 2: n8n answers 422');
+			await expectNewExecutions(1);
+			await settle(server, v2Id, executionsOfV2);
+			await server.deactivateWorkflow(v2Id);
 		});
 	});
 }

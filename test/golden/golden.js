@@ -179,7 +179,7 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 		const outcome = new Map();
 		const manual = fixtures.filter((f) => !triggerOf(f.workflow));
 		const triggered = fixtures.filter((f) => triggerOf(f.workflow));
-		for (const [name, result] of await runManual({ instance, sandbox, fixtures: manual, log })) outcome.set(name, result);
+		if (manual.length) for (const [name, result] of await runManual({ instance, sandbox, fixtures: manual, log })) outcome.set(name, result);
 		if (triggered.length) for (const [name, result] of await runTriggered({ instance, sandbox, fixtures: triggered, log })) outcome.set(name, result);
 		return outcome;
 	} finally {

@@ -7,6 +7,7 @@
 //
 //   npm run build && node test/golden/record.js            # every fixture without expectations
 //   node test/golden/record.js --check                     # prints the differences, writes nothing
+//   node test/golden/record.js trigger-webhook-v2          # only the fixtures named (file names without .json)
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,6 +16,7 @@ const { EXPECTED_DIR, differences, expectedFile, loadExpected, loadFixtures, run
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 const checkOnly = process.argv.includes('--check');
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const log = (m) => process.stderr.write(`[golden] ${m}\n`);
 
 const sameAs = (a, b) => {
@@ -27,9 +29,11 @@ const sameAs = (a, b) => {
 };
 
 async function main() {
-	const fixtures = loadFixtures();
+	const fixtures = loadFixtures().filter((f) => only.length === 0 || only.includes(f.name));
+	const unknown = only.filter((name) => !fixtures.some((f) => f.name === name));
+	if (unknown.length) throw new Error(`no fixture named ${unknown.join(', ')} in test/golden/workflows`);
 	const runs = {};
-	for (const version of VERSIONS) runs[version] = await runGolden(version, { log });
+	for (const version of VERSIONS) runs[version] = await runGolden(version, { log, fixtures });
 	const [first, ...others] = VERSIONS;
 	let failed = false;
 	fs.mkdirSync(EXPECTED_DIR, { recursive: true });

@@ -96,6 +96,15 @@ describe('QES trigger: node panel', () => {
 		const codex = require('../../nodes/Qes/VerificationQes.node.json') as { alias: string[] };
 		expect(codex.alias).toContain('QES Onboarding Trigger');
 	});
+
+	// n8n evaluates $parameter.options.binaryData in its expression sandbox on every request to a
+	// version-1 webhook node; version 2 is the same node without that cost (n8n parses the ping alike).
+	it('offers version 2 to new workflows; both versions have the same parameters', () => {
+		const { description } = new VerificationQesTrigger();
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+		expect(JSON.stringify(description.properties)).not.toContain('@version');
+	});
 });
 
 describe('QES trigger: webhook lifecycle', () => {

@@ -39,6 +39,20 @@ function asReceived(headers: Record<string, string | string[]>): Record<string, 
 	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]));
 }
 
+describe('Verification Webhook Trigger: node versions', () => {
+	// n8n evaluates $parameter.options.binaryData in its expression sandbox on every request to a
+	// version-1 webhook node (webhook-helpers.js parseRequestBody); from version 2 on it reads the body
+	// itself (keeping req.rawBody) and evaluates nothing.
+	it('offers version 2 to new workflows; version 1 keeps its unread body, version 2 has no Body Handling parameter', () => {
+		const { description } = new VerificationWebhookTrigger();
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+		const bodyHandling = description.properties.find((p) => p.name === 'options');
+		expect(bodyHandling).toMatchObject({ type: 'hidden', default: { binaryData: true } });
+		expect(bodyHandling?.displayOptions).toEqual({ show: { '@version': [1] } });
+	});
+});
+
 describe('Verification Webhook Trigger: signature check', () => {
 	const body = Buffer.from(JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-sig' })));
 
