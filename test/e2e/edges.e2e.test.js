@@ -17,7 +17,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { emulatorControl } = require('./lib/util');
 const { node, manualTrigger, noOp, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
@@ -144,15 +144,7 @@ for (const version of VERSIONS) {
 	describe(`n8n ${version}: the request path at the edges`, () => {
 		const state = { sandbox: null, instance: null, foreign: null };
 
-		const control = async (method, controlPath, body) => {
-			const res = await freshFetch(`${state.sandbox.url}/__control/${controlPath}`, {
-				method,
-				headers: { 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			assert.equal(res.status, 200, `${method} /__control/${controlPath}`);
-			return await res.json();
-		};
+		const control = (method, controlPath, body) => emulatorControl(state.sandbox.url, method, controlPath, body);
 		const count = async (route) => (await control('GET', 'stats')).counts[route] ?? 0;
 
 		/** Resets the emulator, injects `failures`, runs the workflow with n8n's log at debug level. */

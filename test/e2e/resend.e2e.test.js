@@ -18,7 +18,7 @@ const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { emulatorControl } = require('./lib/util');
 const { node, manualTrigger, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
@@ -154,15 +154,7 @@ for (const version of VERSIONS) {
 	describe(`n8n ${version}: Retry On Fail never sends money or a message twice`, () => {
 		const state = { sandbox: null, instance: null };
 
-		const control = async (method, controlPath, body) => {
-			const res = await freshFetch(`${state.sandbox.url}/__control/${controlPath}`, {
-				method,
-				headers: { 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			assert.equal(res.status, 200, `${method} /__control/${controlPath}`);
-			return await res.json();
-		};
+		const control = (method, controlPath, body) => emulatorControl(state.sandbox.url, method, controlPath, body);
 
 		/** Requests per item tag of one case, e.g. { 'cont-p-1': 1, ... }. */
 		const requestsOf = async (key, tag) => {

@@ -208,6 +208,20 @@ function freshFetch(url, init = {}) {
 }
 
 /**
+ * One call of the emulator's control API (`/__control/...` at `emulatorUrl`); anything but 200 throws,
+ * naming the call.
+ */
+async function emulatorControl(emulatorUrl, method, controlPath, body) {
+	const res = await freshFetch(`${emulatorUrl}/__control/${controlPath}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (res.status !== 200) throw new Error(`${method} /__control/${controlPath} answered ${res.status}`);
+	return await res.json();
+}
+
+/**
  * A cross-process lock (mkdir is atomic). Waits while another live process holds it; takes over a
  * lock whose holder is dead.
  */
@@ -274,6 +288,7 @@ module.exports = {
 	sha256,
 	sleep,
 	freshFetch,
+	emulatorControl,
 	withLock,
 	defaultLog,
 	liveChildren,
