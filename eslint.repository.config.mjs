@@ -9,19 +9,44 @@ const javascript = ['**/*.js', '**/*.cjs', '**/*.mjs'];
 
 export default tseslint.config(
 	{
-		ignores: ['dist/**', 'node_modules/**', 'test/e2e/**/node_modules/**', 'coverage/**', '.n8n-local/**', 'bench/.work/**'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'test/e2e/**/node_modules/**',
+			'coverage/**',
+			'.n8n-local/**',
+			'bench/.work/**',
+		],
 	},
 	...n8nDefault,
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: javascript })),
 	{
 		files: ['**/*.js', '**/*.cjs'],
-		languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly' } },
+		languageOptions: {
+			sourceType: 'commonjs',
+			globals: {
+				require: 'readonly',
+				module: 'writable',
+				process: 'readonly',
+				__dirname: 'readonly',
+				console: 'readonly',
+				Buffer: 'readonly',
+				setTimeout: 'readonly',
+				clearTimeout: 'readonly',
+				setInterval: 'readonly',
+				clearInterval: 'readonly',
+				URL: 'readonly',
+			},
+		},
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
 	{
 		files: javascript,
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+			],
 		},
 	},
 );

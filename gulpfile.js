@@ -3,9 +3,10 @@ const { src, dest, series } = require('gulp');
 
 // tsc emits only .js; n8n also needs each node's icons and codex (*.node.json) beside it in dist/.
 function copyNodeAssets() {
-	return src(['nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest(path.resolve('dist')),
-	);
+	return src(['nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest(path.resolve('dist')));
 }
 
 function copyPackageIcons() {

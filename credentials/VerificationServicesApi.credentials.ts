@@ -8,7 +8,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BaseUrlError, PRODUCTION_BASE_URL, readCredentials, SANDBOX_BASE_URL } from '../nodes/shared/credential-values';
+import {
+	BaseUrlError,
+	PRODUCTION_BASE_URL,
+	readCredentials,
+	SANDBOX_BASE_URL,
+} from '../nodes/shared/credential-values';
 import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/request-settings';
 import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
 
@@ -31,9 +36,13 @@ export class VerificationServicesApi implements ICredentialType {
 
 	displayName = 'Verification Services API';
 
-	icon: Icon = { light: 'file:../icons/verification.svg', dark: 'file:../icons/verification.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/verification.svg',
+		dark: 'file:../icons/verification.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/verification-services/n8n-nodes-verification-services#credentials';
+	documentationUrl =
+		'https://github.com/verification-services/n8n-nodes-verification-services#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -103,7 +112,10 @@ export class VerificationServicesApi implements ICredentialType {
 	 * same base URL check as the nodes' (n8n skips preAuthentication while a token is stored), and only
 	 * for a request to the base URL's origin: the token goes nowhere else.
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const { baseUrl, accessToken } = readCredentials(credentials);
 		const target = requestOptions.url ?? (requestOptions as { uri?: string }).uri;
 		if (target) {
@@ -114,7 +126,10 @@ export class VerificationServicesApi implements ICredentialType {
 				);
 			}
 		}
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${accessToken}` } };
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${accessToken}` },
+		};
 	}
 
 	/**

@@ -12,7 +12,8 @@ export class VerificationServicesWebhookApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/webhook.svg', dark: 'file:../icons/webhook.dark.svg' };
 
-	documentationUrl = 'https://github.com/verification-services/n8n-nodes-verification-services#verification-webhook-trigger';
+	documentationUrl =
+		'https://github.com/verification-services/n8n-nodes-verification-services#verification-webhook-trigger';
 
 	properties: INodeProperties[] = [
 		{

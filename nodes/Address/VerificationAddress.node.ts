@@ -18,7 +18,8 @@ export class VerificationAddress implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(addressOperations),
-		description: 'Check that a person lives at an address, with the match quality and the corrected address',
+		description:
+			'Check that a person lives at an address, with the match quality and the corrected address',
 		defaults: { name: 'Address Verification' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

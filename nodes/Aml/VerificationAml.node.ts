@@ -18,7 +18,8 @@ export class VerificationAml implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(amlOperations),
-		description: 'Screen people against sanction, PEP and criminal lists, and manage ongoing monitoring',
+		description:
+			'Screen people against sanction, PEP and criminal lists, and manage ongoing monitoring',
 		defaults: { name: 'AML Screening' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -18,7 +18,8 @@ export class VerificationIdentity implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(identityOperations),
-		description: "Check a person's name, date of birth and address against official and commercial data sources",
+		description:
+			"Check a person's name, date of birth and address against official and commercial data sources",
 		defaults: { name: 'Identity Verification' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -23,7 +23,8 @@ export class VerificationKyb implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(kybOperations),
-		description: 'Search companies in business registries and get their details, officers, owners and documents',
+		description:
+			'Search companies in business registries and get their details, officers, owners and documents',
 		defaults: { name: 'KYB Company Data' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -44,7 +45,12 @@ export class VerificationKyb implements INodeType {
 				const list = findList(responseJson(response.body), ['countries'])?.list ?? [];
 				const countries = list
 					.filter(isObject)
-					.map((c) => ({ code: String(c.countryCode ?? '').trim().toUpperCase(), name: String(c.countryName ?? '') }))
+					.map((c) => ({
+						code: String(c.countryCode ?? '')
+							.trim()
+							.toUpperCase(),
+						name: String(c.countryName ?? ''),
+					}))
 					.filter((c) => /^[A-Z]{2}$/.test(c.code))
 					.map((c) => ({ name: c.name ? `${c.name} (${c.code})` : c.code, value: c.code }))
 					.sort((a, b) => a.name.localeCompare(b.name));

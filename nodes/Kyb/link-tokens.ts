@@ -23,7 +23,11 @@ export function linkTokensOf(body: unknown): IDataObject[] {
 		if (!isObject(value)) return;
 		const token = member(value, 'linkToken');
 		if (typeof token === 'string' && token !== '') {
-			found.push({ linkToken: token, package: key, ...pick(value, ['documentId', 'name', 'type', 'format', 'date']) });
+			found.push({
+				linkToken: token,
+				package: key,
+				...pick(value, ['documentId', 'name', 'type', 'format', 'date']),
+			});
 		}
 		for (const [name, inner] of Object.entries(value)) visit(inner, name, depth + 1);
 	};

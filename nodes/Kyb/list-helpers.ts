@@ -25,7 +25,10 @@ export function findList(body: IDataObject, keys: string[]): FoundList | undefin
 			if (Array.isArray(data[key])) {
 				const dataRest = without(data, key);
 				const rest = without(body, 'data');
-				return { list: data[key] as unknown[], rest: Object.keys(dataRest).length ? { ...rest, data: dataRest } : rest };
+				return {
+					list: data[key] as unknown[],
+					rest: Object.keys(dataRest).length ? { ...rest, data: dataRest } : rest,
+				};
 			}
 		}
 	}

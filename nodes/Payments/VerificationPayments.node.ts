@@ -20,7 +20,8 @@ export class VerificationPayments implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(paymentsOperations),
-		description: 'Verify the holder of a bank account with a small challenge deposit, and take payments by bank with their status',
+		description:
+			'Verify the holder of a bank account with a small challenge deposit, and take payments by bank with their status',
 		defaults: { name: 'Payment Account Check' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

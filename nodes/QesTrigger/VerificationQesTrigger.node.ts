@@ -38,7 +38,8 @@ export class VerificationQesTrigger implements INodeType {
 		// alike in both, so both behave the same.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{ $parameter["options"]["onlyStatuses"] ? "Statuses: " + $parameter["options"]["onlyStatuses"] : "Every status ping" }}',
+		subtitle:
+			'={{ $parameter["options"]["onlyStatuses"] ? "Statuses: " + $parameter["options"]["onlyStatuses"] : "Every status ping" }}',
 		description: 'Starts the workflow when a QES onboarding session sends a status ping',
 		defaults: { name: 'QES Onboarding Trigger' },
 		inputs: [],
@@ -48,7 +49,15 @@ export class VerificationQesTrigger implements INodeType {
 		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
 		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
 		// answer the literal body "firstEntryJson").
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+		],
 		eventTriggerDescription: 'Waiting for a QES onboarding status ping',
 		activationMessage:
 			'QES status pings of this account now come to this workflow; the webhook set elsewhere for it was replaced.',

@@ -29,11 +29,13 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Status Ping',
 				value: 'statusPing',
 				action: 'On QES onboarding status ping',
-				description: 'A QES onboarding session changed its status, e.g. the person was identified or signed',
+				description:
+					'A QES onboarding session changed its status, e.g. the person was identified or signed',
 			},
 		],
 		default: 'statusPing',
-		description: 'What starts the workflow: the provider pings on every status change of an onboarding session',
+		description:
+			'What starts the workflow: the provider pings on every status change of an onboarding session',
 	},
 	{
 		displayName:
@@ -57,7 +59,8 @@ export const triggerProperties: INodeProperties[] = [
 					{
 						name: 'Whole Body',
 						value: 'body',
-						description: 'A ping is a duplicate when its JSON body is the same as an earlier one (key order and spacing do not matter)',
+						description:
+							'A ping is a duplicate when its JSON body is the same as an earlier one (key order and spacing do not matter)',
 					},
 					{
 						name: 'Session ID and Status',
@@ -67,7 +70,8 @@ export const triggerProperties: INodeProperties[] = [
 					},
 				],
 				default: 'body',
-				description: 'What two pings must share to count as the same ping for Ignore Duplicates Within',
+				description:
+					'What two pings must share to count as the same ping for Ignore Duplicates Within',
 			},
 			{
 				displayName: 'Fetch Time Limit (Seconds)',
@@ -93,21 +97,23 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 1440 },
 				default: DEFAULT_DEDUP_MINUTES,
 				description:
-					'A ping that repeats one taken this many minutes before (see Duplicate Key) is answered but starts nothing: the provider resends pings it thinks were not received. Also holds for copies arriving at the same moment; kept in this n8n process\'s memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off.',
+					"A ping that repeats one taken this many minutes before (see Duplicate Key) is answered but starts nothing: the provider resends pings it thinks were not received. Also holds for copies arriving at the same moment; kept in this n8n process's memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off.",
 			},
 			{
 				displayName: 'Include Headers',
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output the request headers of the ping under "headers" (without the secret header)',
+				description:
+					'Whether to output the request headers of the ping under "headers" (without the secret header)',
 			},
 			{
 				displayName: 'Include Receive Time',
 				name: 'includeReceiveTime',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output the time n8n received the ping under "receivedAt" (ISO 8601)',
+				description:
+					'Whether to output the time n8n received the ping under "receivedAt" (ISO 8601)',
 			},
 			{
 				displayName: 'Only Statuses',
@@ -159,7 +165,10 @@ export function readTriggerOptions(raw: IDataObject | undefined): TriggerOptions
 	const fetchSeconds = Number(options.fetchTimeLimit ?? DEFAULT_FETCH_SECONDS);
 	return {
 		fetchVerification: options.fetchVerification === true,
-		fetchTimeLimitMs: Number.isFinite(fetchSeconds) && fetchSeconds > 0 ? Math.min(fetchSeconds, MAX_FETCH_SECONDS) * 1000 : DEFAULT_FETCH_SECONDS * 1000,
+		fetchTimeLimitMs:
+			Number.isFinite(fetchSeconds) && fetchSeconds > 0
+				? Math.min(fetchSeconds, MAX_FETCH_SECONDS) * 1000
+				: DEFAULT_FETCH_SECONDS * 1000,
 		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? minutes : 0,
 		dedupKey: options.dedupKey === 'sessionStatus' ? 'sessionStatus' : 'body',
 		includeHeaders: options.includeHeaders === true,
@@ -171,7 +180,11 @@ export function readTriggerOptions(raw: IDataObject | undefined): TriggerOptions
 }
 
 export function parseStatusList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
 	return parts.map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
 }
 

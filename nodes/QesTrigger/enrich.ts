@@ -23,18 +23,37 @@ export interface Enrichment {
  * it frees its pacer slot and sends nothing more; the token exchange it may have started is bounded
  * by the same time. Never throws.
  */
-export async function fetchVerification(ctx: RequestContext, sessionId: string | undefined, budgetMs = DEFAULT_FETCH_SECONDS * 1000): Promise<Enrichment> {
+export async function fetchVerification(
+	ctx: RequestContext,
+	sessionId: string | undefined,
+	budgetMs = DEFAULT_FETCH_SECONDS * 1000,
+): Promise<Enrichment> {
 	if (sessionId === undefined) {
-		return { verificationError: { message: 'The ping names no session (sessionId, requestId or id): nothing to fetch' } };
+		return {
+			verificationError: {
+				message: 'The ping names no session (sessionId, requestId or id): nothing to fetch',
+			},
+		};
 	}
 	if (!(budgetMs > 0)) return timedOut(budgetMs);
 	const deadline = new AbortController();
 	const settings = { ...DEFAULT_REQUEST_SETTINGS, maxRetries: 0, timeoutSeconds: budgetMs / 1000 };
 	const work: Promise<Enrichment> = (async () => {
-		const request = { method: getVerification.method, path: fillPath(getVerification.path, { sessionId }) };
-		const response = await requestOnce(ctx, request, { operation: OPERATION, repeatable: true }, settings, deadline.signal);
+		const request = {
+			method: getVerification.method,
+			path: fillPath(getVerification.path, { sessionId }),
+		};
+		const response = await requestOnce(
+			ctx,
+			request,
+			{ operation: OPERATION, repeatable: true },
+			settings,
+			deadline.signal,
+		);
 		return { verification: response.body };
-	})().catch((error: unknown) => (deadline.signal.aborted ? timedOut(budgetMs) : { verificationError: describeFailure(error) }));
+	})().catch((error: unknown) =>
+		deadline.signal.aborted ? timedOut(budgetMs) : { verificationError: describeFailure(error) },
+	);
 
 	const stopTimer = new AbortController();
 	const late = sleep(budgetMs, stopTimer.signal).then(
@@ -58,7 +77,11 @@ function timedOut(budgetMs: number): Enrichment {
 }
 
 function describeFailure(error: unknown): IDataObject {
-	const { message, description, httpCode } = error as { message?: unknown; description?: unknown; httpCode?: unknown };
+	const { message, description, httpCode } = error as {
+		message?: unknown;
+		description?: unknown;
+		httpCode?: unknown;
+	};
 	const code = error instanceof NodeApiError ? error.httpCode : httpCode;
 	const numeric = code === null || code === undefined || code === '' ? undefined : Number(code);
 	return {

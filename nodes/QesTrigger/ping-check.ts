@@ -30,5 +30,7 @@ export function headerValue(headers: IDataObject, name: string): unknown {
 /** A copy of the headers without the named ones (case-insensitive): the secret never reaches the output. */
 export function withoutHeaders(headers: IDataObject, names: string[]): IDataObject {
 	const drop = new Set(names.map((n) => n.toLowerCase()));
-	return Object.fromEntries(Object.entries(headers).filter(([key]) => !drop.has(key.toLowerCase())));
+	return Object.fromEntries(
+		Object.entries(headers).filter(([key]) => !drop.has(key.toLowerCase())),
+	);
 }

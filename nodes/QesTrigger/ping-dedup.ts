@@ -15,7 +15,10 @@ export function duplicateKey(body: unknown, mode: DuplicateKey): string {
 		const session = pingSessionId(body);
 		const status = bodyStatus(body);
 		if (session !== undefined && status !== undefined) {
-			return createHash('sha256').update(JSON.stringify(['sessionStatus', session, status.toLowerCase()])).digest('hex').slice(0, 32);
+			return createHash('sha256')
+				.update(JSON.stringify(['sessionStatus', session, status.toLowerCase()]))
+				.digest('hex')
+				.slice(0, 32);
 		}
 	}
 	return bodyHash(body).slice(0, 32);

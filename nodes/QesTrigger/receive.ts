@@ -1,6 +1,16 @@
-import { type IDataObject, type IWebhookFunctions, type IWebhookResponseData, NodeOperationError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+	NodeOperationError,
+} from 'n8n-workflow';
 
-import { claimOrWait, type DeliveryClaim, settleByAnswer, STARTED_ANSWER } from '../shared/delivery-memory';
+import {
+	claimOrWait,
+	type DeliveryClaim,
+	settleByAnswer,
+	STARTED_ANSWER,
+} from '../shared/delivery-memory';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { type Enrichment, fetchVerification } from './enrich';
 import { headerValue, secretMatches, withoutHeaders } from './ping-check';
@@ -39,7 +49,9 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	const headers = (this.getHeaderData() ?? {}) as IDataObject;
 
 	if (options.verifySecret) {
-		const accepted = registration !== undefined && secretMatches(headerValue(headers, registration.secretHeader), registration.secretSha256);
+		const accepted =
+			registration !== undefined &&
+			secretMatches(headerValue(headers, registration.secretHeader), registration.secretSha256);
 		if (!accepted) {
 			this.logger.debug(
 				registration
@@ -56,17 +68,34 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	let claim: DeliveryClaim | undefined;
 	if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${registration?.secretSha256 ?? ''}`;
-		const outcome = await claimOrWait(scope, duplicateKey(body, options.dedupKey), options.dedupMinutes * 60_000);
-		if ('undecided' in outcome) return answer(this, 503, { received: true, started: false, reason: 'a copy of this ping is being taken; send it again' });
+		const outcome = await claimOrWait(
+			scope,
+			duplicateKey(body, options.dedupKey),
+			options.dedupMinutes * 60_000,
+		);
+		if ('undecided' in outcome)
+			return answer(this, 503, {
+				received: true,
+				started: false,
+				reason: 'a copy of this ping is being taken; send it again',
+			});
 		if ('duplicate' in outcome) return notStarted('duplicate');
 		claim = outcome.claim;
 		settleByAnswer(this, claim);
 	}
 
 	try {
-		const item = await buildItem.call(this, body, headers, options, registration?.secretHeader, arrivedAt);
+		const item = await buildItem.call(
+			this,
+			body,
+			headers,
+			options,
+			registration?.secretHeader,
+			arrivedAt,
+		);
 		if ('notStarted' in item) return item.notStarted;
-		if ('retry' in item) return answer(this, 503, { received: true, started: false, reason: item.retry });
+		if ('retry' in item)
+			return answer(this, 503, { received: true, started: false, reason: item.retry });
 		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_ANSWER };
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
@@ -86,31 +115,47 @@ async function buildItem(
 	arrivedAt: number,
 ): Promise<BuiltItem> {
 	const status = bodyStatus(body);
-	if (status !== undefined && !statusAllowed(status, options.onlyStatuses)) return { notStarted: notStarted('status', status) };
+	if (status !== undefined && !statusAllowed(status, options.onlyStatuses))
+		return { notStarted: notStarted('status', status) };
 
 	const json: IDataObject = isPlainObject(body) ? { ...body } : { body: body as IDataObject };
 	const filterOnFetched = status === undefined && options.onlyStatuses.length > 0;
 	if (options.fetchVerification || filterOnFetched) {
 		const left = ANSWER_WITHIN_MS - (Date.now() - arrivedAt);
 		const sessionId = pingSessionId(body);
-		const fetched = await fetchVerification(this, sessionId, Math.max(0, Math.min(options.fetchTimeLimitMs, left)));
+		const fetched = await fetchVerification(
+			this,
+			sessionId,
+			Math.max(0, Math.min(options.fetchTimeLimitMs, left)),
+		);
 		let { verificationError } = fetched;
 		if (filterOnFetched) {
 			if (fetched.verification === undefined) {
 				if (sessionId !== undefined && isTransient(fetched)) {
-					const why = fetched.verificationError?.timedOut === true ? 'Get Verification did not finish in time' : String(fetched.verificationError?.message ?? 'Get Verification failed');
+					const why =
+						fetched.verificationError?.timedOut === true
+							? 'Get Verification did not finish in time'
+							: String(fetched.verificationError?.message ?? 'Get Verification failed');
 					return { retry: `status unknown: ${why}; send the ping again` };
 				}
 			} else {
 				const fetchedStatus = bodyStatus(fetched.verification);
-				if (fetchedStatus !== undefined && !statusAllowed(fetchedStatus, options.onlyStatuses)) return { notStarted: notStarted('status', fetchedStatus) };
-				if (fetchedStatus === undefined) verificationError = { message: 'Get Verification named no status, so Only Statuses could not be applied' };
+				if (fetchedStatus !== undefined && !statusAllowed(fetchedStatus, options.onlyStatuses))
+					return { notStarted: notStarted('status', fetchedStatus) };
+				if (fetchedStatus === undefined)
+					verificationError = {
+						message: 'Get Verification named no status, so Only Statuses could not be applied',
+					};
 			}
 			if (verificationError !== undefined) {
-				verificationError = { ...verificationError, message: `${String(verificationError.message)}; Only Statuses could not be applied, so the ping starts the workflow` };
+				verificationError = {
+					...verificationError,
+					message: `${String(verificationError.message)}; Only Statuses could not be applied, so the ping starts the workflow`,
+				};
 			}
 		}
-		if (options.fetchVerification && fetched.verification !== undefined) addBeside(json, 'verification', fetched.verification as IDataObject);
+		if (options.fetchVerification && fetched.verification !== undefined)
+			addBeside(json, 'verification', fetched.verification as IDataObject);
 		if (verificationError !== undefined) addBeside(json, 'verificationError', verificationError);
 	}
 	if (options.includeHeaders) {
@@ -130,7 +175,11 @@ function isTransient({ verificationError }: Enrichment): boolean {
 }
 
 /** Answered here with `status` and `body`; nothing starts. */
-function answer(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	const res = context.getResponseObject();
 	if (!res.headersSent) res.status(status).json(body);
 	return { noWebhookResponse: true };
@@ -142,7 +191,10 @@ function notStarted(reason: 'duplicate' | 'status', status?: string): IWebhookRe
 		webhookResponse: {
 			received: true,
 			started: false,
-			reason: reason === 'duplicate' ? 'duplicate ping' : `status ${status === undefined ? 'unknown' : `"${status}"`} not in Only Statuses`,
+			reason:
+				reason === 'duplicate'
+					? 'duplicate ping'
+					: `status ${status === undefined ? 'unknown' : `"${status}"`} not in Only Statuses`,
 		},
 	};
 }

@@ -44,7 +44,8 @@ export function storedRegistration(data: IDataObject): Registration | undefined 
 	const value = data.registration as Partial<Registration> | undefined;
 	if (!value || typeof value !== 'object') return undefined;
 	if (typeof value.webhookUrl !== 'string') return undefined;
-	if (typeof value.secretSha256 !== 'string' || !SHA256_HEX.test(value.secretSha256)) return undefined;
+	if (typeof value.secretSha256 !== 'string' || !SHA256_HEX.test(value.secretSha256))
+		return undefined;
 	if (typeof value.secretHeader !== 'string' || value.secretHeader === '') return undefined;
 	return value as Registration;
 }

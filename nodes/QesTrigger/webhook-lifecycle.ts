@@ -1,5 +1,11 @@
 import { randomBytes } from 'crypto';
-import { type IDataObject, type IHookFunctions, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IHookFunctions,
+	type JsonObject,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { requestOnce } from '../shared/transport';
 import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
@@ -26,18 +32,26 @@ export async function hasRegistration(this: IHookFunctions): Promise<boolean> {
 	const registration = storedRegistration(this.getWorkflowStaticData('node'));
 	if (!registration || !webhookUrl) return false;
 	const { secretHeader } = readTriggerOptions(this.getNodeParameter('options', {}) as IDataObject);
-	return registration.webhookUrl === webhookUrl && registration.secretHeader.toLowerCase() === secretHeader.toLowerCase();
+	return (
+		registration.webhookUrl === webhookUrl &&
+		registration.secretHeader.toLowerCase() === secretHeader.toLowerCase()
+	);
 }
 
 export async function register(this: IHookFunctions): Promise<boolean> {
 	const node = this.getNode();
 	const webhookUrl = this.getNodeWebhookUrl('default');
-	if (!webhookUrl) throw new NodeOperationError(node, 'n8n did not provide a webhook URL for this trigger');
+	if (!webhookUrl)
+		throw new NodeOperationError(node, 'n8n did not provide a webhook URL for this trigger');
 	const { secretHeader } = readTriggerOptions(this.getNodeParameter('options', {}) as IDataObject);
 	if (!isValidHeaderName(secretHeader)) {
-		throw new NodeOperationError(node, `Secret Header Name must be a valid HTTP header name (letters, digits and -), got "${secretHeader.slice(0, 60)}"`, {
-			description: `Use for example ${DEFAULT_SECRET_HEADER}.`,
-		});
+		throw new NodeOperationError(
+			node,
+			`Secret Header Name must be a valid HTTP header name (letters, digits and -), got "${secretHeader.slice(0, 60)}"`,
+			{
+				description: `Use for example ${DEFAULT_SECRET_HEADER}.`,
+			},
+		);
 	}
 	const secret = randomBytes(32).toString('hex');
 
@@ -74,7 +88,11 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 			secret,
 		);
 	}
-	const registration: Registration = { webhookUrl, secretHeader, secretSha256: secretSha256(secret) };
+	const registration: Registration = {
+		webhookUrl,
+		secretHeader,
+		secretSha256: secretSha256(secret),
+	};
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	staticData.registration = registration;
 	// Where earlier versions kept their duplicate memory (static-data.ts).

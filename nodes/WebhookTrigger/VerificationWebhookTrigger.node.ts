@@ -41,29 +41,47 @@ export class VerificationWebhookTrigger implements INodeType {
 		// answers and outputs is the same in both.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{ {"all": "All results", "journeyResult": "Journey results", "paymentResult": "Payment results"}[$parameter["events"]] }}',
-		description: 'Starts the workflow when the provider delivers a signed hosted journey or payment result',
+		subtitle:
+			'={{ {"all": "All results", "journeyResult": "Journey results", "paymentResult": "Payment results"}[$parameter["events"]] }}',
+		description:
+			'Starts the workflow when the provider delivers a signed hosted journey or payment result',
 		defaults: { name: 'Verification Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'verificationServicesWebhookApi', required: true, testedBy: 'signingSecret' },
 			// Only to confirm unsigned payment results with Get Payment Status.
-			{ name: 'verificationServicesApi', required: true, displayOptions: { show: { unsignedPayments: ['confirm'] } } },
+			{
+				name: 'verificationServicesApi',
+				required: true,
+				displayOptions: { show: { unsignedPayments: ['confirm'] } },
+			},
 		],
 		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
 		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
 		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
 		// answer the literal body "firstEntryJson").
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+		],
 		eventTriggerDescription: 'Waiting for a signed result from the provider',
-		activationMessage: "Signed results the provider sends to this workflow's production URL now start it.",
+		activationMessage:
+			"Signed results the provider sends to this workflow's production URL now start it.",
 		properties: triggerProperties,
 	};
 
 	methods = {
 		credentialTest: {
-			async signingSecret(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+			async signingSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
 				return checkSigningSecret(credential.data?.signingSecret);
 			},
 		},

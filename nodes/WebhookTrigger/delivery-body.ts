@@ -36,7 +36,8 @@ export async function readDeliveryBody(req: DeliveryRequest): Promise<BodyRead> 
 			() => undefined,
 			(error: unknown) => error ?? new Error('unreadable body'),
 		);
-		if (failure !== undefined) return isTooLarge(failure) ? await tooLarge(req) : { unreadable: true };
+		if (failure !== undefined)
+			return isTooLarge(failure) ? await tooLarge(req) : { unreadable: true };
 	}
 	const bytes = Buffer.isBuffer(req.rawBody) ? req.rawBody : Buffer.alloc(0);
 	return bytes.length > MAX_BODY_BYTES ? { tooLarge: true } : { bytes };
@@ -68,7 +69,8 @@ export type DeliveryContent = { json: unknown } | { text: string; encrypted: boo
  */
 export function parseDeliveryBody(bytes: Buffer, contentType: unknown): DeliveryContent {
 	const text = bytes.toString('utf8');
-	const mediaType = typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : '';
+	const mediaType =
+		typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : '';
 	if (mediaType === 'text/plain') return { text, encrypted: true };
 	try {
 		return { json: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown };

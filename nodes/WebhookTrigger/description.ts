@@ -9,7 +9,7 @@ const MAX_DEDUP_MINUTES = 10_080;
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Give the provider this node\'s Production URL (Webhook URLs, above) as the webhook for hosted journey and payment results, and agree on a webhook secret: enter the same secret in this node\'s credential. Then activate the workflow. Every delivery must carry the header Signature (HMAC-SHA256 of the body with that secret); any other request is answered 401 and starts nothing.',
+			"Give the provider this node's Production URL (Webhook URLs, above) as the webhook for hosted journey and payment results, and agree on a webhook secret: enter the same secret in this node's credential. Then activate the workflow. Every delivery must carry the header Signature (HMAC-SHA256 of the body with that secret); any other request is answered 401 and starts nothing.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -27,12 +27,14 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Journey Results',
 				value: 'journeyResult',
-				description: 'Results of the hosted identity journey (output field success: PASS, DECLINE, REVIEW or FLAG)',
+				description:
+					'Results of the hosted identity journey (output field success: PASS, DECLINE, REVIEW or FLAG)',
 			},
 			{
 				name: 'Payment Results',
 				value: 'paymentResult',
-				description: 'Results of bank payments (output field paymentOutcome: succeeded, failed or pending)',
+				description:
+					'Results of bank payments (output field paymentOutcome: succeeded, failed or pending)',
 			},
 		],
 		default: 'all',
@@ -46,7 +48,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_DEDUP_MINUTES },
 		default: DEFAULT_DEDUP_MINUTES,
 		description:
-			'A delivery that repeats one taken this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment; kept in this n8n process\'s memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off. A body whose own timestamp is older than 25 hours (or this, when longer) is refused with 400.',
+			"A delivery that repeats one taken this many minutes before (the same transaction, status and verdict, or the same body) is answered 200 but starts nothing: the provider resends results for about 24 hours. Also holds for copies arriving at the same moment; kept in this n8n process's memory (a restart forgets it; each queue-mode webhook process has its own). Not applied to test events. 0 turns this off. A body whose own timestamp is older than 25 hours (or this, when longer) is refused with 400.",
 	},
 	{
 		displayName: 'Unsigned Payment Results',
@@ -93,11 +95,16 @@ export interface TriggerOptions {
 	confirmUnsigned: boolean;
 }
 
-export function readTriggerOptions(events: unknown, dedupMinutes: unknown, unsignedPayments?: unknown): TriggerOptions {
+export function readTriggerOptions(
+	events: unknown,
+	dedupMinutes: unknown,
+	unsignedPayments?: unknown,
+): TriggerOptions {
 	const minutes = Number(dedupMinutes ?? DEFAULT_DEDUP_MINUTES);
 	return {
 		events: events === 'journeyResult' || events === 'paymentResult' ? events : 'all',
-		dedupMinutes: Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, MAX_DEDUP_MINUTES) : 0,
+		dedupMinutes:
+			Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, MAX_DEDUP_MINUTES) : 0,
 		confirmUnsigned: unsignedPayments === 'confirm',
 	};
 }

@@ -2,13 +2,29 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { bodyHash } from '../shared/canonical-json';
-import { claimOrWait, type DeliveryClaim, settleByAnswer, STARTED_ANSWER } from '../shared/delivery-memory';
+import {
+	claimOrWait,
+	type DeliveryClaim,
+	settleByAnswer,
+	STARTED_ANSWER,
+} from '../shared/delivery-memory';
 import { paymentOutcome } from '../shared/payment-outcome';
 import { isObject } from '../shared/json';
 import { REDACTED } from '../shared/redact';
-import { type DeliveryContent, type DeliveryRequest, parseDeliveryBody, readDeliveryBody } from './delivery-body';
+import {
+	type DeliveryContent,
+	type DeliveryRequest,
+	parseDeliveryBody,
+	readDeliveryBody,
+} from './delivery-body';
 import { type EventFilter, readTriggerOptions, type TriggerOptions } from './description';
-import { journeyVerdict, resultIdentity, resultStatus, type ResultType, resultTypeOf } from './recognise';
+import {
+	journeyVerdict,
+	resultIdentity,
+	resultStatus,
+	type ResultType,
+	resultTypeOf,
+} from './recognise';
 import { isStale, REPLAY_WINDOW_MINUTES } from './replay-window';
 import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
@@ -62,25 +78,47 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			this.getNodeParameter('unsignedPayments', 'refuse'),
 		);
 		if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
-			if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined) return await receiveUnsigned(this, read.bytes, headers, options);
-			this.logger.debug(`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`);
+			if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined)
+				return await receiveUnsigned(this, read.bytes, headers, options);
+			this.logger.debug(
+				`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`,
+			);
 			return answer(this, 401, 'Unauthorized');
 		}
 
 		const content = parseDeliveryBody(read.bytes, headers['content-type']);
 		const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
 		if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
-			this.logger.debug(`${this.getNode().name} refused a delivery: its timestamp is outside the replay window`);
-			return answer(this, 400, `Stale result: its timestamp is more than ${replayMinutes} minutes from now`);
+			this.logger.debug(
+				`${this.getNode().name} refused a delivery: its timestamp is outside the replay window`,
+			);
+			return answer(
+				this,
+				400,
+				`Stale result: its timestamp is more than ${replayMinutes} minutes from now`,
+			);
 		}
-		const type: ResultType = 'json' in content ? resultTypeOf(content.json) : content.encrypted ? 'encrypted' : 'unrecognised';
+		const type: ResultType =
+			'json' in content
+				? resultTypeOf(content.json)
+				: content.encrypted
+					? 'encrypted'
+					: 'unrecognised';
 		if (!passes(options.events, type)) return notStarted('not in Events');
 
-		return await startOnce(this, duplicateKeys(content, type), outputItem(content, type), options, (taken) => (claim = taken));
+		return await startOnce(
+			this,
+			duplicateKeys(content, type),
+			outputItem(content, type),
+			options,
+			(taken) => (claim = taken),
+		);
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		if (claim && !claim.duplicate) claim.release();
-		this.logger.error(`${this.getNode().name} could not take a delivery: ${(error as Error).message}`);
+		this.logger.error(
+			`${this.getNode().name} could not take a delivery: ${(error as Error).message}`,
+		);
 		return answer(this, 500, 'Internal Server Error');
 	}
 }
@@ -103,7 +141,8 @@ async function startOnce(
 	if (options.dedupMinutes > 0 && context.getMode() !== 'manual') {
 		const scope = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}`;
 		const outcome = await claimOrWait(scope, keys, options.dedupMinutes * 60_000);
-		if ('undecided' in outcome) return answer(context, 503, 'A copy of this delivery is being taken; send it again later');
+		if ('undecided' in outcome)
+			return answer(context, 503, 'A copy of this delivery is being taken; send it again later');
 		if ('duplicate' in outcome) return notStarted('duplicate');
 		onClaim(outcome.claim);
 		claim = outcome.claim;
@@ -118,29 +157,51 @@ async function startOnce(
  * (unsigned-payment.ts). No referenceId, or a payment the API does not know -> 401, as any unsigned
  * delivery; the API not answering now -> 503, so the provider sends it again.
  */
-async function receiveUnsigned(context: IWebhookFunctions, bytes: Buffer, headers: IDataObject, options: TriggerOptions): Promise<IWebhookResponseData> {
+async function receiveUnsigned(
+	context: IWebhookFunctions,
+	bytes: Buffer,
+	headers: IDataObject,
+	options: TriggerOptions,
+): Promise<IWebhookResponseData> {
 	const content = parseDeliveryBody(bytes, headers['content-type']);
 	const referenceId = 'json' in content ? claimedReference(content.json) : undefined;
 	if (referenceId === undefined) return answer(context, 401, 'Unauthorized');
 	if (!passes(options.events, 'paymentResult')) return notStarted('not in Events');
 	const confirmation = await confirmPayment(context, referenceId);
 	if ('refused' in confirmation) {
-		context.logger.debug(`${context.getNode().name} refused an unsigned delivery: ${confirmation.refused}`);
+		context.logger.debug(
+			`${context.getNode().name} refused an unsigned delivery: ${confirmation.refused}`,
+		);
 		return answer(context, 401, 'Unauthorized');
 	}
 	if ('retry' in confirmation) {
-		context.logger.warn(`${context.getNode().name} could not confirm an unsigned payment result: ${confirmation.retry}`);
+		context.logger.warn(
+			`${context.getNode().name} could not confirm an unsigned payment result: ${confirmation.retry}`,
+		);
 		return answer(context, 503, 'The payment could not be confirmed now; send it again later');
 	}
-	const identity = ['paymentResult', confirmation.referenceId, confirmation.status.toLowerCase(), ''];
-	return await startOnce(context, [shortHash(JSON.stringify(['result', ...identity]))], confirmation.item, options, () => {});
+	const identity = [
+		'paymentResult',
+		confirmation.referenceId,
+		confirmation.status.toLowerCase(),
+		'',
+	];
+	return await startOnce(
+		context,
+		[shortHash(JSON.stringify(['result', ...identity]))],
+		confirmation.item,
+		options,
+		() => {},
+	);
 }
 
 /** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */
 async function signingSecret(context: IWebhookFunctions): Promise<string> {
 	return await cachedSecret(context.getNode().credentials?.[CREDENTIAL_TYPE]?.id, async () => {
 		try {
-			const credentials = await context.getCredentials<{ signingSecret?: unknown }>(CREDENTIAL_TYPE);
+			const credentials = await context.getCredentials<{ signingSecret?: unknown }>(
+				CREDENTIAL_TYPE,
+			);
 			return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
 		} catch {
 			return '';
@@ -165,7 +226,8 @@ function passes(filter: EventFilter, type: ResultType): boolean {
 	return filter === 'all' || type === 'encrypted' || type === 'unrecognised' || type === filter;
 }
 
-const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, KEY_CHARS);
+const shortHash = (text: string) =>
+	createHash('sha256').update(text).digest('hex').slice(0, KEY_CHARS);
 
 /** The body (canonical JSON: key order and spacing do not matter) and, when it names one, the result. */
 function duplicateKeys(content: DeliveryContent, type: ResultType): string[] {
@@ -185,13 +247,16 @@ function duplicateKeys(content: DeliveryContent, type: ResultType): string[] {
  */
 function outputItem(content: DeliveryContent, type: ResultType): IDataObject {
 	if ('text' in content) return { body: content.text, resultType: type };
-	const json: IDataObject = isObject(content.json) ? withoutCustomerId(content.json) : { body: content.json as IDataObject[keyof IDataObject] };
+	const json: IDataObject = isObject(content.json)
+		? withoutCustomerId(content.json)
+		: { body: content.json as IDataObject[keyof IDataObject] };
 	addBeside(json, 'resultType', type);
 	if (type === 'journeyResult' && json.success === undefined) {
 		const verdict = journeyVerdict(content.json);
 		if (verdict !== undefined) json.success = verdict;
 	}
-	if (type === 'paymentResult') addBeside(json, 'paymentOutcome', paymentOutcome(resultStatus(content.json)));
+	if (type === 'paymentResult')
+		addBeside(json, 'paymentOutcome', paymentOutcome(resultStatus(content.json)));
 	return json;
 }
 
@@ -199,7 +264,8 @@ function outputItem(content: DeliveryContent, type: ResultType): IDataObject {
 function withoutCustomerId(body: IDataObject): IDataObject {
 	const redact = (layer: IDataObject) => {
 		const copy = { ...layer };
-		for (const name of ['customerId', 'customer_id']) if (copy[name] !== undefined) copy[name] = REDACTED;
+		for (const name of ['customerId', 'customer_id'])
+			if (copy[name] !== undefined) copy[name] = REDACTED;
 		return copy;
 	};
 	const json = redact(body);

@@ -43,7 +43,8 @@ function textField(found: IDataObject[], name: string): string | undefined {
 	return undefined;
 }
 
-const has = (found: IDataObject[], name: string, check: (value: unknown) => boolean) => found.some((layer) => check(member(layer, name)));
+const has = (found: IDataObject[], name: string, check: (value: unknown) => boolean) =>
+	found.some((layer) => check(member(layer, name)));
 
 /** The journey's verdict: `success`, else `generalTransactionData.success`. */
 export function journeyVerdict(body: unknown): string | undefined {
@@ -70,7 +71,9 @@ export function resultTypeOf(body: unknown): Exclude<ResultType, 'encrypted'> {
 	const status = resultStatus(body);
 	if (status === undefined) return 'unrecognised';
 	const journeyStatus = JOURNEY_STATUSES.includes(status.toLowerCase());
-	const paymentNamed = ['statusReasonInformation', 'referenceId', 'requestId'].some((name) => has(found, name, (value) => value !== undefined && value !== null));
+	const paymentNamed = ['statusReasonInformation', 'referenceId', 'requestId'].some((name) =>
+		has(found, name, (value) => value !== undefined && value !== null),
+	);
 	if (isPaymentStatus(status) && (paymentNamed || !journeyStatus)) return 'paymentResult';
 	if (textField(found, 'transactionId') !== undefined && journeyStatus) return 'journeyResult';
 	if (paymentNamed) return 'paymentResult';
@@ -83,7 +86,10 @@ export function resultTypeOf(body: unknown): Exclude<ResultType, 'encrypted'> {
  */
 export function resultIdentity(body: unknown, type: ResultType): string[] | undefined {
 	const found = layers(body);
-	const id = textField(found, 'transactionId') ?? textField(found, 'referenceId') ?? textField(found, 'requestId');
+	const id =
+		textField(found, 'transactionId') ??
+		textField(found, 'referenceId') ??
+		textField(found, 'requestId');
 	const status = resultStatus(body);
 	if (id === undefined || status === undefined) return undefined;
 	return [type, id, status.toLowerCase(), (journeyVerdict(body) ?? '').toUpperCase()];

@@ -19,7 +19,10 @@ export function resultTime(body: unknown): number | undefined {
 	const layers: IDataObject[] = isObject(body.data) ? [body, body.data] : [body];
 	for (const layer of layers) {
 		const general = member(layer, 'generalTransactionData');
-		for (const value of [member(layer, 'timestamp'), isObject(general) ? member(general, 'timestamp') : undefined]) {
+		for (const value of [
+			member(layer, 'timestamp'),
+			isObject(general) ? member(general, 'timestamp') : undefined,
+		]) {
 			if (typeof value !== 'string' || value.trim() === '') continue;
 			const time = Date.parse(value);
 			if (Number.isFinite(time)) return time;

@@ -13,10 +13,18 @@ import { BoundedMemory, type MemoryLimits } from '../shared/bounded-memory';
 export const SECRET_TTL_MS = 5_000;
 export const SECRET_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: SECRET_TTL_MS };
 
-const secrets = new BoundedMemory<{ until: number; secret: Promise<string> }>(SECRET_MEMORY, undefined, (cached, now) => cached.until <= now);
+const secrets = new BoundedMemory<{ until: number; secret: Promise<string> }>(
+	SECRET_MEMORY,
+	undefined,
+	(cached, now) => cached.until <= now,
+);
 
 /** The secret of credential `id`: the cached one while fresh, else `read()` (shared by concurrent callers). */
-export async function cachedSecret(id: string | null | undefined, read: () => Promise<string>, now = Date.now()): Promise<string> {
+export async function cachedSecret(
+	id: string | null | undefined,
+	read: () => Promise<string>,
+	now = Date.now(),
+): Promise<string> {
 	if (!id) return await read();
 	const cached = secrets.get(id, now);
 	if (cached && cached.until > now) return await cached.secret;

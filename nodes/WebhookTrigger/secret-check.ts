@@ -8,16 +8,21 @@ import type { INodeCredentialTestResult } from 'n8n-workflow';
  */
 export function checkSigningSecret(secret: unknown): INodeCredentialTestResult {
 	if (typeof secret !== 'string' || secret === '') {
-		return { status: 'Error', message: 'Enter the webhook secret agreed with the provider as Signing Secret' };
+		return {
+			status: 'Error',
+			message: 'Enter the webhook secret agreed with the provider as Signing Secret',
+		};
 	}
 	if (secret.trim() !== secret) {
 		return {
 			status: 'Error',
-			message: 'The Signing Secret starts or ends with a space or line break; enter it again without them (the provider signs with the exact secret)',
+			message:
+				'The Signing Secret starts or ends with a space or line break; enter it again without them (the provider signs with the exact secret)',
 		};
 	}
 	return {
 		status: 'OK',
-		message: 'The Signing Secret is set. Whether it is the provider\'s shows on the first delivery: one signed with another secret is answered 401.',
+		message:
+			"The Signing Secret is set. Whether it is the provider's shows on the first delivery: one signed with another secret is answered 401.",
 	};
 }

@@ -22,7 +22,11 @@ export function signatureOf(headers: IDataObject): string | undefined {
  * another length, a prefix such as "sha256=", inner spaces, another algorithm's digest, an empty
  * secret. The two 32-byte digests are compared in constant time (equal length by construction).
  */
-export function signatureMatches(rawBody: Buffer, signature: string | undefined, secret: string): boolean {
+export function signatureMatches(
+	rawBody: Buffer,
+	signature: string | undefined,
+	secret: string,
+): boolean {
 	if (signature === undefined || !SHA256_HEX.test(signature) || secret === '') return false;
 	const expected = createHmac('sha256', secret).update(rawBody).digest();
 	return timingSafeEqual(Buffer.from(signature, 'hex'), expected);

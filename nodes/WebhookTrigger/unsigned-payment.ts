@@ -38,7 +38,11 @@ export function claimedReference(body: unknown): string | undefined {
 }
 
 /** Asks the API for the payment's status; never throws. */
-export async function confirmPayment(ctx: RequestContext, referenceId: string, budgetMs = CONFIRM_WITHIN_MS): Promise<Confirmation> {
+export async function confirmPayment(
+	ctx: RequestContext,
+	referenceId: string,
+	budgetMs = CONFIRM_WITHIN_MS,
+): Promise<Confirmation> {
 	const deadline = new AbortController();
 	const settings = { ...DEFAULT_REQUEST_SETTINGS, maxRetries: 0, timeoutSeconds: budgetMs / 1000 };
 	const work = (async (): Promise<Confirmation> => {
@@ -51,12 +55,15 @@ export async function confirmPayment(ctx: RequestContext, referenceId: string, b
 		);
 		const json = responseJson(response.body);
 		const status = valueAt(json, 'status');
-		if (typeof status !== 'string' || status.trim() === '') return { retry: `${OPERATION} named no payment status` };
+		if (typeof status !== 'string' || status.trim() === '')
+			return { retry: `${OPERATION} named no payment status` };
 		const reason = valueAt(json, 'statusReasonInformation');
 		const item: IDataObject = {
 			referenceId,
 			status,
-			...(reason !== undefined ? { statusReasonInformation: reason as IDataObject[keyof IDataObject] } : {}),
+			...(reason !== undefined
+				? { statusReasonInformation: reason as IDataObject[keyof IDataObject] }
+				: {}),
 			resultType: 'paymentResult',
 			paymentOutcome: paymentOutcome(status),
 			signed: false,
@@ -66,7 +73,8 @@ export async function confirmPayment(ctx: RequestContext, referenceId: string, b
 	})().catch((error: unknown): Confirmation => {
 		if (deadline.signal.aborted) return { retry: `${OPERATION} did not finish in time` };
 		const code = Number((error as { httpCode?: unknown }).httpCode);
-		if (Number.isFinite(code) && code >= 400 && code < 500 && code !== 408 && code !== 429) return { refused: `${OPERATION} answered ${code}` };
+		if (Number.isFinite(code) && code >= 400 && code < 500 && code !== 408 && code !== 429)
+			return { refused: `${OPERATION} answered ${code}` };
 		return { retry: `${OPERATION} failed${Number.isFinite(code) ? ` with HTTP ${code}` : ''}` };
 	});
 

@@ -15,7 +15,9 @@ export type AnswerCheck =
 
 /** The media type of an answer, without parameters: `application/json`. */
 export function contentTypeOf(headers: ApiResponse['headers']): string {
-	return String(headers['content-type'] ?? '').split(';')[0].trim();
+	return String(headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
 }
 
 /**
@@ -61,7 +63,9 @@ function expectedOf(expects: ResponseExpectation): string {
 /** A payload that says something beyond the envelope's own `status: true`. */
 function holdsResult(body: unknown): boolean {
 	const payload = payloadOf(body);
-	const said = Object.entries(payload ?? {}).filter(([key, value]) => !(key === 'status' && typeof value === 'boolean'));
+	const said = Object.entries(payload ?? {}).filter(
+		([key, value]) => !(key === 'status' && typeof value === 'boolean'),
+	);
 	return said.length > 0 && !reportsError(body);
 }
 
@@ -81,7 +85,8 @@ export function checkAnswer(response: ApiResponse, expects: ResponseExpectation 
 			// stays text: reported below
 		}
 	}
-	const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
+	const empty =
+		body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
 	let ok =
 		expects.body === 'nothing'
 			? (empty && body !== null) || isObject(body)
@@ -93,5 +98,10 @@ export function checkAnswer(response: ApiResponse, expects: ResponseExpectation 
 	if (ok && expects.result) ok = holdsResult(body);
 	if (ok) return { trusted: true, body: empty ? '' : body };
 	const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-	return { trusted: false, expected: expectedOf(expects), arrived: describeBody(contentType, text), body };
+	return {
+		trusted: false,
+		expected: expectedOf(expects),
+		arrived: describeBody(contentType, text),
+		body,
+	};
 }

@@ -7,7 +7,8 @@ import type { Rule } from './operation-types';
  */
 
 const IBAN_SHAPE = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
-const IBAN_HINT = 'an IBAN: country code, 2 check digits and 11 to 30 letters or digits (spaces are removed), such as DE89 3704 0044 0532 0130 00';
+const IBAN_HINT =
+	'an IBAN: country code, 2 check digits and 11 to 30 letters or digits (spaces are removed), such as DE89 3704 0044 0532 0130 00';
 const IBAN_CHECKSUM = 'an IBAN whose check digits match the rest (a typing error changes them)';
 
 /** ISO 13616: with its first four characters moved to the end and letters as 10 to 35, an IBAN is 1 modulo 97. */
@@ -32,14 +33,16 @@ export const iban: Rule = {
 	},
 };
 
-const BIC_HINT = 'a BIC of 8 or 11 letters and digits (bank, country, location and optional branch), such as COBADEFFXXX';
+const BIC_HINT =
+	'a BIC of 8 or 11 letters and digits (bank, country, location and optional branch), such as COBADEFFXXX';
 
 /** A BIC (SWIFT code), sent without spaces in upper case. */
 export const bic: Rule = {
 	hint: BIC_HINT,
 	toWire: (value, field) => {
 		const compact = typeof value === 'string' ? value.replace(/\s+/g, '').toUpperCase() : '';
-		if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(compact)) throw ruleBroken(field.name, BIC_HINT, value);
+		if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(compact))
+			throw ruleBroken(field.name, BIC_HINT, value);
 		return compact;
 	},
 };

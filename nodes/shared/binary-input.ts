@@ -32,7 +32,8 @@ function tooLarge(parameterName: string, propertyName: string, size: string): Fi
 /** The file's size when n8n says it without reading it: its byte count, or the length of inline base64. */
 function knownSize(binary: IBinaryData): number | undefined {
 	if (typeof binary.bytes === 'number') return binary.bytes;
-	if (!binary.id && typeof binary.data === 'string') return Buffer.byteLength(binary.data, 'base64');
+	if (!binary.id && typeof binary.data === 'string')
+		return Buffer.byteLength(binary.data, 'base64');
 	return undefined;
 }
 
@@ -40,7 +41,12 @@ function knownSize(binary: IBinaryData): number | undefined {
  * The bytes of a stored file, counted as they arrive: beyond MAX_UPLOAD_BYTES the stream is closed and
  * the file refused, before it is held whole.
  */
-async function readCapped(ctx: IExecuteFunctions, id: string, parameterName: string, propertyName: string): Promise<Buffer> {
+async function readCapped(
+	ctx: IExecuteFunctions,
+	id: string,
+	parameterName: string,
+	propertyName: string,
+): Promise<Buffer> {
 	const stream = await ctx.helpers.getBinaryStream(id);
 	const chunks: Buffer[] = [];
 	let total = 0;
@@ -56,7 +62,12 @@ async function readCapped(ctx: IExecuteFunctions, id: string, parameterName: str
 }
 
 /** The binary property `propertyName` of the item, or a FieldError naming the parameter and the item's properties. */
-function binaryInput(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, parameterName: string): IBinaryData {
+function binaryInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	parameterName: string,
+): IBinaryData {
 	let binary: IBinaryData | undefined;
 	try {
 		binary = ctx.helpers.assertBinaryData(itemIndex, propertyName);
@@ -65,8 +76,13 @@ function binaryInput(ctx: IExecuteFunctions, itemIndex: number, propertyName: st
 	}
 	if (binary) return binary;
 	const present = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
-	const found = present.length ? `the item has ${present.map((name) => `"${name}"`).join(', ')}` : 'the item has no binary data at all';
-	throw new FieldError(parameterName, `${parameterName} must name a binary property of the input item, got ${quote(propertyName)} (${found})`);
+	const found = present.length
+		? `the item has ${present.map((name) => `"${name}"`).join(', ')}`
+		: 'the item has no binary data at all';
+	throw new FieldError(
+		parameterName,
+		`${parameterName} must name a binary property of the input item, got ${quote(propertyName)} (${found})`,
+	);
 }
 
 /**
@@ -77,16 +93,22 @@ function binaryInput(ctx: IExecuteFunctions, itemIndex: number, propertyName: st
 export const binaryFile: Rule = {
 	toWire: (value, { name, ctx, itemIndex }) => {
 		const propertyName = String(value).trim();
-		if (propertyName === '') throw new FieldError(name, `${name} is required and must not be blank`);
+		if (propertyName === '')
+			throw new FieldError(name, `${name} is required and must not be blank`);
 		const binary = binaryInput(ctx, itemIndex, propertyName, name);
 		const size = knownSize(binary);
-		if (size !== undefined && size > MAX_UPLOAD_BYTES) throw tooLarge(name, propertyName, megabytes(size));
+		if (size !== undefined && size > MAX_UPLOAD_BYTES)
+			throw tooLarge(name, propertyName, megabytes(size));
 		const read = async () =>
-			(binary.id ? await readCapped(ctx, binary.id, name, propertyName) : await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName)).toString(
-				'base64',
-			);
+			(binary.id
+				? await readCapped(ctx, binary.id, name, propertyName)
+				: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName)
+			).toString('base64');
 		const { fileName } = binary;
-		return new SentLater(read, { propertyName, ...(fileName && fileName.trim() !== '' ? { fileName } : {}) });
+		return new SentLater(read, {
+			propertyName,
+			...(fileName && fileName.trim() !== '' ? { fileName } : {}),
+		});
 	},
 };
 

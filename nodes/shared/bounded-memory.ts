@@ -69,7 +69,8 @@ export class BoundedMemory<V> {
 		this.sweptAtMs = nowMs;
 		for (const [key, entry] of this.entries) {
 			if (this.inUse(entry.value)) continue;
-			if (nowMs - entry.usedAtMs >= this.limits.idleMs || this.spent(entry.value, nowMs)) this.entries.delete(key);
+			if (nowMs - entry.usedAtMs >= this.limits.idleMs || this.spent(entry.value, nowMs))
+				this.entries.delete(key);
 		}
 	}
 

@@ -62,7 +62,10 @@ export class AnswerTooLarge extends AnswerRefused {
 		statusCode: number,
 		readonly maxBytes: number,
 	) {
-		super(`an answer larger than the limit of ${sizeText(maxBytes)} (HTTP ${statusCode}), which was not read further`, statusCode);
+		super(
+			`an answer larger than the limit of ${sizeText(maxBytes)} (HTTP ${statusCode}), which was not read further`,
+			statusCode,
+		);
 		this.name = 'AnswerTooLarge';
 	}
 }
@@ -75,7 +78,9 @@ export class AnswerDeadline extends Error {
 		readonly timeoutMs: number,
 		readonly headersArrived: boolean,
 	) {
-		super(`${headersArrived ? 'no complete answer' : 'no answer'} within the timeout of ${timeoutMs / 1000} s`);
+		super(
+			`${headersArrived ? 'no complete answer' : 'no answer'} within the timeout of ${timeoutMs / 1000} s`,
+		);
 		this.name = 'AnswerDeadline';
 	}
 }
@@ -108,11 +113,16 @@ export function redirectTarget(location: unknown, requestUrl: string): string {
  * AnswerTooLarge, AnswerDeadline, the helper's own error (network failures), or, once the caller's
  * signal aborted, whatever the aborted request threw (the caller checks its signal).
  */
-export async function boundedRequest(httpRequest: HttpRequest, options: IHttpRequestOptions, limits: RequestLimits): Promise<BoundedAnswer> {
+export async function boundedRequest(
+	httpRequest: HttpRequest,
+	options: IHttpRequestOptions,
+	limits: RequestLimits,
+): Promise<BoundedAnswer> {
 	const deadline = AbortSignal.timeout(Math.min(Math.max(limits.timeoutMs, 1), MAX_TIMER_MS));
 	const ends = new AbortController();
 	const end = () => ends.abort();
-	for (const signal of [limits.signal, deadline]) signal?.addEventListener('abort', end, { once: true });
+	for (const signal of [limits.signal, deadline])
+		signal?.addEventListener('abort', end, { once: true });
 	if (limits.signal?.aborted) end();
 	let headersArrived = false;
 	let failure: unknown;
@@ -132,7 +142,12 @@ export async function boundedRequest(httpRequest: HttpRequest, options: IHttpReq
 			discard(raw.body);
 			failure = new RedirectRefused(raw.statusCode, redirectTarget(headers.location, options.url));
 		} else {
-			const body = await readBody(raw.body, { statusCode: raw.statusCode, headers, maxBytes: limits.maxBytes, signal: ends.signal });
+			const body = await readBody(raw.body, {
+				statusCode: raw.statusCode,
+				headers,
+				maxBytes: limits.maxBytes,
+				signal: ends.signal,
+			});
 			return { statusCode: raw.statusCode, headers, body };
 		}
 	} catch (error) {
@@ -140,7 +155,8 @@ export async function boundedRequest(httpRequest: HttpRequest, options: IHttpReq
 	} finally {
 		for (const signal of [limits.signal, deadline]) signal?.removeEventListener('abort', end);
 	}
-	if (deadline.aborted && !limits.signal?.aborted) failure = new AnswerDeadline(limits.timeoutMs, headersArrived);
+	if (deadline.aborted && !limits.signal?.aborted)
+		failure = new AnswerDeadline(limits.timeoutMs, headersArrived);
 	return await Promise.reject(failure);
 }
 
@@ -150,7 +166,12 @@ interface Readable {
 }
 
 function isStream(body: unknown): body is Readable {
-	return body !== null && typeof body === 'object' && typeof (body as Readable).on === 'function' && typeof (body as Readable).destroy === 'function';
+	return (
+		body !== null &&
+		typeof body === 'object' &&
+		typeof (body as Readable).on === 'function' &&
+		typeof (body as Readable).destroy === 'function'
+	);
 }
 
 function discard(body: unknown): void {
@@ -206,8 +227,16 @@ async function readBody(
 			else chunks.push(bytes);
 		});
 		body.on('end', () => finish());
-		body.on('error', (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
-		body.on('close', () => finish(Object.assign(new Error('The connection closed before the answer was complete'), { code: 'ECONNRESET' })));
+		body.on('error', (error: unknown) =>
+			finish(error instanceof Error ? error : new Error(String(error))),
+		);
+		body.on('close', () =>
+			finish(
+				Object.assign(new Error('The connection closed before the answer was complete'), {
+					code: 'ECONNRESET',
+				}),
+			),
+		);
 		signal.addEventListener('abort', onAbort, { once: true });
 		if (signal.aborted) onAbort();
 	});

@@ -74,9 +74,12 @@ export function fillPath(path: string, values: FieldValues): string {
 
 /** The request with every value sent later read now: call it only while sending that item. */
 export async function withContent(request: ApiRequest): Promise<ApiRequest> {
-	const later = Object.entries(request.body ?? {}).filter(([, value]) => value instanceof SentLater);
+	const later = Object.entries(request.body ?? {}).filter(
+		([, value]) => value instanceof SentLater,
+	);
 	if (!later.length) return request;
 	const body = { ...request.body };
-	for (const [key, value] of later) body[key] = (await (value as SentLater).read()) as IDataObject[string];
+	for (const [key, value] of later)
+		body[key] = (await (value as SentLater).read()) as IDataObject[string];
 	return { ...request, body };
 }

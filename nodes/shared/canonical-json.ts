@@ -1,7 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+const isContainer = (value: unknown): value is object =>
+	value !== null && typeof value === 'object';
 
 /** JSON text of a value that is not an object or array (undefined, as in an array, becomes null). */
 const leaf = (value: unknown): string => JSON.stringify(value) ?? 'null';

@@ -97,7 +97,12 @@ export class ConcurrencyWindow {
 		this.quickestRtt.add(answer.rttMs, now);
 		// The first answers wait for the token and n8n's warm-up: their rates say little. Growth is slow then anyway.
 		const careful = now - this.startedMs < CAREFUL_MS;
-		const needed = careful ? MAX_WINDOW : Math.max(INITIAL_WINDOW, Math.round(NEEDED_GAIN * (this.bestRate.value / 1000) * this.quickestRtt.value));
+		const needed = careful
+			? MAX_WINDOW
+			: Math.max(
+					INITIAL_WINDOW,
+					Math.round(NEEDED_GAIN * (this.bestRate.value / 1000) * this.quickestRtt.value),
+				);
 		if (this.size > needed) {
 			this.decrease(Math.max(needed, this.size * SLOW_DECREASE), answer.rttMs, now);
 			return;

@@ -27,7 +27,11 @@ export const BASE_URL_HINT =
 
 /** Hosts that never leave this computer: plain http to them sends nothing over a network. */
 function isLoopback(hostname: string): boolean {
-	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+	return (
+		hostname === 'localhost' ||
+		hostname === '[::1]' ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+	);
 }
 
 /**
@@ -37,11 +41,16 @@ function isLoopback(hostname: string): boolean {
  * password (they would reach error messages and logs); no query or fragment (the paths are appended).
  */
 export function checkBaseUrl(raw: string, field = 'Base URL'): string {
-	if (!URL.canParse(raw.trim())) throw new BaseUrlError(`The credential's ${field} is not a URL: it must look like https://host/path`);
+	if (!URL.canParse(raw.trim()))
+		throw new BaseUrlError(
+			`The credential's ${field} is not a URL: it must look like https://host/path`,
+		);
 	const url = new URL(raw.trim());
 	const shown = `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new BaseUrlError(`The credential's ${field} must start with https:// (it starts with ${url.protocol})`);
+		throw new BaseUrlError(
+			`The credential's ${field} must start with https:// (it starts with ${url.protocol})`,
+		);
 	}
 	if (url.username !== '' || url.password !== '') {
 		throw new BaseUrlError(
@@ -54,7 +63,9 @@ export function checkBaseUrl(raw: string, field = 'Base URL'): string {
 		);
 	}
 	if (url.search !== '' || url.hash !== '') {
-		throw new BaseUrlError(`The credential's ${field} must not have a query (?...) or fragment (#...), got ${shown} with one`);
+		throw new BaseUrlError(
+			`The credential's ${field} must not have a query (?...) or fragment (#...), got ${shown} with one`,
+		);
 	}
 	return shown;
 }
@@ -65,7 +76,8 @@ export function checkBaseUrl(raw: string, field = 'Base URL'): string {
  */
 export function readCredentials(data: ICredentialDataDecryptedObject): ApiCredentials {
 	const sandbox = data.environment === 'sandbox';
-	const url = String((sandbox ? data.sandboxBaseUrl : data.productionBaseUrl) ?? '').trim() ||
+	const url =
+		String((sandbox ? data.sandboxBaseUrl : data.productionBaseUrl) ?? '').trim() ||
 		(sandbox ? SANDBOX_BASE_URL : PRODUCTION_BASE_URL);
 	return {
 		baseUrl: checkBaseUrl(url, sandbox ? 'Sandbox Base URL' : 'Production Base URL'),
@@ -76,11 +88,16 @@ export function readCredentials(data: ICredentialDataDecryptedObject): ApiCreden
 }
 
 /** readCredentials for a node: a refused base URL is the node's error, before anything is sent. */
-export function readNodeCredentials(node: INode, data: ICredentialDataDecryptedObject): ApiCredentials {
+export function readNodeCredentials(
+	node: INode,
+	data: ICredentialDataDecryptedObject,
+): ApiCredentials {
 	try {
 		return readCredentials(data);
 	} catch (error) {
 		// readCredentials throws nothing but a BaseUrlError.
-		throw new NodeOperationError(node, (error as BaseUrlError).message, { description: `Nothing was sent. ${BASE_URL_HINT}` });
+		throw new NodeOperationError(node, (error as BaseUrlError).message, {
+			description: `Nothing was sent. ${BASE_URL_HINT}`,
+		});
 	}
 }

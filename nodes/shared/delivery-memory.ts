@@ -80,12 +80,18 @@ export type DeliveryClaim =
  * within the window; a new one records all its keys. A duplicate refreshes the keys it shares with a
  * settled claim, so a provider that keeps resending stays recognised.
  */
-export function claimDelivery(scope: string, keys: string | readonly string[], windowMs: number, now = Date.now()): DeliveryClaim {
+export function claimDelivery(
+	scope: string,
+	keys: string | readonly string[],
+	windowMs: number,
+	now = Date.now(),
+): DeliveryClaim {
 	const list = typeof keys === 'string' ? [keys] : [...new Set(keys)];
 	const memory = memoryOf(scope);
 	prune(memory.seen, windowMs, now);
 	const held = list.map((key) => memory.pending.get(key)).find((claim) => claim !== undefined);
-	if (held !== undefined && now - held.since < PENDING_MAX_MS) return { duplicate: true, settled: held.settled };
+	if (held !== undefined && now - held.since < PENDING_MAX_MS)
+		return { duplicate: true, settled: held.settled };
 	if (list.some((key) => memory.seen.has(key))) {
 		for (const key of list) {
 			memory.seen.delete(key);
@@ -116,7 +122,8 @@ export function claimDelivery(scope: string, keys: string | readonly string[], w
 
 /** Forgets everything this process remembers for a scope prefix ('' = all); for a new registration and tests. */
 export function forgetDeliveries(scopePrefix = ''): void {
-	for (const scope of [...memories.keys()]) if (scope.startsWith(scopePrefix)) memories.delete(scope);
+	for (const scope of [...memories.keys()])
+		if (scope.startsWith(scopePrefix)) memories.delete(scope);
 }
 
 /** What an accepted delivery is answered with (n8n sends it once the execution exists). */
@@ -148,14 +155,22 @@ export function settleByAnswer(context: IWebhookFunctions, claim: DeliveryClaim 
 /** How long a copy waits for the answer to the copy that holds its key. */
 export const CLAIM_WAIT_MS = 5_000;
 
-export type ClaimOutcome = { claim: DeliveryClaim & { duplicate: false } } | { duplicate: true } | { undecided: true };
+export type ClaimOutcome =
+	| { claim: DeliveryClaim & { duplicate: false } }
+	| { duplicate: true }
+	| { undecided: true };
 
 /**
  * claimDelivery(), and for a copy whose key another copy holds unanswered, the outcome of that copy
  * (waited for at most `waitMs`): taken -> a duplicate; dropped -> this copy claims it; still
  * unanswered -> `undecided` (answer it 5xx: the provider sends it again, and it is never started twice).
  */
-export async function claimOrWait(scope: string, keys: string | readonly string[], windowMs: number, waitMs = CLAIM_WAIT_MS): Promise<ClaimOutcome> {
+export async function claimOrWait(
+	scope: string,
+	keys: string | readonly string[],
+	windowMs: number,
+	waitMs = CLAIM_WAIT_MS,
+): Promise<ClaimOutcome> {
 	const until = Date.now() + waitMs;
 	for (;;) {
 		const claim = claimDelivery(scope, keys, windowMs);

@@ -61,6 +61,7 @@ export function valueAt(body: unknown, path: ResponsePath): unknown {
 export function reportsError(body: unknown): boolean {
 	if (!isObject(body)) return false;
 	const error = valueAt(body, 'error');
-	const failed = error === true || (typeof error === 'string' && error.trim() !== '') || isObject(error);
+	const failed =
+		error === true || (typeof error === 'string' && error.trim() !== '') || isObject(error);
 	return failed || body.status === false;
 }

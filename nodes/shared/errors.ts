@@ -1,6 +1,11 @@
 import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { AnswerDeadline, type AnswerRefused, AnswerTooLarge, RedirectRefused } from './bounded-request';
+import {
+	AnswerDeadline,
+	type AnswerRefused,
+	AnswerTooLarge,
+	RedirectRefused,
+} from './bounded-request';
 import { FieldError } from './field-error';
 import { fieldLabel } from './field-labels';
 import { isObject } from './json';
@@ -32,8 +37,12 @@ export function itemHints(op: OperationDefinition, values: FieldValues): ErrorHi
 	if (!op.hints) return undefined;
 	const secret = new Set(op.fields.filter((f) => f.rule && f.secret).map((f) => f.property.name));
 	const fill = (text: string) =>
-		text.replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined || secret.has(name) ? whole : String(values[name])));
-	return Object.fromEntries(Object.entries(op.hints).map(([key, text]) => [key, fill(text as string)])) as ErrorHints;
+		text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+			values[name] === undefined || secret.has(name) ? whole : String(values[name]),
+		);
+	return Object.fromEntries(
+		Object.entries(op.hints).map(([key, text]) => [key, fill(text as string)]),
+	) as ErrorHints;
 }
 
 /** For an operation that is not repeatable: whether the API may have acted on a failed request. */
@@ -45,7 +54,14 @@ export function mayHaveActed(statusCode: number | undefined): string {
 }
 
 /** Where the API's generations put the reason of a refusal, in the order read. */
-const REASON_PATHS = ['error', 'message', 'data.message', 'data.error', 'data.status.description', 'status.description'];
+const REASON_PATHS = [
+	'error',
+	'message',
+	'data.message',
+	'data.error',
+	'data.status.description',
+	'status.description',
+];
 
 /**
  * The API's own words: the first text of `error`, `message`, `data.message`, `data.error`,
@@ -54,16 +70,26 @@ const REASON_PATHS = ['error', 'message', 'data.message', 'data.error', 'data.st
  */
 export function apiMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() || undefined;
-	const texts = REASON_PATHS.map((path) => path.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), body)).filter(
-		(v): v is string => typeof v === 'string' && v.trim() !== '',
-	);
+	const texts = REASON_PATHS.map((path) =>
+		path.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), body),
+	).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
 	const [first, second] = texts;
-	const both = isObject(body) && second !== undefined && first === body.error && second === body.message && second !== first;
+	const both =
+		isObject(body) &&
+		second !== undefined &&
+		first === body.error &&
+		second === body.message &&
+		second !== first;
 	return both ? `${first}: ${second}` : first;
 }
 
 function isNotFound(statusCode: number, body: unknown): boolean {
-	return statusCode === 404 || (statusCode >= 400 && statusCode < 500 && /not\s*found|unknown|does not exist/i.test(apiMessage(body) ?? ''));
+	return (
+		statusCode === 404 ||
+		(statusCode >= 400 &&
+			statusCode < 500 &&
+			/not\s*found|unknown|does not exist/i.test(apiMessage(body) ?? ''))
+	);
 }
 
 export interface ApiFailure {
@@ -87,7 +113,10 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 		hints?.[statusCode] ??
 		HINTS[statusCode] ??
 		(statusCode >= 500 ? HINTS[500] : HINTS[400]);
-	const hint = repeatable || statusCode === 429 || statusCode === 401 ? known : `${mayHaveActed(statusCode)} ${known}`;
+	const hint =
+		repeatable || statusCode === 429 || statusCode === 401
+			? known
+			: `${mayHaveActed(statusCode)} ${known}`;
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const responseBody = body && typeof body === 'object' ? (body as JsonObject) : { message: said };
 	return new NodeApiError(node, responseBody, {
@@ -126,9 +155,15 @@ export interface NetworkFailure {
 
 /** The code and message of a network error, wherever the HTTP client put them (the error, its cause). */
 export function networkFailure(error: unknown): NetworkFailure {
-	const { code, cause, message } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown; message?: unknown }; message?: unknown };
+	const { code, cause, message } = (error ?? {}) as {
+		code?: unknown;
+		cause?: { code?: unknown; message?: unknown };
+		message?: unknown;
+	};
 	const found = [code, cause?.code].find((c): c is string => typeof c === 'string' && c !== '');
-	const said = [message, cause?.message].find((m): m is string => typeof m === 'string' && m !== '');
+	const said = [message, cause?.message].find(
+		(m): m is string => typeof m === 'string' && m !== '',
+	);
 	return { ...(found ? { code: found } : {}), message: said ?? 'no message' };
 }
 
@@ -155,12 +190,16 @@ function networkDetail(failure: NetworkFailure): string {
 export function timedOut(error: unknown, sentAt: number, timeoutMs: number): boolean {
 	const { code, message } = networkFailure(error);
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return true;
-	return /timeout of \d+ms exceeded|timed? ?out/i.test(message) || Date.now() - sentAt >= timeoutMs - 50;
+	return (
+		/timeout of \d+ms exceeded|timed? ?out/i.test(message) || Date.now() - sentAt >= timeoutMs - 50
+	);
 }
 
 /** "no answer within the timeout of 30 s", or "no complete answer" when the body was still arriving. */
 export function timeoutWords(error: unknown, timeoutMs: number): string {
-	return error instanceof AnswerDeadline ? error.message : `no answer within the timeout of ${timeoutMs / 1000} s`;
+	return error instanceof AnswerDeadline
+		? error.message
+		: `no answer within the timeout of ${timeoutMs / 1000} s`;
 }
 
 /** A copy of the failure to keep as the error's cause: code and message, never the request (its headers hold the token). */
@@ -184,7 +223,9 @@ export function networkError(
 ): NodeApiError {
 	const { timedOut: late } = failure;
 	const cause = networkFailure(failure.error);
-	const what = late ? timeoutWords(failure.error, failure.timeoutMs) : describeNetworkFailure(failure.error);
+	const what = late
+		? timeoutWords(failure.error, failure.timeoutMs)
+		: describeNetworkFailure(failure.error);
 	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 	const advice = failure.repeatable
 		? `${late ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${late ? ', or raise Timeout (Seconds) in the node options' : ''}.`
@@ -194,7 +235,11 @@ export function networkError(
 		description: late ? advice : `${networkDetail(cause)} ${advice}`,
 		itemIndex: failure.itemIndex,
 	});
-	Object.defineProperty(error, 'cause', { value: causeOf(cause), configurable: true, writable: true });
+	Object.defineProperty(error, 'cause', {
+		value: causeOf(cause),
+		configurable: true,
+		writable: true,
+	});
 	return error;
 }
 
@@ -235,7 +280,10 @@ const MAX_ANSWER_CHARS = 4_000;
 /** An answer (already redacted) as an error quotes it: the receipt first, then the answer itself. */
 export function quoteAnswer(answer: unknown, receipt?: { path: string; value: unknown }): string {
 	const text = typeof answer === 'string' ? answer : (JSON.stringify(answer) ?? '');
-	const cut = text.length > MAX_ANSWER_CHARS ? `${text.slice(0, MAX_ANSWER_CHARS)}... (${text.length - MAX_ANSWER_CHARS} more characters)` : text;
+	const cut =
+		text.length > MAX_ANSWER_CHARS
+			? `${text.slice(0, MAX_ANSWER_CHARS)}... (${text.length - MAX_ANSWER_CHARS} more characters)`
+			: text;
 	const first = receipt ? `${receipt.path} ${String(receipt.value)}; ` : '';
 	return `${first}the answer, redacted: ${cut || '(empty)'}`;
 }
@@ -275,10 +323,22 @@ export function unexpectedAnswerError(
 }
 
 /** The token exchange failed: the item's error names the operation and says what to check. */
-export function tokenError(node: INode, error: unknown, operation: string, itemIndex: number): NodeApiError {
-	const failure = error instanceof TokenExchangeError ? error : new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
+export function tokenError(
+	node: INode,
+	error: unknown,
+	operation: string,
+	itemIndex: number,
+): NodeApiError {
+	const failure =
+		error instanceof TokenExchangeError
+			? error
+			: new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
 	const description =
-		failure.reason === 'rejected' ? AUTH_HINT : failure.network ? networkDetail(failure.network) : undefined;
+		failure.reason === 'rejected'
+			? AUTH_HINT
+			: failure.network
+				? networkDetail(failure.network)
+				: undefined;
 	const message = `${operation} failed: ${failure.message}`;
 	// The same text as errorResponse, so that n8n does not repeat the message as the description.
 	const mapped = new NodeApiError(node, { message } as JsonObject, {
@@ -286,7 +346,12 @@ export function tokenError(node: INode, error: unknown, operation: string, itemI
 		description,
 		itemIndex,
 	});
-	if (failure.network) Object.defineProperty(mapped, 'cause', { value: causeOf(failure.network), configurable: true, writable: true });
+	if (failure.network)
+		Object.defineProperty(mapped, 'cause', {
+			value: causeOf(failure.network),
+			configurable: true,
+			writable: true,
+		});
 	return mapped;
 }
 
@@ -294,12 +359,20 @@ export function tokenError(node: INode, error: unknown, operation: string, itemI
  * A value that broke its field's rule: the message names the field's label and name and counts the
  * item from 1 (as n8n's editor does; itemIndex stays 0-based, as n8n expects it).
  */
-export function validationError(node: INode, op: OperationDefinition, error: FieldError, itemIndex: number): NodeOperationError {
+export function validationError(
+	node: INode,
+	op: OperationDefinition,
+	error: FieldError,
+	itemIndex: number,
+): NodeOperationError {
 	const position = itemIndex + 1;
 	const label = fieldLabel(op, error.field);
 	const named = `${label} (${error.field})`;
 	const rest = error.message.slice(error.field.length);
-	const message = error.message.startsWith(error.field) && /^[ :]/.test(rest) ? `${named}${rest}` : `${named}: ${error.message}`;
+	const message =
+		error.message.startsWith(error.field) && /^[ :]/.test(rest)
+			? `${named}${rest}`
+			: `${named}: ${error.message}`;
 	return new NodeOperationError(node, `${message} (item ${position})`, {
 		itemIndex,
 		description: `Nothing was sent for item ${position}. Fix the value of "${label}" (${error.field}) and run again.`,
@@ -307,7 +380,12 @@ export function validationError(node: INode, op: OperationDefinition, error: Fie
 }
 
 /** Any failure of an item as the error n8n shows for it. */
-export function itemError(node: INode, op: OperationDefinition, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function itemError(
+	node: INode,
+	op: OperationDefinition,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof FieldError) return validationError(node, op, error, itemIndex);
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
@@ -315,9 +393,12 @@ export function itemError(node: INode, op: OperationDefinition, error: unknown, 
 
 /** What to do when a download was refused by the request path's rules (bounded-request.ts). */
 function downloadAdvice(error: unknown): string | undefined {
-	if (error instanceof RedirectRefused) return 'The file host answered with a redirect, which is never followed. Run Get Verification Result again to receive fresh links.';
-	if (error instanceof AnswerTooLarge) return 'The file is larger than any signed document should be, so it was not kept. Check the session on the provider side.';
-	if (error instanceof AnswerDeadline) return 'The file did not arrive in time: raise Timeout (Seconds) in the node options, or run the operation again. The verification result itself was read.';
+	if (error instanceof RedirectRefused)
+		return 'The file host answered with a redirect, which is never followed. Run Get Verification Result again to receive fresh links.';
+	if (error instanceof AnswerTooLarge)
+		return 'The file is larger than any signed document should be, so it was not kept. Check the session on the provider side.';
+	if (error instanceof AnswerDeadline)
+		return 'The file did not arrive in time: raise Timeout (Seconds) in the node options, or run the operation again. The verification result itself was read.';
 	return undefined;
 }
 
@@ -329,12 +410,17 @@ export function downloadError(
 	const { what, url, itemIndex, statusCode, error } = failure;
 	const advice = downloadAdvice(error);
 	const how =
-		statusCode !== undefined ? `with HTTP ${statusCode}` : advice !== undefined ? `(${(error as Error).message})` : `(${describeNetworkFailure(error)})`;
+		statusCode !== undefined
+			? `with HTTP ${statusCode}`
+			: advice !== undefined
+				? `(${(error as Error).message})`
+				: `(${describeNetworkFailure(error)})`;
 	return new NodeOperationError(node, `Downloading ${what} from ${url} failed ${how}`, {
 		itemIndex,
 		description:
 			statusCode !== undefined
 				? 'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.'
-				: (advice ?? `${networkDetail(networkFailure(error))} The file host could not be reached. Run the operation again; the verification result itself was read.`),
+				: (advice ??
+					`${networkDetail(networkFailure(error))} The file host could not be reached. Run the operation again; the verification result itself was read.`),
 	});
 }

@@ -11,7 +11,7 @@ export class FieldError extends Error {
 
 /** Quotes what the user gave, shortened, so the message shows it without flooding the UI. */
 export function quote(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	const short = text.length > 60 ? `${text.slice(0, 57)}...` : text;
 	return typeof value === 'string' ? `"${short}"` : short;
 }

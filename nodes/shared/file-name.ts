@@ -7,6 +7,9 @@
 export function baseFileName(name: string | null | undefined): string | undefined {
 	if (typeof name !== 'string') return undefined;
 	const last = name.split(/[\\/]/).pop() ?? '';
-	const base = [...last].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('').trim();
+	const base = [...last]
+		.filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
+		.join('')
+		.trim();
 	return base === '' || base === '.' || base === '..' ? undefined : base;
 }

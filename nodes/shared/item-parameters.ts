@@ -31,7 +31,9 @@ function primitiveAt(json: unknown, keys: string[]): string | number | boolean |
 		if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
 		value = value[key];
 	}
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? value
+		: undefined;
 }
 
 /**

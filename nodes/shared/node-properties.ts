@@ -26,7 +26,12 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 		})),
 		default: firstOperation,
 	};
-	return [picker, ...retryNotice(operations), ...toolProperties(operations), ...operations.flatMap(propertiesOf)];
+	return [
+		picker,
+		...retryNotice(operations),
+		...toolProperties(operations),
+		...operations.flatMap(propertiesOf),
+	];
 }
 
 /**
@@ -58,7 +63,8 @@ export function shownProperty(field: Field): INodeProperties {
 	return { ...property, description: `${said}Must be ${hint}.` };
 }
 
-const byLabel = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byLabel = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 
 function propertiesOf(op: OperationDefinition): INodeProperties[] {
 	const show = { operation: [op.value] };
@@ -66,7 +72,13 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 		.filter((f) => !(f.rule && f.additional))
 		.map((f) => {
 			const property = shownProperty(f);
-			return { ...property, displayOptions: { ...property.displayOptions, show: { ...show, ...property.displayOptions?.show } } };
+			return {
+				...property,
+				displayOptions: {
+					...property.displayOptions,
+					show: { ...show, ...property.displayOptions?.show },
+				},
+			};
 		});
 	const additional = op.fields.filter((f) => f.rule && f.additional).map(shownProperty);
 	const properties: INodeProperties[] = [...top];

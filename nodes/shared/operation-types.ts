@@ -174,7 +174,10 @@ export interface OperationDefinition {
 	 */
 	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
 	/** Turns the response into output items (lists, files, conveniences); default: one item with the whole response. */
-	toItems?: (response: ApiResponse, item: ItemContext) => Promise<INodeExecutionData[]> | INodeExecutionData[];
+	toItems?: (
+		response: ApiResponse,
+		item: ItemContext,
+	) => Promise<INodeExecutionData[]> | INodeExecutionData[];
 	/**
 	 * For an operation that needs several requests per item (paging), or a request value only the send
 	 * may read (the hosted journey's customer id, from the credential): sends and returns the items.

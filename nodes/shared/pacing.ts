@@ -117,7 +117,8 @@ export class Pacer {
 		const now = this.clock.now();
 		this.delivered++;
 		this.recentSuccesses.push(now);
-		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS) this.recentSuccesses.shift();
+		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS)
+			this.recentSuccesses.shift();
 		const rttMs = Math.max(1, now - admission.atMs);
 		const deliveryRate = ((this.delivered - admission.delivered) * 1000) / rttMs;
 		// release() ran just before this and woke the waiters; they look at the window after this.
@@ -144,7 +145,10 @@ export class Pacer {
 		if (sameBurst) return;
 		this.window.overloaded(now - admission.atMs, now);
 		const accepted = this.recentSuccesses.filter((t) => t >= now - BURST_MS).length;
-		const proposed = accepted > 0 ? 1000 / (accepted * DECREASE_FACTOR) : Math.max(this.adaptiveIntervalMs * 2, 100);
+		const proposed =
+			accepted > 0
+				? 1000 / (accepted * DECREASE_FACTOR)
+				: Math.max(this.adaptiveIntervalMs * 2, 100);
 		// A 429 is proof the current pace was too fast: never speed up on one.
 		this.adaptiveIntervalMs = Math.max(this.adaptiveIntervalMs / DECREASE_FACTOR, proposed);
 	}

@@ -1,4 +1,10 @@
-import { type IExecuteFunctions, type INodeExecutionData, type JsonObject, NodeApiError, type NodeOperationError } from 'n8n-workflow';
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+	NodeApiError,
+	type NodeOperationError,
+} from 'n8n-workflow';
 
 import { valueAt } from './envelope';
 import { quoteAnswer } from './errors';
@@ -20,7 +26,13 @@ export interface ItemFailure {
 export function partialFailure(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
-	run: { sent: number[]; notSent: number[]; failed: ItemFailure[]; results: INodeExecutionData[][]; cancelled?: boolean },
+	run: {
+		sent: number[];
+		notSent: number[];
+		failed: ItemFailure[];
+		results: INodeExecutionData[][];
+		cancelled?: boolean;
+	},
 ): NodeApiError {
 	const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
 	const failedItems = new Set(run.failed.map((f) => f.itemIndex));
@@ -34,15 +46,23 @@ export function partialFailure(
 	const notSent = run.notSent.map(ordinal);
 	const failed = [...run.failed].sort((a, b) => a.itemIndex - b.itemIndex);
 	const first = failed[0] as ItemFailure | undefined;
-	const failedLines = failed.map(({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`);
+	const failedLines = failed.map(
+		({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`,
+	);
 	const unknown = failed.flatMap(({ itemIndex, error }) => {
 		const mark = mayHaveBeenCarriedOut(error);
 		if (!mark) return [];
-		return [mark.answer !== undefined ? `${ordinal(itemIndex)} (${quoteAnswer(mark.answer, mark.receipt)})` : ordinal(itemIndex)];
+		return [
+			mark.answer !== undefined
+				? `${ordinal(itemIndex)} (${quoteAnswer(mark.answer, mark.receipt)})`
+				: ordinal(itemIndex),
+		];
 	});
 	const description = [
 		`Accepted by the API, do not send again: ${accepted.length ? accepted.join(', ') : 'none'}.`,
-		unknown.length ? `May have been carried out, check with the provider before sending again: ${unknown.join(', ')}.` : '',
+		unknown.length
+			? `May have been carried out, check with the provider before sending again: ${unknown.join(', ')}.`
+			: '',
 		failedLines.length ? `Failed: ${failedLines.join('; ')}.` : '',
 		`Not sent: ${notSent.length ? notSent.join(', ') : 'none'}.`,
 		first?.error.description ?? '',
@@ -58,7 +78,8 @@ export function partialFailure(
 			? `The execution was cancelled during ${op.name}; ${acceptedAndNotSent}`
 			: `${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${acceptedAndNotSent}`;
 	// A NodeApiError, so that the failing item's HTTP status stays on the error n8n shows.
-	const httpCode = first?.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
+	const httpCode =
+		first?.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description,

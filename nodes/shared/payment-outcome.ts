@@ -17,7 +17,13 @@ const FAILED = [
 	'FAILURE_DECLINED',
 	'SETTLEMENT_INCOMPLETE',
 ] as const;
-const PENDING = ['PROCESSING', 'INITIATED', 'PENDING', 'PENDING_EXTERNAL_AUTHORIZATION', 'SETTLEMENT_IN_PROGRESS'] as const;
+const PENDING = [
+	'PROCESSING',
+	'INITIATED',
+	'PENDING',
+	'PENDING_EXTERNAL_AUTHORIZATION',
+	'SETTLEMENT_IN_PROGRESS',
+] as const;
 
 /** Every status the API documents, upper case. */
 export const PAYMENT_STATUSES: readonly string[] = [...SUCCEEDED, ...FAILED, ...PENDING];

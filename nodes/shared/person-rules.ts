@@ -18,7 +18,12 @@ export const countryCode: Rule = text({
 /** Letters, digits, inner spaces and hyphens, as postal codes are written (1010, 30-392, SW1A 1AA). */
 export const postalCode: Rule = text({
 	normalize: (value) => value.trim(),
-	checks: [check.pattern(/^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,10}[A-Za-z0-9])?$/, 'a postal code of letters, digits, spaces and hyphens (at most 12 characters)')],
+	checks: [
+		check.pattern(
+			/^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,10}[A-Za-z0-9])?$/,
+			'a postal code of letters, digits, spaces and hyphens (at most 12 characters)',
+		),
+	],
 });
 
 const EARLIEST_BIRTH = '1900/01/01';
@@ -32,15 +37,20 @@ const BIRTH_DATE = `a date of birth as yyyy/mm/dd from ${EARLIEST_BIRTH} to toda
 export const birthDate: Rule = {
 	hint: BIRTH_DATE,
 	toWire: (value, field) => {
-		const dayFirst = typeof value === 'string' ? /^(\d{2})([-.])(\d{2})\2(\d{4})$/.exec(value.trim()) : null;
+		const dayFirst =
+			typeof value === 'string' ? /^(\d{2})([-.])(\d{2})\2(\d{4})$/.exec(value.trim()) : null;
 		let slashed: string;
 		try {
-			slashed = date.toWire(dayFirst ? `${dayFirst[4]}-${dayFirst[3]}-${dayFirst[1]}` : value, field) as string;
+			slashed = date.toWire(
+				dayFirst ? `${dayFirst[4]}-${dayFirst[3]}-${dayFirst[1]}` : value,
+				field,
+			) as string;
 		} catch {
 			throw ruleBroken(field.name, BIRTH_DATE, value);
 		}
 		const today = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
-		if (slashed < EARLIEST_BIRTH || slashed > today) throw ruleBroken(field.name, BIRTH_DATE, value);
+		if (slashed < EARLIEST_BIRTH || slashed > today)
+			throw ruleBroken(field.name, BIRTH_DATE, value);
 		return slashed;
 	},
 };

@@ -20,7 +20,8 @@ export function phoneDigits(min: number, max: number): Rule {
 		toWire: (value, field) => {
 			const clean = cleans(field.values);
 			const digits = clean ? String(value).replace(FORMATTING, '') : String(value).trim();
-			if (!pattern.test(digits)) throw ruleBroken(field.name, clean ? `${hint} once formatting is removed` : hint, value);
+			if (!pattern.test(digits))
+				throw ruleBroken(field.name, clean ? `${hint} once formatting is removed` : hint, value);
 			return digits;
 		},
 	};
@@ -37,7 +38,8 @@ export const internationalNumber: Rule = {
 	toWire: (value, field) => {
 		const clean = cleans(field.values);
 		const number = clean ? `+${String(value).replace(FORMATTING, '')}` : String(value).trim();
-		if (!/^\+[1-9][0-9]{5,14}$/.test(number)) throw ruleBroken(field.name, clean ? `${E164} once formatting is removed` : E164, value);
+		if (!/^\+[1-9][0-9]{5,14}$/.test(number))
+			throw ruleBroken(field.name, clean ? `${E164} once formatting is removed` : E164, value);
 		return number;
 	},
 };

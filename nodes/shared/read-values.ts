@@ -12,18 +12,31 @@ import { type RequestSettings, requestSettings } from './request-settings';
  * skipped; an empty optional field is left out unless its rule supplies a value. `parameters` is the
  * run's reader, shared by all its items.
  */
-export function readValues(ctx: IExecuteFunctions, parameters: ItemParameters, op: OperationDefinition, itemIndex: number): FieldValues {
+export function readValues(
+	ctx: IExecuteFunctions,
+	parameters: ItemParameters,
+	op: OperationDefinition,
+	itemIndex: number,
+): FieldValues {
 	const values: FieldValues = {};
-	const options = op.options?.length ? (parameters.get('options', itemIndex, {}) as IDataObject) : {};
+	const options = op.options?.length
+		? (parameters.get('options', itemIndex, {}) as IDataObject)
+		: {};
 	for (const field of op.options ?? []) {
 		read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex, values });
 	}
-	const additional = op.fields.some((f) => f.rule && f.additional) ? (parameters.get('additionalFields', itemIndex, {}) as IDataObject) : {};
+	const additional = op.fields.some((f) => f.rule && f.additional)
+		? (parameters.get('additionalFields', itemIndex, {}) as IDataObject)
+		: {};
 	for (const field of op.fields) {
 		if (!field.rule) continue;
 		const { name, displayOptions } = field.property;
 		if (!field.additional && !shown(parameters, displayOptions?.show, itemIndex)) continue;
-		read(field, field.additional ? additional[name] : parameters.get(name, itemIndex), { ctx, itemIndex, values });
+		read(field, field.additional ? additional[name] : parameters.get(name, itemIndex), {
+			ctx,
+			itemIndex,
+			values,
+		});
 	}
 	return values;
 }
@@ -32,17 +45,27 @@ export function readValues(ctx: IExecuteFunctions, parameters: ItemParameters, o
 export function readSettings(ctx: IExecuteFunctions, parameters: ItemParameters): RequestSettings {
 	const values: FieldValues = {};
 	const options = parameters.get('options', 0, {}) as IDataObject;
-	for (const field of requestSettings) read(field, options[field.property.name] ?? field.property.default, { ctx, itemIndex: 0, values });
+	for (const field of requestSettings)
+		read(field, options[field.property.name] ?? field.property.default, {
+			ctx,
+			itemIndex: 0,
+			values,
+		});
 	return values as unknown as RequestSettings;
 }
 
-function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; itemIndex: number; values: FieldValues }): void {
+function read(
+	field: ValueField,
+	raw: unknown,
+	item: { ctx: IExecuteFunctions; itemIndex: number; values: FieldValues },
+): void {
 	const { name } = field.property;
 	const input = { ...item, name, property: field.property };
 	let value: unknown;
 	if (raw === undefined || raw === null || raw === '') {
 		if (field.rule.whenEmpty) value = field.rule.whenEmpty(input);
-		else if (field.property.required && !field.additional) throw new FieldError(name, `${name} is required`);
+		else if (field.property.required && !field.additional)
+			throw new FieldError(name, `${name} is required`);
 	} else {
 		value = field.rule.toWire(raw, input);
 	}
@@ -53,7 +76,11 @@ function read(field: ValueField, raw: unknown, item: { ctx: IExecuteFunctions; i
  * Whether a field's display conditions on other parameters hold for this item. As in n8n's editor, a
  * multi-select meets a condition when any of its chosen values is listed.
  */
-function shown(parameters: ItemParameters, conditions: IDataObject | undefined, itemIndex: number): boolean {
+function shown(
+	parameters: ItemParameters,
+	conditions: IDataObject | undefined,
+	itemIndex: number,
+): boolean {
 	return Object.entries(conditions ?? {}).every(([name, allowed]) => {
 		const value = parameters.get(name, itemIndex);
 		return (Array.isArray(value) ? value : [value]).some((v) => (allowed as unknown[]).includes(v));

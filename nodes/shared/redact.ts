@@ -11,7 +11,11 @@ const MIN_SECRET_LENGTH = 3;
 
 /** The ways a secret may appear in an echoed request. */
 function formsOf(secret: string): string[] {
-	const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+	const forms = new Set<string>([
+		secret,
+		JSON.stringify(secret).slice(1, -1),
+		encodeURIComponent(secret),
+	]);
 	forms.add(encodeURIComponent(secret).replace(/%20/g, '+'));
 	if (secret.length >= 8) {
 		const base64 = Buffer.from(secret, 'utf8').toString('base64');
@@ -82,7 +86,10 @@ export class Redactor {
 			if (value === null || typeof value !== 'object' || depth > 8 || seen.has(value)) return value;
 			seen.add(value);
 			const target = value as Record<string, unknown>;
-			const keys = new Set([...Object.keys(target), ...(value instanceof Error ? ['message', 'stack', 'cause'] : [])]);
+			const keys = new Set([
+				...Object.keys(target),
+				...(value instanceof Error ? ['message', 'stack', 'cause'] : []),
+			]);
 			for (const key of keys) {
 				if (key === 'node' || key === 'workflow') continue;
 				try {

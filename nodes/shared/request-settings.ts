@@ -26,7 +26,8 @@ const requestRate: Rule = {
 		} catch {
 			rate = undefined;
 		}
-		if (typeof rate !== 'number' || (rate !== 0 && rate < MIN_REQUESTS_PER_SECOND)) throw ruleBroken(field.name, rule, value);
+		if (typeof rate !== 'number' || (rate !== 0 && rate < MIN_REQUESTS_PER_SECOND))
+			throw ruleBroken(field.name, rule, value);
 		return rate;
 	},
 };
@@ -83,7 +84,11 @@ export const requestSettings: ValueField[] = [
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
-			typeOptions: { minValue: MIN_TIMEOUT_SECONDS, maxValue: MAX_TIMEOUT_SECONDS, numberPrecision: 1 },
+			typeOptions: {
+				minValue: MIN_TIMEOUT_SECONDS,
+				maxValue: MAX_TIMEOUT_SECONDS,
+				numberPrecision: 1,
+			},
 			default: 30,
 			description:
 				'How long to wait for one answer of the API (also for the token exchange). A read that timed out is tried once more; an operation that moves money or sends a message is never resent after a timeout.',

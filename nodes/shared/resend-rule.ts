@@ -70,7 +70,10 @@ export interface CarriedOutMark {
 const marks = new WeakMap<object, CarriedOutMark>();
 
 /** Marks the error of a request that may have been carried out, so that every report can say so. */
-export function markMayHaveBeenCarriedOut<T extends object>(error: T, mark: CarriedOutMark = {}): T {
+export function markMayHaveBeenCarriedOut<T extends object>(
+	error: T,
+	mark: CarriedOutMark = {},
+): T {
 	marks.set(error, mark);
 	return error;
 }
@@ -81,7 +84,10 @@ export function mayHaveBeenCarriedOut(error: unknown): CarriedOutMark | undefine
 }
 
 /** The receipt an answer holds at the operation's `receipt` path, for a CarriedOutMark. */
-export function receiptIn(answer: unknown, path: string | undefined): Pick<CarriedOutMark, 'receipt'> {
+export function receiptIn(
+	answer: unknown,
+	path: string | undefined,
+): Pick<CarriedOutMark, 'receipt'> {
 	if (path === undefined) return {};
 	const value = valueAt(answer, path);
 	return value === undefined || value === null || value === '' ? {} : { receipt: { path, value } };

@@ -29,12 +29,21 @@ function urlWith(protocols: string[]): (value: string) => boolean {
 
 export const check = {
 	pattern: (regex: RegExp, hint: string): TextCheck => ({ hint, test: (v) => regex.test(v) }),
-	maxLength: (max: number): TextCheck => ({ hint: `at most ${max} characters`, test: (v) => v.length <= max }),
-	email: { hint: 'a valid e-mail address', test: (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) } as TextCheck,
+	maxLength: (max: number): TextCheck => ({
+		hint: `at most ${max} characters`,
+		test: (v) => v.length <= max,
+	}),
+	email: {
+		hint: 'a valid e-mail address',
+		test: (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+	} as TextCheck,
 	httpUrl: { hint: 'an http:// or https:// URL', test: urlWith(['http:', 'https:']) } as TextCheck,
 	httpsUrl: { hint: 'an https:// URL', test: urlWith(['https:']) } as TextCheck,
 	/** RFC 9110 token: the characters a header name may have. */
-	headerName: { hint: "letters, digits and !#$%&'*+.^_`|~-", test: (v: string) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v) } as TextCheck,
+	headerName: {
+		hint: "letters, digits and !#$%&'*+.^_`|~-",
+		test: (v: string) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v),
+	} as TextCheck,
 };
 
 /** A required text that is only blanks: said in the same words everywhere. */
@@ -45,12 +54,15 @@ export function refuseBlank(field: RuleInput, text: string): void {
 }
 
 /** A string; `normalize` runs before the checks (upper-casing a currency code, removing spaces). */
-export function text(options: { normalize?: (value: string) => string; checks?: TextCheck[] } = {}): Rule {
+export function text(
+	options: { normalize?: (value: string) => string; checks?: TextCheck[] } = {},
+): Rule {
 	const checks = options.checks ?? [];
 	return {
 		hint: checks.map((c) => c.hint).join(', ') || undefined,
 		toWire: (value, field) => {
-			if (typeof value !== 'string' && typeof value !== 'number') throw ruleBroken(field.name, 'text', value);
+			if (typeof value !== 'string' && typeof value !== 'number')
+				throw ruleBroken(field.name, 'text', value);
 			const normalized = options.normalize ? options.normalize(String(value)) : String(value);
 			refuseBlank(field, normalized);
 			for (const c of checks) if (!c.test(normalized)) throw ruleBroken(field.name, c.hint, value);
@@ -60,7 +72,10 @@ export function text(options: { normalize?: (value: string) => string; checks?: 
 }
 
 function limits(property: INodeProperties): { min?: number; max?: number } {
-	const { minValue, maxValue } = (property.typeOptions ?? {}) as { minValue?: number; maxValue?: number };
+	const { minValue, maxValue } = (property.typeOptions ?? {}) as {
+		minValue?: number;
+		maxValue?: number;
+	};
 	return { min: minValue, max: maxValue };
 }
 
@@ -101,7 +116,12 @@ export const number: Rule = numberRule('a number', false);
 export function boolean(wire: (value: boolean) => unknown = (v) => v): Rule {
 	return {
 		toWire: (value, field) => {
-			const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+			const b =
+				value === true || value === 'true'
+					? true
+					: value === false || value === 'false'
+						? false
+						: undefined;
 			if (b === undefined) throw ruleBroken(field.name, 'true or false', value);
 			return wire(b);
 		},
@@ -116,7 +136,8 @@ function listed(property: INodeProperties): string[] {
 export const choice: Rule = {
 	toWire: (value, field) => {
 		const allowed = listed(field.property);
-		if (!allowed.includes(String(value))) throw ruleBroken(field.name, `one of ${allowed.join(', ')}`, value);
+		if (!allowed.includes(String(value)))
+			throw ruleBroken(field.name, `one of ${allowed.join(', ')}`, value);
 		return String(value);
 	},
 };
@@ -156,7 +177,8 @@ export const jsonObject: Rule = {
 				throw ruleBroken(field.name, 'a JSON object', value);
 			}
 		}
-		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw ruleBroken(field.name, 'a JSON object', value);
+		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+			throw ruleBroken(field.name, 'a JSON object', value);
 		return parsed;
 	},
 };
@@ -164,9 +186,18 @@ export const jsonObject: Rule = {
 /** Several strings: a comma-separated text in the editor, or an array from an expression. */
 export const textList: Rule = {
 	toWire: (value, field) => {
-		const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : undefined;
+		const parts = Array.isArray(value)
+			? value.map(String)
+			: typeof value === 'string'
+				? value.split(',')
+				: undefined;
 		const list = (parts ?? []).map((p) => p.trim()).filter((p) => p !== '');
-		if (!list.length) throw ruleBroken(field.name, 'at least one non-blank name (comma-separated or an array)', value);
+		if (!list.length)
+			throw ruleBroken(
+				field.name,
+				'at least one non-blank name (comma-separated or an array)',
+				value,
+			);
 		return list;
 	},
 };
@@ -176,23 +207,32 @@ export const date: Rule = {
 	hint: 'a date as yyyy/mm/dd (an ISO date such as 1980-04-30 or an n8n date is converted)',
 	toWire: (value, field) => {
 		const formatted = toSlashDate(value);
-		if (formatted === undefined) throw ruleBroken(field.name, 'a real date as yyyy/mm/dd (or an ISO date)', value);
+		if (formatted === undefined)
+			throw ruleBroken(field.name, 'a real date as yyyy/mm/dd (or an ISO date)', value);
 		return formatted;
 	},
 };
 
 /** A real calendar date from yyyy/mm/dd, an ISO date or date-time, a Date or an n8n DateTime. */
-export function calendarDate(value: unknown): { year: number; month: number; day: number } | undefined {
+export function calendarDate(
+	value: unknown,
+): { year: number; month: number; day: number } | undefined {
 	const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:$|T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?$)/;
 	let text: string | undefined;
 	if (value instanceof Date) text = Number.isNaN(value.getTime()) ? undefined : value.toISOString();
-	else if (value !== null && typeof value === 'object' && 'toISO' in value) text = String((value as { toISO: () => string }).toISO());
+	else if (value !== null && typeof value === 'object' && 'toISO' in value)
+		text = String((value as { toISO: () => string }).toISO());
 	else if (typeof value === 'string') text = value.trim();
 	const match = text === undefined ? null : iso.exec(text);
 	if (!match) return undefined;
 	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
 	const check = new Date(Date.UTC(year, month - 1, day));
-	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+	if (
+		check.getUTCFullYear() !== year ||
+		check.getUTCMonth() !== month - 1 ||
+		check.getUTCDate() !== day
+	)
+		return undefined;
 	return { year, month, day };
 }
 
@@ -218,7 +258,8 @@ export function decimal(options: { maxDecimals: number; positive?: boolean }): R
 			let amount: string;
 			if (typeof value === 'number') {
 				const scaled = value * 10 ** maxDecimals;
-				if (!Number.isFinite(value) || Math.abs(scaled - Math.round(scaled)) > 1e-6) throw ruleBroken(field.name, hint, value);
+				if (!Number.isFinite(value) || Math.abs(scaled - Math.round(scaled)) > 1e-6)
+					throw ruleBroken(field.name, hint, value);
 				amount = value.toFixed(maxDecimals);
 			} else if (typeof value === 'string') {
 				amount = value.trim();
@@ -226,7 +267,8 @@ export function decimal(options: { maxDecimals: number; positive?: boolean }): R
 			} else {
 				throw ruleBroken(field.name, hint, value);
 			}
-			if (!pattern.test(amount) || (positive && Number(amount) <= 0)) throw ruleBroken(field.name, hint, value);
+			if (!pattern.test(amount) || (positive && Number(amount) <= 0))
+				throw ruleBroken(field.name, hint, value);
 			return amount;
 		},
 	};

@@ -33,14 +33,18 @@ interface ReadyItem {
  * item), then sends the valid items through the shared request path with bounded concurrency, and
  * returns the output in input order with pairedItem.
  */
-export async function runOperations(ctx: IExecuteFunctions, operations: OperationDefinition[]): Promise<INodeExecutionData[][]> {
+export async function runOperations(
+	ctx: IExecuteFunctions,
+	operations: OperationDefinition[],
+): Promise<INodeExecutionData[][]> {
 	const operationValue = ctx.getNodeParameter('operation', 0) as string;
 	const op = operations.find((o) => o.value === operationValue);
 	if (!op) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operationValue}"`);
 
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
-	const fail = (error: unknown, itemIndex: number) => itemError(ctx.getNode(), op, error, itemIndex);
+	const fail = (error: unknown, itemIndex: number) =>
+		itemError(ctx.getNode(), op, error, itemIndex);
 	const parameters = new ItemParameters(ctx);
 	let settings: RequestSettings;
 	try {
@@ -77,7 +81,10 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 			async (entry) => {
 				try {
 					const produced = await runItem(ctx, client, op, entry, scope);
-					results[entry.itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: entry.itemIndex } }));
+					results[entry.itemIndex] = produced.map((item) => ({
+						...item,
+						pairedItem: { item: entry.itemIndex },
+					}));
 				} catch (error) {
 					// Stopped before its request left: never sent (the stop itself starts no new item).
 					if (error instanceof ExecutionCancelled && !op.repeatable) {
@@ -97,13 +104,19 @@ export async function runOperations(ctx: IExecuteFunctions, operations: Operatio
 		);
 		const startedItems = ready.slice(0, started).map((r) => r.itemIndex);
 		const sent = startedItems.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
-		const notSent = [...cancelledBeforeSending, ...ready.slice(started).map((r) => r.itemIndex)].sort((a, b) => a - b);
+		const notSent = [
+			...cancelledBeforeSending,
+			...ready.slice(started).map((r) => r.itemIndex),
+		].sort((a, b) => a - b);
 		// A stopped execution reports what the API did with the money and messages sent so far. n8n
 		// saves a stopped execution when it is stopped, before the requests on the wire have answered,
 		// so the report (redacted, receipts included) also goes to n8n's log.
 		if (cancelled() && !op.repeatable && notSent.length) {
 			const report = partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
-			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, { node: ctx.getNode().name, executionId: ctx.getExecutionId?.() });
+			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, {
+				node: ctx.getNode().name,
+				executionId: ctx.getExecutionId?.(),
+			});
 			throw report;
 		}
 		if (failed.length && !continueOnFail) {
@@ -153,7 +166,11 @@ async function runItem(
  * The item that stands for a failed one with Continue On Fail. With the error output it also carries
  * the error itself, which is how n8n (both 1.x and 2.x) recognises an item for the error output.
  */
-function errorItem(ctx: IExecuteFunctions, error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	ctx: IExecuteFunctions,
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;

@@ -64,7 +64,11 @@ export function recallSend(key: string): Remembered | undefined {
 }
 
 /** Remembers the answer, or the error, of a request that must not go out again. */
-export function rememberSend(key: string, result: { response: ApiResponse } | { error: unknown }, now = Date.now()): void {
+export function rememberSend(
+	key: string,
+	result: { response: ApiResponse } | { error: unknown },
+	now = Date.now(),
+): void {
 	remembered.delete(key);
 	remembered.set(key, { at: now, ...result });
 	prune(now);

@@ -1,7 +1,13 @@
 import { createHash } from 'crypto';
 
 import { BoundedMemory, type MemoryLimits } from './bounded-memory';
-import { type ExchangeOptions, exchangeToken, type HttpRequest, type IssuedToken, TokenExchangeError } from './token-exchange';
+import {
+	type ExchangeOptions,
+	exchangeToken,
+	type HttpRequest,
+	type IssuedToken,
+	TokenExchangeError,
+} from './token-exchange';
 import type { ApiCredentials } from './credential-values';
 import { unlessCancelled } from './wait';
 
@@ -40,14 +46,23 @@ export const TOKEN_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: 10 * 60_0
 
 /** Holds nothing worth keeping: no token still valid and no refusal still remembered. */
 function spent(entry: Entry, nowMs: number): boolean {
-	return !(entry.current && entry.current.expiresAtMs > nowMs) && !(entry.refused && entry.refused.untilMs > nowMs);
+	return (
+		!(entry.current && entry.current.expiresAtMs > nowMs) &&
+		!(entry.refused && entry.refused.untilMs > nowMs)
+	);
 }
 
-const entries = new BoundedMemory<Entry>(TOKEN_MEMORY, (entry) => entry.pending !== undefined, spent);
+const entries = new BoundedMemory<Entry>(
+	TOKEN_MEMORY,
+	(entry) => entry.pending !== undefined,
+	spent,
+);
 
 /** Keys the cache by a hash, so the map never holds the secrets themselves. */
 export function credentialKey(credentials: ApiCredentials): string {
-	return createHash('sha256').update(`${credentials.baseUrl}\n${credentials.apiKey}\n${credentials.customerId}`).digest('hex');
+	return createHash('sha256')
+		.update(`${credentials.baseUrl}\n${credentials.apiKey}\n${credentials.customerId}`)
+		.digest('hex');
 }
 
 /** Time before expiry at which a token stops being handed out: 60 s, or a tenth of a short lifetime. */
@@ -71,10 +86,14 @@ export async function tokenFor(
 ): Promise<string> {
 	const key = options.key ?? credentialKey(credentials);
 	const entry = entries.obtain(key, () => ({}));
-	if (options.rejected !== undefined && entry.current?.token === options.rejected) entry.current = undefined;
+	if (options.rejected !== undefined && entry.current?.token === options.rejected)
+		entry.current = undefined;
 	if (isFresh(entry.current)) return entry.current.token;
 	if (entry.refused && entry.refused.untilMs > Date.now()) throw entry.refused.error;
-	const pending = (entry.pending ??= exchange(entry, httpRequest, credentials, { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries }));
+	const pending = (entry.pending ??= exchange(entry, httpRequest, credentials, {
+		timeoutMs: options.timeoutMs,
+		maxRetries: options.maxRetries,
+	}));
 	pending.waiters++;
 	try {
 		return (await unlessCancelled(pending.promise, options.signal)).token;
@@ -87,9 +106,17 @@ export async function tokenFor(
 	}
 }
 
-function exchange(entry: Entry, httpRequest: HttpRequest, credentials: ApiCredentials, options: ExchangeOptions): Pending {
+function exchange(
+	entry: Entry,
+	httpRequest: HttpRequest,
+	credentials: ApiCredentials,
+	options: ExchangeOptions,
+): Pending {
 	const abort = new AbortController();
-	const promise: Promise<IssuedToken> = exchangeToken(httpRequest, credentials, { ...options, signal: abort.signal })
+	const promise: Promise<IssuedToken> = exchangeToken(httpRequest, credentials, {
+		...options,
+		signal: abort.signal,
+	})
 		.then((issued) => {
 			entry.current = issued;
 			entry.refused = undefined;

@@ -1,8 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { AnswerTooLarge, type BoundedAnswer, boundedRequest, type HttpRequest, MAX_TOKEN_ANSWER_BYTES, RedirectRefused } from './bounded-request';
+import {
+	AnswerTooLarge,
+	type BoundedAnswer,
+	boundedRequest,
+	type HttpRequest,
+	MAX_TOKEN_ANSWER_BYTES,
+	RedirectRefused,
+} from './bounded-request';
 import type { ApiCredentials } from './credential-values';
-import { describeNetworkFailure, type NetworkFailure, networkFailure, timedOut, timeoutWords } from './errors';
+import {
+	describeNetworkFailure,
+	type NetworkFailure,
+	networkFailure,
+	timedOut,
+	timeoutWords,
+} from './errors';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
 import { backoffMs, retryAfterMs } from './retry-timing';
@@ -63,9 +76,16 @@ export async function exchangeToken(
 	options: ExchangeOptions = DEFAULT_EXCHANGE_OPTIONS,
 ): Promise<IssuedToken> {
 	if (!credentials.apiKey || !credentials.customerId) {
-		throw new TokenExchangeError('The credential needs both an API key and a customer ID', 'rejected');
+		throw new TokenExchangeError(
+			'The credential needs both an API key and a customer ID',
+			'rejected',
+		);
 	}
-	const redactor = new Redactor([credentials.apiKey, credentials.customerId, credentials.accessToken]);
+	const redactor = new Redactor([
+		credentials.apiKey,
+		credentials.customerId,
+		credentials.accessToken,
+	]);
 	for (let attempt = 1; ; attempt++) {
 		let response: BoundedAnswer | undefined;
 		let unreachable: unknown;
@@ -96,10 +116,13 @@ export async function exchangeToken(
 				'failed',
 			);
 		}
-		if (unreachable instanceof AnswerTooLarge) throw new TokenExchangeError(`The token exchange got ${unreachable.message}`, 'failed');
+		if (unreachable instanceof AnswerTooLarge)
+			throw new TokenExchangeError(`The token exchange got ${unreachable.message}`, 'failed');
 		if (response === undefined) {
 			const late = timedOut(unreachable, sentAt, options.timeoutMs);
-			const what = late ? timeoutWords(unreachable, options.timeoutMs) : describeNetworkFailure(unreachable);
+			const what = late
+				? timeoutWords(unreachable, options.timeoutMs)
+				: describeNetworkFailure(unreachable);
 			throw new TokenExchangeError(
 				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,
 				'unreachable',
@@ -116,9 +139,13 @@ export async function exchangeToken(
 			throw new TokenExchangeError(rejectedKeyMessage(statusCode), 'rejected');
 		}
 		if (statusCode < 200 || statusCode >= 300) {
-			const said = typeof body.message === 'string' ? `: ${redactor.text(body.message).slice(0, 300)}` : '';
+			const said =
+				typeof body.message === 'string' ? `: ${redactor.text(body.message).slice(0, 300)}` : '';
 			const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
-			throw new TokenExchangeError(`The token exchange failed with HTTP ${statusCode}${tries}${said}`, 'failed');
+			throw new TokenExchangeError(
+				`The token exchange failed with HTTP ${statusCode}${tries}${said}`,
+				'failed',
+			);
 		}
 		const token = body.access_token;
 		if (typeof token !== 'string' || token === '') {
@@ -134,11 +161,13 @@ export async function exchangeToken(
  */
 function issued(token: string, expiresIn: unknown): IssuedToken {
 	const now = Date.now();
-	const fromExpiresIn = typeof expiresIn === 'number' && expiresIn > 0 ? now + expiresIn * 1000 : undefined;
+	const fromExpiresIn =
+		typeof expiresIn === 'number' && expiresIn > 0 ? now + expiresIn * 1000 : undefined;
 	const fromJwt = jwtExpiry(token);
-	const candidates = [fromExpiresIn, fromJwt !== undefined && fromJwt > now ? fromJwt : undefined].filter(
-		(t): t is number => t !== undefined,
-	);
+	const candidates = [
+		fromExpiresIn,
+		fromJwt !== undefined && fromJwt > now ? fromJwt : undefined,
+	].filter((t): t is number => t !== undefined);
 	const expiresAtMs = candidates.length ? Math.min(...candidates) : now + DEFAULT_LIFETIME_MS;
 	return { token, expiresAtMs, lifetimeMs: Math.max(expiresAtMs - now, 0) };
 }
@@ -146,7 +175,9 @@ function issued(token: string, expiresIn: unknown): IssuedToken {
 /** `exp` of a JWT (read, not verified), in ms; undefined when it is not a JWT. */
 function jwtExpiry(token: string): number | undefined {
 	try {
-		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+		const claims = JSON.parse(
+			Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+		) as { exp?: unknown };
 		return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
 	} catch {
 		return undefined;

@@ -74,7 +74,8 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				{
 					name: 'Simplified',
 					value: 'summary',
-					description: 'What the model needs (counts, names, IDs for a follow-up call); saves context',
+					description:
+						'What the model needs (counts, names, IDs for a follow-up call); saves context',
 				},
 				{
 					name: 'Raw',
@@ -83,7 +84,8 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				},
 			],
 			default: 'summary',
-			description: 'What the AI model receives. Files are never passed to the model, only their names and sizes.',
+			description:
+				'What the AI model receives. Files are never passed to the model, only their names and sizes.',
 		},
 		...simplifyProperty(operations),
 	];
@@ -98,7 +100,9 @@ const SIMPLIFY_FROM_VERSION = 2;
  * not there, so workflows saved with version 1 keep the whole answer.
  */
 function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] {
-	const simplifiable = operations.filter((op) => op.simplify && op.toolSummary).map((op) => op.value);
+	const simplifiable = operations
+		.filter((op) => op.simplify && op.toolSummary)
+		.map((op) => op.value);
 	if (!simplifiable.length) return [];
 	return [
 		{
@@ -106,14 +110,21 @@ function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] 
 			name: 'simple',
 			type: 'boolean',
 			default: true,
-			displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_FROM_VERSION } }], operation: simplifiable }, hide: { '@tool': [true] } },
+			displayOptions: {
+				show: { '@version': [{ _cnd: { gte: SIMPLIFY_FROM_VERSION } }], operation: simplifiable },
+				hide: { '@tool': [true] },
+			},
 			description: 'Whether to return a simplified version of the response instead of the raw data',
 		},
 	];
 }
 
 /** The items with Simplify on: each item's json replaced by the operation's summary, files and pairing kept. */
-function simplified(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
+function simplified(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
 	const summarise = op.simplify ? op.toolSummary : undefined;
 	if (!summarise || ctx.getNode().typeVersion < SIMPLIFY_FROM_VERSION) return items;
 	return items.map((item) => {
@@ -126,23 +137,38 @@ function simplified(ctx: IExecuteFunctions, op: OperationDefinition, items: INod
 }
 
 /** The node's output as the model should read it when the node runs as a tool; otherwise as it is, or simplified. */
-export function toolOutput(ctx: IExecuteFunctions, op: OperationDefinition, items: INodeExecutionData[]): INodeExecutionData[] {
+export function toolOutput(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
 	if (!runsAsTool(ctx)) return simplified(ctx, op, items);
 	// No item would reach the model as "": say that the call worked and found nothing.
-	if (items.length === 0) return [{ json: { resultCount: 0, note: 'The request succeeded and returned no results.' }, pairedItem: { item: 0 } }];
+	if (items.length === 0)
+		return [
+			{
+				json: { resultCount: 0, note: 'The request succeeded and returned no results.' },
+				pairedItem: { item: 0 },
+			},
+		];
 	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';
 	const shown = full ? items : items.slice(0, MAX_TOOL_ITEMS);
 	const answer = shown.map((item) => forModel(item, full ? undefined : op.toolSummary));
 	if (shown.length < items.length) {
 		answer.push({
-			json: { note: `${items.length - shown.length} more results not shown (${items.length} in all). Narrow the request to see them.` },
+			json: {
+				note: `${items.length - shown.length} more results not shown (${items.length} in all). Narrow the request to see them.`,
+			},
 			pairedItem: shown[shown.length - 1]?.pairedItem,
 		});
 	}
 	return answer;
 }
 
-function forModel(item: INodeExecutionData, summarise?: (json: IDataObject) => IDataObject): INodeExecutionData {
+function forModel(
+	item: INodeExecutionData,
+	summarise?: (json: IDataObject) => IDataObject,
+): INodeExecutionData {
 	const isErrorItem = typeof item.json.error === 'string';
 	const json = summarise && !isErrorItem ? summarise(item.json) : item.json;
 	const files = describeBinary(item.binary);
@@ -167,12 +193,15 @@ function describeBinary(binary: IBinaryKeyData | undefined): IDataObject[] {
 /** Replaces base64 file content and data: URLs anywhere in the json with a short placeholder. */
 function withoutFileContent(value: unknown): unknown {
 	if (typeof value === 'string') {
-		const compact = value.length >= MIN_BASE64_LENGTH && (DATA_URL.test(value) || BASE64.test(value));
+		const compact =
+			value.length >= MIN_BASE64_LENGTH && (DATA_URL.test(value) || BASE64.test(value));
 		return compact ? `[file content omitted: ${value.length} characters]` : value;
 	}
 	if (Array.isArray(value)) return value.map(withoutFileContent);
 	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutFileContent(inner)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([key, inner]) => [key, withoutFileContent(inner)]),
+		);
 	}
 	return value;
 }
@@ -184,14 +213,24 @@ export function pick(source: unknown, keys: string[]): IDataObject {
 	const picked: IDataObject = {};
 	for (const key of keys) {
 		const value = record[key];
-		if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+		if (
+			value === undefined ||
+			value === null ||
+			value === '' ||
+			(Array.isArray(value) && value.length === 0)
+		)
+			continue;
 		picked[key] = value;
 	}
 	return picked;
 }
 
 /** At most `limit` entries of a list, each reduced by `map`, and how many were left out. */
-export function firstOf(list: unknown, limit: number, map: (entry: unknown) => IDataObject): { shown: IDataObject[]; more: number } {
+export function firstOf(
+	list: unknown,
+	limit: number,
+	map: (entry: unknown) => IDataObject,
+): { shown: IDataObject[]; more: number } {
 	const entries = Array.isArray(list) ? list : [];
 	return { shown: entries.slice(0, limit).map(map), more: Math.max(0, entries.length - limit) };
 }

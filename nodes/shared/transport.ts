@@ -1,9 +1,23 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { checkAnswer, contentTypeOf, decodeBytes, decodeText } from './answer-check';
-import { AnswerRefused, type BoundedAnswer, boundedRequest, InsecureLink, MAX_ANSWER_BYTES } from './bounded-request';
+import {
+	AnswerRefused,
+	type BoundedAnswer,
+	boundedRequest,
+	InsecureLink,
+	MAX_ANSWER_BYTES,
+} from './bounded-request';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
-import { answerRefusedError, apiError, networkError, networkFailure, timedOut, tokenError, unexpectedAnswerError } from './errors';
+import {
+	answerRefusedError,
+	apiError,
+	networkError,
+	networkFailure,
+	timedOut,
+	tokenError,
+	unexpectedAnswerError,
+} from './errors';
 import type { ApiRequest, ApiResponse, ErrorHints, ResponseExpectation } from './operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
@@ -85,12 +99,25 @@ export class ApiClient {
 	) {
 		this.key = credentialKey(credentials);
 		this.timeoutMs = Math.round(settings.timeoutSeconds * 1000);
-		this.redactor = new Redactor([credentials.apiKey, credentials.customerId, credentials.accessToken]);
+		this.redactor = new Redactor([
+			credentials.apiKey,
+			credentials.customerId,
+			credentials.accessToken,
+		]);
 		this.pacer = pacerFor(this.key);
 	}
 
-	static async create(ctx: RequestContext, settings: RequestSettings, signal?: AbortSignal): Promise<ApiClient> {
-		return new ApiClient(ctx, readNodeCredentials(ctx.getNode(), await ctx.getCredentials(CREDENTIAL_TYPE)), settings, signal);
+	static async create(
+		ctx: RequestContext,
+		settings: RequestSettings,
+		signal?: AbortSignal,
+	): Promise<ApiClient> {
+		return new ApiClient(
+			ctx,
+			readNodeCredentials(ctx.getNode(), await ctx.getCredentials(CREDENTIAL_TYPE)),
+			settings,
+			signal,
+		);
 	}
 
 	/**
@@ -113,16 +140,24 @@ export class ApiClient {
 			if ('response' in earlier) return earlier.response;
 			throw earlier.error;
 		}
-		const redactor = options.secrets?.length ? this.redactor.with(...options.secrets) : this.redactor;
+		const redactor = options.secrets?.length
+			? this.redactor.with(...options.secrets)
+			: this.redactor;
 		const progress: { outcome: SendOutcome } = { outcome: 'notSent' };
 		try {
 			const response = await this.attempt(request, options, redactor, progress);
-			if (sendKey !== undefined && !mayGoOutAgain('answered', options.repeatable)) rememberSend(sendKey, { response });
+			if (sendKey !== undefined && !mayGoOutAgain('answered', options.repeatable))
+				rememberSend(sendKey, { response });
 			return response;
 		} catch (error) {
 			const redacted = redactor.with(...this.tokensSeen).error(error);
 			const mayHaveActed = !mayGoOutAgain(progress.outcome, options.repeatable);
-			if (mayHaveActed && error !== null && typeof error === 'object' && !mayHaveBeenCarriedOut(error)) {
+			if (
+				mayHaveActed &&
+				error !== null &&
+				typeof error === 'object' &&
+				!mayHaveBeenCarriedOut(error)
+			) {
 				markMayHaveBeenCarriedOut(error);
 			}
 			if (sendKey !== undefined && mayHaveActed) rememberSend(sendKey, { error: redacted });
@@ -155,25 +190,33 @@ export class ApiClient {
 				attempts++;
 				sentAt = Date.now();
 				progress.outcome = 'mayHaveBeenCarriedOut';
-				response = await this.transmit(request, token, options.repeatable).catch((error: unknown) => {
-					failure = error;
-					return undefined;
-				});
+				response = await this.transmit(request, token, options.repeatable).catch(
+					(error: unknown) => {
+						failure = error;
+						return undefined;
+					},
+				);
 				progress.outcome =
-					response !== undefined ? outcomeOfStatus(response.statusCode) : outcomeOfNetworkFailure(networkFailure(failure).code);
+					response !== undefined
+						? outcomeOfStatus(response.statusCode)
+						: outcomeOfNetworkFailure(networkFailure(failure).code);
 			} finally {
 				this.pacer.release();
 			}
 			// A request that must not go out again was let finish (see transmit): its answer is reported.
-			if (this.signal?.aborted && mayGoOutAgain(progress.outcome, options.repeatable)) throw new ExecutionCancelled();
+			if (this.signal?.aborted && mayGoOutAgain(progress.outcome, options.repeatable))
+				throw new ExecutionCancelled();
 			// A redirect or an oversized body would be the same when sent again.
-			if (failure instanceof AnswerRefused) throw answerRefusedError(this.ctx.getNode(), failure, options);
+			if (failure instanceof AnswerRefused)
+				throw answerRefusedError(this.ctx.getNode(), failure, options);
 
 			if (response === undefined) {
 				const late = timedOut(failure, sentAt, this.timeoutMs);
 				if (late) timeouts++;
 				this.pacer.overloaded(admission);
-				const mayRetry = late ? timeouts <= MAX_TIMEOUT_RETRIES : attempts <= this.settings.maxRetries;
+				const mayRetry = late
+					? timeouts <= MAX_TIMEOUT_RETRIES
+					: attempts <= this.settings.maxRetries;
 				if (mayGoOutAgain(progress.outcome, options.repeatable) && mayRetry) {
 					await wait(backoffMs(attempts), this.signal);
 					continue;
@@ -208,7 +251,9 @@ export class ApiClient {
 				continue;
 			}
 			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
-			const retryable = (statusCode === 429 || statusCode === 503) && mayGoOutAgain(progress.outcome, options.repeatable);
+			const retryable =
+				(statusCode === 429 || statusCode === 503) &&
+				mayGoOutAgain(progress.outcome, options.repeatable);
 			if (retryable && attempts <= this.settings.maxRetries) {
 				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
 				if (statusCode === 429) this.pacer.rateLimited(admission, waitMs);
@@ -241,7 +286,10 @@ export class ApiClient {
 			timeoutMs: this.timeoutMs,
 			maxRetries: this.settings.maxRetries,
 		}).catch((error: unknown) => {
-			const failure = error instanceof ExecutionCancelled ? error : tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
+			const failure =
+				error instanceof ExecutionCancelled
+					? error
+					: tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
 			return Promise.reject(failure);
 		});
 		this.tokensSeen.add(token);
@@ -254,11 +302,18 @@ export class ApiClient {
 	 * not go out again (money, messages) is let finish within that deadline, so that its answer, the
 	 * receipt of what the API did, is reported rather than lost.
 	 */
-	private async transmit(request: ApiRequest, token: string, repeatable: boolean): Promise<ApiResponse> {
+	private async transmit(
+		request: ApiRequest,
+		token: string,
+		repeatable: boolean,
+	): Promise<ApiResponse> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
-			headers: { Authorization: `Bearer ${token}`, ...(request.answerAsBytes ? { Accept: FILE_ACCEPT } : {}) },
+			headers: {
+				Authorization: `Bearer ${token}`,
+				...(request.answerAsBytes ? { Accept: FILE_ACCEPT } : {}),
+			},
 			...(request.body !== undefined ? { body: request.body } : {}),
 			...(request.qs !== undefined ? { qs: request.qs } : {}),
 			json: true,
@@ -268,7 +323,9 @@ export class ApiClient {
 			maxBytes: MAX_ANSWER_BYTES,
 			signal: repeatable ? this.signal : undefined,
 		});
-		const body = request.answerAsBytes ? decodeBytes(raw.body, contentTypeOf(raw.headers)) : decodeText(raw.body);
+		const body = request.answerAsBytes
+			? decodeBytes(raw.body, contentTypeOf(raw.headers))
+			: decodeText(raw.body);
 		return { statusCode: raw.statusCode, headers: raw.headers, body };
 	}
 
@@ -279,14 +336,23 @@ export class ApiClient {
 	 */
 	async download(url: string): Promise<BoundedAnswer> {
 		const target = new URL(url);
-		if (target.protocol !== 'https:' && target.origin !== new URL(this.credentials.baseUrl).origin) {
+		if (
+			target.protocol !== 'https:' &&
+			target.origin !== new URL(this.credentials.baseUrl).origin
+		) {
 			throw new InsecureLink(target.origin);
 		}
-		return await boundedRequest(this.ctx.helpers.httpRequest, { method: 'GET', url }, {
-			timeoutMs: this.timeoutMs,
-			maxBytes: MAX_ANSWER_BYTES,
-			signal: this.signal,
-		}).catch((error: unknown) => Promise.reject(this.signal?.aborted ? new ExecutionCancelled() : error));
+		return await boundedRequest(
+			this.ctx.helpers.httpRequest,
+			{ method: 'GET', url },
+			{
+				timeoutMs: this.timeoutMs,
+				maxBytes: MAX_ANSWER_BYTES,
+				signal: this.signal,
+			},
+		).catch((error: unknown) =>
+			Promise.reject(this.signal?.aborted ? new ExecutionCancelled() : error),
+		);
 	}
 
 	/**

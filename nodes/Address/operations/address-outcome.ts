@@ -15,7 +15,12 @@ export function addressVerification(body: unknown): IDataObject {
 	const matchQuality = valueAt(body, 'matchQuality');
 	const score = valueAt(body, 'score');
 	return {
-		outcome: OUTCOMES[String(overall ?? '').trim().toUpperCase()] ?? 'review',
+		outcome:
+			OUTCOMES[
+				String(overall ?? '')
+					.trim()
+					.toUpperCase()
+			] ?? 'review',
 		overall: overall ?? null,
 		matchQuality: matchQuality ?? null,
 		score: typeof score === 'number' || typeof score === 'string' ? Number(score) : null,

@@ -21,7 +21,10 @@ const complianceReason: Rule = {
 	},
 	whenEmpty: (field) => {
 		if (isAustria(field.values.country)) {
-			throw new FieldError(field.name, `${field.name} is required when the country is AT: Austrian address data may only be queried for a stated purpose`);
+			throw new FieldError(
+				field.name,
+				`${field.name} is required when the country is AT: Austrian address data may only be queried for a stated purpose`,
+			);
 		}
 		return undefined;
 	},
@@ -57,7 +60,8 @@ export const verify: OperationDefinition = {
 		},
 		{
 			property: {
-				displayName: 'A compliance reason is required for Austrian addresses: add it under Additional Fields',
+				displayName:
+					'A compliance reason is required for Austrian addresses: add it under Additional Fields',
 				name: 'austriaNotice',
 				type: 'notice',
 				default: '',
@@ -65,7 +69,14 @@ export const verify: OperationDefinition = {
 			},
 		},
 		{
-			property: { displayName: 'Street', name: 'street', type: 'string', default: '', required: true, placeholder: 'Hauptstraße' },
+			property: {
+				displayName: 'Street',
+				name: 'street',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Hauptstraße',
+			},
 			rule: trimmed,
 			nest: 'address',
 		},
@@ -83,22 +94,50 @@ export const verify: OperationDefinition = {
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'ZIP Code', name: 'zip', type: 'string', default: '', required: true, placeholder: '1010' },
+			property: {
+				displayName: 'ZIP Code',
+				name: 'zip',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: '1010',
+			},
 			rule: postalCode,
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'City', name: 'city', type: 'string', default: '', required: true, placeholder: 'Wien' },
+			property: {
+				displayName: 'City',
+				name: 'city',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Wien',
+			},
 			rule: trimmed,
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'First Name', name: 'firstname', type: 'string', default: '', required: true, placeholder: 'Erika' },
+			property: {
+				displayName: 'First Name',
+				name: 'firstname',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Erika',
+			},
 			rule: trimmed,
 			nest: 'identity',
 		},
 		{
-			property: { displayName: 'Last Name', name: 'lastname', type: 'string', default: '', required: true, placeholder: 'Mustermann' },
+			property: {
+				displayName: 'Last Name',
+				name: 'lastname',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Mustermann',
+			},
 			rule: trimmed,
 			nest: 'identity',
 		},
@@ -142,7 +181,7 @@ export const verify: OperationDefinition = {
 				],
 				default: 'onboarding',
 				description:
-					'Why the address is checked. Required for Austrian addresses (country AT), where choosing it confirms that you accept the provider\'s terms for Austrian data (sent as compliance: {acceptedTerms: true, reason}); not sent for other countries.',
+					"Why the address is checked. Required for Austrian addresses (country AT), where choosing it confirms that you accept the provider's terms for Austrian data (sent as compliance: {acceptedTerms: true, reason}); not sent for other countries.",
 			},
 			rule: complianceReason,
 			sendAs: 'compliance',
@@ -155,5 +194,12 @@ export const verify: OperationDefinition = {
 		addressStatus: valueAt(json, 'addressStatus') ?? null,
 		extendedMessage: valueAt(json, 'extendedMessage') ?? null,
 	}),
-	toItems: (response) => [{ json: { ...responseJson(response.body), addressVerification: addressVerification(response.body) } }],
+	toItems: (response) => [
+		{
+			json: {
+				...responseJson(response.body),
+				addressVerification: addressVerification(response.body),
+			},
+		},
+	],
 };

@@ -13,7 +13,8 @@ const HIT_FLAGS = ['isHit', 'hit', 'matchFound'];
 /** The search constraints: any of them switches to the newer request form. */
 const CONSTRAINTS = ['countries', 'datasets', 'threshold', 'matchingMode'];
 
-const withConstraints = (values: FieldValues) => CONSTRAINTS.some((name) => values[name] !== undefined);
+const withConstraints = (values: FieldValues) =>
+	CONSTRAINTS.some((name) => values[name] !== undefined);
 
 /**
  * Beside the response, never instead of it. The list answer (`foundRecords`, in either generation's
@@ -23,7 +24,9 @@ const withConstraints = (values: FieldValues) => CONSTRAINTS.some((name) => valu
 export function screeningSummary(response: IDataObject): IDataObject {
 	const found = valueAt(response, 'foundRecords');
 	if (!Array.isArray(found)) {
-		const flag = HIT_FLAGS.map((name) => valueAt(response, name)).find((value) => typeof value === 'boolean');
+		const flag = HIT_FLAGS.map((name) => valueAt(response, name)).find(
+			(value) => typeof value === 'boolean',
+		);
 		return { shape: 'profile', ...(flag !== undefined ? { isHit: flag } : {}) };
 	}
 	const records = found as IDataObject[];
@@ -43,7 +46,16 @@ export function screeningForModel(json: IDataObject): IDataObject {
 	// A best-match profile, or one item per record (option): already what the model needs.
 	if (!Array.isArray(found)) return json;
 	const records = firstOf(found, 10, (record) =>
-		pick(record, ['id', 'name', 'sourceType', 'pepType', 'sourceId', 'entityType', 'dateOfBirth', 'citizenship']),
+		pick(record, [
+			'id',
+			'name',
+			'sourceType',
+			'pepType',
+			'sourceId',
+			'entityType',
+			'dateOfBirth',
+			'citizenship',
+		]),
 	);
 	return {
 		...screeningSummary(json),
@@ -54,14 +66,22 @@ export function screeningForModel(json: IDataObject): IDataObject {
 }
 
 /** Comma-separated text or a list from an expression, sent as one comma-separated string ("NL,GB"). */
-function commaSeparated(options: { normalize: (part: string) => string; check?: { hint: string; test: (part: string) => boolean } }): Rule {
+function commaSeparated(options: {
+	normalize: (part: string) => string;
+	check?: { hint: string; test: (part: string) => boolean };
+}): Rule {
 	const hint = options.check ? `comma-separated ${options.check.hint}` : undefined;
 	return {
 		hint,
 		toWire: (value, field) => {
-			const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : undefined;
+			const parts = Array.isArray(value)
+				? value.map(String)
+				: typeof value === 'string'
+					? value.split(',')
+					: undefined;
 			const list = (parts ?? []).map((p) => options.normalize(p.trim())).filter((p) => p !== '');
-			if (!list.length || (options.check && !list.every(options.check.test))) throw ruleBroken(field.name, hint ?? 'a comma-separated list', value);
+			if (!list.length || (options.check && !list.every(options.check.test)))
+				throw ruleBroken(field.name, hint ?? 'a comma-separated list', value);
 			return list.join(',');
 		},
 	};
@@ -70,12 +90,18 @@ function commaSeparated(options: { normalize: (part: string) => string; check?: 
 const countries: Rule = {
 	...commaSeparated({
 		normalize: (part) => part.toUpperCase(),
-		check: { hint: 'two-letter ISO 3166-1 country codes such as NL,GB', test: (part) => /^[A-Z]{2}$/.test(part) },
+		check: {
+			hint: 'two-letter ISO 3166-1 country codes such as NL,GB',
+			test: (part) => /^[A-Z]{2}$/.test(part),
+		},
 	}),
 	// The newer request form requires countries: the other constraints alone are refused before sending.
 	whenEmpty: ({ name, values }) => {
 		if (withConstraints(values)) {
-			throw new FieldError(name, `${name} is required when Datasets, Threshold or Matching Mode is set (the request with search constraints needs it)`);
+			throw new FieldError(
+				name,
+				`${name} is required when Datasets, Threshold or Matching Mode is set (the request with search constraints needs it)`,
+			);
 		}
 		return undefined;
 	},
@@ -92,11 +118,17 @@ const birthDate: Rule = {
 		const year = /^\d{4}$/.test(String(value).trim()) ? Number(String(value).trim()) : undefined;
 		const date = year === undefined ? calendarDate(value) : undefined;
 		if (year !== undefined && !constrained) {
-			throw ruleBroken(field.name, 'a full date as yyyy/mm/dd: a year alone needs search constraints (set Countries)', value);
+			throw ruleBroken(
+				field.name,
+				'a full date as yyyy/mm/dd: a year alone needs search constraints (set Countries)',
+				value,
+			);
 		}
-		if (year === undefined && !date) throw ruleBroken(field.name, 'a real date as yyyy/mm/dd (or an ISO date)', value);
+		if (year === undefined && !date)
+			throw ruleBroken(field.name, 'a real date as yyyy/mm/dd (or an ISO date)', value);
 		const [y, m, d] = date ? [date.year, date.month, date.day] : [year!, 1, 1];
-		if (y <= 1900 || Date.UTC(y, m - 1, d) > Date.now()) throw ruleBroken(field.name, 'a date after 1900 and not in the future', value);
+		if (y <= 1900 || Date.UTC(y, m - 1, d) > Date.now())
+			throw ruleBroken(field.name, 'a date after 1900 and not in the future', value);
 		const pad = (n: number) => String(n).padStart(2, '0');
 		if (!date) return String(y);
 		return constrained ? `${y}-${pad(m)}-${pad(d)}` : `${y}/${pad(m)}/${pad(d)}`;
@@ -148,7 +180,8 @@ export const checkIndividual: OperationDefinition = {
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 				default: 0.7,
-				description: 'Search constraint: the lowest match score (0 to 1) a profile needs to count as a match',
+				description:
+					'Search constraint: the lowest match score (0 to 1) a profile needs to count as a match',
 			},
 			rule: number,
 			additional: true,
@@ -188,7 +221,8 @@ export const checkIndividual: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: '1980/04/30',
-				description: 'Optional. Narrows the matches to records with this date of birth. Sent as dateOfBirth (YYYY-MM-DD) with search constraints.',
+				description:
+					'Optional. Narrows the matches to records with this date of birth. Sent as dateOfBirth (YYYY-MM-DD) with search constraints.',
 			},
 			rule: birthDate,
 			sendAs: (values) => (withConstraints(values) ? 'dateOfBirth' : 'dob'),
@@ -213,10 +247,13 @@ export const checkIndividual: OperationDefinition = {
 		const summary = screeningSummary(json);
 		const found = valueAt(json, 'foundRecords');
 		const records = Array.isArray(found) ? (found as IDataObject[]) : [];
-		if (values.splitRecords !== true || records.length === 0) return [{ json: { ...json, screeningSummary: summary } }];
+		if (values.splitRecords !== true || records.length === 0)
+			return [{ json: { ...json, screeningSummary: summary } }];
 		const search: IDataObject = { ...payloadOf(json) };
 		delete search.foundRecords;
 		const sent = pick(values, ['name', 'dob', ...CONSTRAINTS]);
-		return records.map((record) => ({ json: { ...record, search: { ...search, ...sent }, screeningSummary: summary } }));
+		return records.map((record) => ({
+			json: { ...record, search: { ...search, ...sent }, screeningSummary: summary },
+		}));
 	},
 };

@@ -3,4 +3,8 @@ import { checkIndividual } from './checkIndividual';
 import { registerIndividual } from './registerIndividual';
 import { removeSearchProfile } from './removeSearchProfile';
 
-export const amlOperations: OperationDefinition[] = [checkIndividual, registerIndividual, removeSearchProfile];
+export const amlOperations: OperationDefinition[] = [
+	checkIndividual,
+	registerIndividual,
+	removeSearchProfile,
+];

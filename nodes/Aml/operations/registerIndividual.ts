@@ -74,7 +74,13 @@ export const registerIndividual: OperationDefinition = {
 			additional: true,
 		},
 		{
-			property: { displayName: 'Date of Birth', name: 'dob', type: 'string', default: '', placeholder: '1980/04/30' },
+			property: {
+				displayName: 'Date of Birth',
+				name: 'dob',
+				type: 'string',
+				default: '',
+				placeholder: '1980/04/30',
+			},
 			rule: date,
 			additional: true,
 		},
@@ -84,12 +90,15 @@ export const registerIndividual: OperationDefinition = {
 				name: 'fuzzySearch',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to match similar spellings of the name too. Sent as "true" or "false" once added.',
+				description:
+					'Whether to match similar spellings of the name too. Sent as "true" or "false" once added.',
 			},
 			rule: flagText,
 			additional: true,
 		},
 	],
 	// The profileId at the top level: the older generation answers with no body at all.
-	toItems: (response, { values }) => [{ json: { ...responseJson(response.body), profileId: values.profileId as string } }],
+	toItems: (response, { values }) => [
+		{ json: { ...responseJson(response.body), profileId: values.profileId as string } },
+	],
 };

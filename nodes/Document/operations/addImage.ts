@@ -1,4 +1,9 @@
-import { binaryFile, base64Check, base64UploadSize, normalizeBase64 } from '../../shared/binary-input';
+import {
+	binaryFile,
+	base64Check,
+	base64UploadSize,
+	normalizeBase64,
+} from '../../shared/binary-input';
 import { SentLater } from '../../shared/build-request';
 import { FieldError } from '../../shared/field-error';
 import type { OperationDefinition, Rule } from '../../shared/operation-types';
@@ -10,7 +15,8 @@ const imageName: Rule = {
 	...text(),
 	whenEmpty: ({ name, values }) => {
 		const file = values.binaryPropertyName;
-		if (file instanceof SentLater && typeof file.about.fileName === 'string') return file.about.fileName;
+		if (file instanceof SentLater && typeof file.about.fileName === 'string')
+			return file.about.fileName;
 		throw new FieldError(
 			name,
 			file instanceof SentLater
@@ -59,9 +65,14 @@ export const addImage: OperationDefinition = {
 					{
 						name: 'Binary File',
 						value: 'binary',
-						description: 'A binary property of the input item, e.g. from Read Binary File or an HTTP download',
+						description:
+							'A binary property of the input item, e.g. from Read Binary File or an HTTP download',
 					},
-					{ name: 'Base64 String', value: 'base64', description: 'Base64-encoded image data given in a field' },
+					{
+						name: 'Base64 String',
+						value: 'base64',
+						description: 'Base64-encoded image data given in a field',
+					},
 				],
 				default: 'binary',
 				required: true,

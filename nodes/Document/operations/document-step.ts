@@ -24,9 +24,16 @@ function flag(name: string, setting: string, value: unknown): boolean {
 /** A comma-separated text or an array of codes, upper-cased; none when empty. */
 function countryList(name: string, where: string, value: unknown): string[] | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : undefined;
-	const codes = (parts ?? []).map((part) => part.trim().toUpperCase()).filter((part) => part !== '');
-	if (!parts || codes.some((code) => !/^[A-Z]{2,3}$/.test(code))) throw new FieldError(name, `${name}: ${where} must be ${COUNTRY_LIST}, got ${quote(value)}`);
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: undefined;
+	const codes = (parts ?? [])
+		.map((part) => part.trim().toUpperCase())
+		.filter((part) => part !== '');
+	if (!parts || codes.some((code) => !/^[A-Z]{2,3}$/.test(code)))
+		throw new FieldError(name, `${name}: ${where} must be ${COUNTRY_LIST}, got ${quote(value)}`);
 	return codes.length ? codes : undefined;
 }
 
@@ -35,11 +42,20 @@ function permittedDocuments(name: string, value: unknown): IDataObject[] | undef
 	const documents = entriesOf(name, value, 'document').map((entry, position) => {
 		const where = `permitted document ${position + 1}`;
 		if (!ID_TYPES.includes(String(entry.idType))) {
-			throw new FieldError(name, `${name}: ${where}: idType must be one of ${ID_TYPES.join(', ')}, got ${quote(entry.idType ?? '')}`);
+			throw new FieldError(
+				name,
+				`${name}: ${where}: idType must be one of ${ID_TYPES.join(', ')}, got ${quote(entry.idType ?? '')}`,
+			);
 		}
 		const document: IDataObject = { idType: String(entry.idType) };
-		const bloc = String(entry.bloc ?? '').trim().toUpperCase();
-		if (bloc !== '' && !/^[A-Z]{2,10}$/.test(bloc)) throw new FieldError(name, `${name}: ${where}: bloc must be a group of countries such as EEA, got ${quote(entry.bloc)}`);
+		const bloc = String(entry.bloc ?? '')
+			.trim()
+			.toUpperCase();
+		if (bloc !== '' && !/^[A-Z]{2,10}$/.test(bloc))
+			throw new FieldError(
+				name,
+				`${name}: ${where}: bloc must be a group of countries such as EEA, got ${quote(entry.bloc)}`,
+			);
 		if (bloc !== '') document.bloc = bloc;
 		const countries = countryList(name, `${where}: countries`, entry.countries);
 		if (countries) document.countries = countries;
@@ -55,12 +71,21 @@ const documentStepRule: Rule = {
 	toWire: (collection, { name }) => {
 		const value = collection as IDataObject;
 		const configuration: IDataObject = {};
-		for (const check of CHECKS) if (value[check] !== undefined) configuration[check] = flag(name, check, value[check]);
-		const documents = value.permittedDocuments === undefined ? undefined : permittedDocuments(name, value.permittedDocuments);
+		for (const check of CHECKS)
+			if (value[check] !== undefined) configuration[check] = flag(name, check, value[check]);
+		const documents =
+			value.permittedDocuments === undefined
+				? undefined
+				: permittedDocuments(name, value.permittedDocuments);
 		if (documents) configuration.permittedDocuments = documents;
-		const blocking = value.blocking === undefined ? undefined : flag(name, 'blocking', value.blocking);
+		const blocking =
+			value.blocking === undefined ? undefined : flag(name, 'blocking', value.blocking);
 		if (!Object.keys(configuration).length && blocking === undefined) return undefined;
-		const step: IDataObject = { id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox' };
+		const step: IDataObject = {
+			id: 'documentVerification',
+			type: 'documentVerification',
+			interface: 'Umbrella Toolbox',
+		};
 		if (blocking !== undefined) step.blocking = blocking;
 		return [{ ...step, configuration }];
 	},
@@ -102,7 +127,8 @@ export const documentStep: ValueField = {
 				name: 'liveness',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to check that a live person takes the selfie (not a photo or a screen)',
+				description:
+					'Whether to check that a live person takes the selfie (not a photo or a screen)',
 			},
 			{
 				displayName: 'Permitted Documents',

@@ -5,4 +5,10 @@ import { startHostedJourney } from './startHostedJourney';
 import { verifyAge } from './verifyAge';
 import { verifyDocument } from './verifyDocument';
 
-export const documentOperations: OperationDefinition[] = [openJourney, addImage, verifyAge, verifyDocument, startHostedJourney];
+export const documentOperations: OperationDefinition[] = [
+	openJourney,
+	addImage,
+	verifyAge,
+	verifyDocument,
+	startHostedJourney,
+];

@@ -17,5 +17,6 @@ export const journeyIdField: ValueField = {
 
 /** An unknown journey: the operations that take a journeyId say where one comes from. */
 export const journeyHints: ErrorHints = {
-	notFound: 'Open a journey first (Document Verification > Open Journey) and pass its journeyId to this operation.',
+	notFound:
+		'Open a journey first (Document Verification > Open Journey) and pass its journeyId to this operation.',
 };

@@ -5,7 +5,8 @@ export const openJourney: OperationDefinition = {
 	value: 'openJourney',
 	name: 'Open Journey',
 	action: 'Open a verification journey',
-	description: 'Start a document verification journey; its journeyId is needed by Add Image, Verify Age and Verify Document',
+	description:
+		'Start a document verification journey; its journeyId is needed by Add Image, Verify Age and Verify Document',
 	method: 'POST',
 	path: '/openJourney',
 	// Each call opens a new journey: never resent after a network error.

@@ -13,7 +13,9 @@ import { documentStep } from './document-step';
 
 const trimmed = text({ normalize: (value) => value.trim() });
 /** An optional text of the person's data: trimmed, and left out when blank (an expression gave spaces). */
-const optionalText: Rule = { toWire: (value, field) => (trimmed.toWire(value, field) as string) || undefined };
+const optionalText: Rule = {
+	toWire: (value, field) => (trimmed.toWire(value, field) as string) || undefined,
+};
 
 /**
  * The journey's `customerId` is the credential's, a secret: it is read from the credential only when
@@ -61,7 +63,8 @@ export const startHostedJourney: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'onboarding',
-				description: 'The journey (process) agreed with the provider; it also labels the journey on your invoice',
+				description:
+					'The journey (process) agreed with the provider; it also labels the journey on your invoice',
 			},
 			rule: trimmed,
 			nest: 'journey',
@@ -190,7 +193,8 @@ export const startHostedJourney: OperationDefinition = {
 				type: 'string',
 				typeOptions: { rows: 3 },
 				default: '',
-				description: 'Any other data about the person, as free text, for the provider to check against',
+				description:
+					'Any other data about the person, as free text, for the provider to check against',
 			},
 			rule: optionalText,
 			nest: 'validationData',
@@ -202,7 +206,8 @@ export const startHostedJourney: OperationDefinition = {
 				name: 'passThroughData',
 				type: 'json',
 				default: '{}',
-				description: 'Your own metadata (a JSON object, e.g. your customer number), kept with the journey',
+				description:
+					'Your own metadata (a JSON object, e.g. your customer number), kept with the journey',
 			},
 			rule: jsonObject,
 			additional: true,
@@ -215,6 +220,14 @@ export const startHostedJourney: OperationDefinition = {
 		const response = await item.send({ ...request, body: { ...body, journey } });
 		// The answer whole (without the customer id, should the API echo it), and the link and id at the top level.
 		const json: IDataObject = new Redactor([customerId]).value(responseJson(response.body));
-		return [{ json: { ...json, transactionId: valueAt(response.body, 'transactionId') as string, uiHandle: valueAt(response.body, 'uiHandle') as string } }];
+		return [
+			{
+				json: {
+					...json,
+					transactionId: valueAt(response.body, 'transactionId') as string,
+					uiHandle: valueAt(response.body, 'uiHandle') as string,
+				},
+			},
+		];
 	},
 };

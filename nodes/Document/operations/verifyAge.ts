@@ -6,7 +6,8 @@ export const verifyAge: OperationDefinition = {
 	value: 'verifyAge',
 	name: 'Verify Age and Disability',
 	action: 'Verify age and disability',
-	description: "Check the journey's person against a minimum or maximum age and a minimum disability percentage",
+	description:
+		"Check the journey's person against a minimum or maximum age and a minimum disability percentage",
 	method: 'POST',
 	path: '/verify/age',
 	repeatable: true,
@@ -22,13 +23,22 @@ export const verifyAge: OperationDefinition = {
 				name: 'ageCondition',
 				type: 'options',
 				options: [
-					{ name: 'At Least', value: 'atLeast', description: 'The person is at least this old (ageFrom)' },
-					{ name: 'At Most', value: 'atMost', description: 'The person is at most this old (ageTo)' },
+					{
+						name: 'At Least',
+						value: 'atLeast',
+						description: 'The person is at least this old (ageFrom)',
+					},
+					{
+						name: 'At Most',
+						value: 'atMost',
+						description: 'The person is at most this old (ageTo)',
+					},
 					{ name: 'None', value: 'none', description: 'Check the disability percentage only' },
 				],
 				default: 'atLeast',
 				required: true,
-				description: 'Which age check to run; the API accepts a minimum or a maximum age, never both',
+				description:
+					'Which age check to run; the API accepts a minimum or a maximum age, never both',
 			},
 			rule: choice,
 			location: 'none',

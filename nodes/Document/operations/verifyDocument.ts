@@ -72,7 +72,11 @@ export const verifyDocument: OperationDefinition = {
 		delete rest.croppedImages;
 		return [
 			{
-				json: { ...rest, ...(Object.keys(left).length ? { croppedImages: left } : {}), croppedImageFiles: files },
+				json: {
+					...rest,
+					...(Object.keys(left).length ? { croppedImages: left } : {}),
+					croppedImageFiles: files,
+				},
 				...(Object.keys(binary).length ? { binary } : {}),
 			},
 		];

@@ -9,7 +9,10 @@ import { valueAt } from '../../shared/envelope';
  */
 export function identityVerification(body: unknown): IDataObject {
 	const given = valueAt(body, 'globalResult.totalScore');
-	const totalScore = typeof given === 'number' || (typeof given === 'string' && given.trim() !== '') ? Number(given) : NaN;
+	const totalScore =
+		typeof given === 'number' || (typeof given === 'string' && given.trim() !== '')
+			? Number(given)
+			: NaN;
 	if (Number.isNaN(totalScore)) return { outcome: 'review', totalScore: given ?? null };
 	const outcome = totalScore === 100 ? 'verified' : totalScore <= 50 ? 'notVerified' : 'review';
 	return { outcome, totalScore };

@@ -14,8 +14,13 @@ const trimmed = text({ normalize: (value) => value.trim() });
 /** What a model needs of the result details: each source with its record matches in a few words. */
 function detailsForModel(details: unknown): IDataObject[] {
 	return firstOf(details, 10, (detail) => {
-		const { shown } = firstOf((detail as IDataObject)?.matches, 20, (m) => pick(m, ['record', 'match']));
-		return { ...pick(detail, ['datasource', 'country']), matches: shown.map((m) => `${String(m.record)}: ${String(m.match)}`) };
+		const { shown } = firstOf((detail as IDataObject)?.matches, 20, (m) =>
+			pick(m, ['record', 'match']),
+		);
+		return {
+			...pick(detail, ['datasource', 'country']),
+			matches: shown.map((m) => `${String(m.record)}: ${String(m.match)}`),
+		};
 	}).shown;
 }
 
@@ -34,37 +39,86 @@ export const verify: OperationDefinition = {
 	expects: { oneOf: ['globalResult.totalScore'] },
 	fields: [
 		{
-			property: { displayName: 'First Name', name: 'firstName', type: 'string', default: '', required: true, placeholder: 'Erika' },
+			property: {
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Erika',
+			},
 			rule: trimmed,
 			nest: 'identity',
 		},
 		{
-			property: { displayName: 'Last Name', name: 'lastName', type: 'string', default: '', required: true, placeholder: 'Mustermann' },
+			property: {
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Mustermann',
+			},
 			rule: trimmed,
 			nest: 'identity',
 		},
 		{
-			property: { displayName: 'Date of Birth', name: 'birthDate', type: 'string', default: '', required: true, placeholder: '1964/08/12' },
+			property: {
+				displayName: 'Date of Birth',
+				name: 'birthDate',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: '1964/08/12',
+			},
 			rule: birthDate,
 			nest: 'identity',
 		},
 		{
-			property: { displayName: 'Street', name: 'street', type: 'string', default: '', required: true, placeholder: 'Heidestraße' },
+			property: {
+				displayName: 'Street',
+				name: 'street',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Heidestraße',
+			},
 			rule: trimmed,
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'Postal Code', name: 'postalCode', type: 'string', default: '', required: true, placeholder: '51147' },
+			property: {
+				displayName: 'Postal Code',
+				name: 'postalCode',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: '51147',
+			},
 			rule: postalCode,
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'City', name: 'city', type: 'string', default: '', required: true, placeholder: 'Köln' },
+			property: {
+				displayName: 'City',
+				name: 'city',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Köln',
+			},
 			rule: trimmed,
 			nest: 'address',
 		},
 		{
-			property: { displayName: 'Country Code', name: 'countryCode', type: 'string', default: '', required: true, placeholder: 'DE' },
+			property: {
+				displayName: 'Country Code',
+				name: 'countryCode',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'DE',
+			},
 			rule: countryCode,
 			nest: 'address',
 		},
@@ -82,19 +136,37 @@ export const verify: OperationDefinition = {
 			additional: true,
 		},
 		{
-			property: { displayName: 'Building', name: 'building', type: 'string', default: '', placeholder: 'Haus B' },
+			property: {
+				displayName: 'Building',
+				name: 'building',
+				type: 'string',
+				default: '',
+				placeholder: 'Haus B',
+			},
 			rule: trimmed,
 			nest: 'address',
 			additional: true,
 		},
 		{
-			property: { displayName: 'District', name: 'district', type: 'string', default: '', placeholder: 'Porz' },
+			property: {
+				displayName: 'District',
+				name: 'district',
+				type: 'string',
+				default: '',
+				placeholder: 'Porz',
+			},
 			rule: trimmed,
 			nest: 'address',
 			additional: true,
 		},
 		{
-			property: { displayName: 'Province', name: 'province', type: 'string', default: '', placeholder: 'Nordrhein-Westfalen' },
+			property: {
+				displayName: 'Province',
+				name: 'province',
+				type: 'string',
+				default: '',
+				placeholder: 'Nordrhein-Westfalen',
+			},
 			rule: trimmed,
 			nest: 'address',
 			additional: true,
@@ -106,7 +178,8 @@ export const verify: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: 'T22000129',
-				description: 'National identity number. Sent only when set; some countries need it: a 400 answer will say so.',
+				description:
+					'National identity number. Sent only when set; some countries need it: a 400 answer will say so.',
 			},
 			rule: trimmed,
 			nest: 'identity',
@@ -119,7 +192,8 @@ export const verify: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: '+4915112345678',
-				description: 'With the international prefix; spaces, dashes and parentheses are removed. Sent as phone.phoneNumber.',
+				description:
+					'With the international prefix; spaces, dashes and parentheses are removed. Sent as phone.phoneNumber.',
 			},
 			rule: internationalNumber,
 			nest: 'phone',
@@ -131,7 +205,8 @@ export const verify: OperationDefinition = {
 				name: 'raw',
 				type: 'boolean',
 				default: false,
-				description: "Whether the answer also carries each data source's raw response. Sent only when on.",
+				description:
+					"Whether the answer also carries each data source's raw response. Sent only when on.",
 			},
 			rule: boolean((on) => (on ? true : undefined)),
 			additional: true,
@@ -141,5 +216,12 @@ export const verify: OperationDefinition = {
 		identityVerification: json.identityVerification,
 		resultDetails: detailsForModel(valueAt(json, 'resultDetails')),
 	}),
-	toItems: (response) => [{ json: { ...responseJson(response.body), identityVerification: identityVerification(response.body) } }],
+	toItems: (response) => [
+		{
+			json: {
+				...responseJson(response.body),
+				identityVerification: identityVerification(response.body),
+			},
+		},
+	],
 };

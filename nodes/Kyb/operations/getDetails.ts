@@ -17,13 +17,26 @@ export function companyForModel(json: IDataObject): IDataObject {
 		const { shown, more } = firstOf(packageOf(key), 10, (entry) => pick(entry, keys));
 		return shown.length ? { [key]: shown, ...(more ? { [`${key}More`]: more } : {}) } : {};
 	};
-	const address = isObject(company.registeredAddress) ? company.registeredAddress.singleLine : undefined;
+	const address = isObject(company.registeredAddress)
+		? company.registeredAddress.singleLine
+		: undefined;
 	const addresses = packageOf('addresses');
 	const financials = packageOf('financials');
-	const latest = Array.isArray(financials) && financials.length ? (financials[financials.length - 1] as IDataObject) : undefined;
+	const latest =
+		Array.isArray(financials) && financials.length
+			? (financials[financials.length - 1] as IDataObject)
+			: undefined;
 	return {
 		company: {
-			...pick(company, ['legalName', 'tradingNames', 'status', 'country', 'incorporationDate', 'identifiers', 'website']),
+			...pick(company, [
+				'legalName',
+				'tradingNames',
+				'status',
+				'country',
+				'incorporationDate',
+				'identifiers',
+				'website',
+			]),
 			...(address ? { registeredAddress: address } : {}),
 		},
 		...list('officers', ['name', 'role', 'dob', 'nationality']),
@@ -32,7 +45,9 @@ export function companyForModel(json: IDataObject): IDataObject {
 		...list('documents', ['documentId', 'name', 'type', 'date', 'linkToken']),
 		...(Array.isArray(addresses) ? { addressCount: addresses.length } : {}),
 		...(latest ? { latestFinancials: latest } : {}),
-		...(isObject(json.metadata) ? pick(json.metadata, ['transactionId', 'includedPackages', 'confidence', 'source']) : {}),
+		...(isObject(json.metadata)
+			? pick(json.metadata, ['transactionId', 'includedPackages', 'confidence', 'source'])
+			: {}),
 	};
 }
 
@@ -40,7 +55,8 @@ export const getDetails: OperationDefinition = {
 	value: 'getDetails',
 	name: 'Get Company Details',
 	action: 'Get company details',
-	description: 'Get the registry record of a company found by Search Companies, with optional data packages',
+	description:
+		'Get the registry record of a company found by Search Companies, with optional data packages',
 	method: 'POST',
 	path: '/kyb/company/details',
 	repeatable: true,
@@ -90,15 +106,36 @@ export const getDetails: OperationDefinition = {
 				type: 'multiOptions',
 				// Sent as an object with one boolean per option, in this order.
 				options: [
-					{ name: 'Addresses', value: 'addresses', description: 'All known addresses of the company' },
-					{ name: 'Documents', value: 'documents', description: 'Register documents (each with a linkToken to retrieve it)' },
-					{ name: 'Financials', value: 'financials', description: 'Financial statements and key figures' },
-					{ name: 'Officers', value: 'officers', description: 'Directors, managers and other officers' },
+					{
+						name: 'Addresses',
+						value: 'addresses',
+						description: 'All known addresses of the company',
+					},
+					{
+						name: 'Documents',
+						value: 'documents',
+						description: 'Register documents (each with a linkToken to retrieve it)',
+					},
+					{
+						name: 'Financials',
+						value: 'financials',
+						description: 'Financial statements and key figures',
+					},
+					{
+						name: 'Officers',
+						value: 'officers',
+						description: 'Directors, managers and other officers',
+					},
 					{ name: 'Ownerships', value: 'ownerships', description: 'Shareholders and their shares' },
-					{ name: 'Transparency', value: 'transparency', description: 'Beneficial owners from the transparency register' },
+					{
+						name: 'Transparency',
+						value: 'transparency',
+						description: 'Beneficial owners from the transparency register',
+					},
 				],
 				default: [],
-				description: 'Data packages to add to the company record; each one is priced separately. Only the chosen ones are sent (include: {officers: true, ...}); none: no include.',
+				description:
+					'Data packages to add to the company record; each one is priced separately. Only the chosen ones are sent (include: {officers: true, ...}); none: no include.',
 			},
 			rule: flagSet,
 		},
@@ -116,5 +153,7 @@ export const getDetails: OperationDefinition = {
 		},
 	],
 	// Beside the record: every linkToken it carries, for Retrieve Document (Split Out on linkTokens).
-	toItems: (response) => [{ json: { ...responseJson(response.body), linkTokens: linkTokensOf(response.body) } }],
+	toItems: (response) => [
+		{ json: { ...responseJson(response.body), linkTokens: linkTokensOf(response.body) } },
+	],
 };

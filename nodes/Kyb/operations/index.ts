@@ -5,4 +5,10 @@ import { listCountries } from './listCountries';
 import { retrieveDocument } from './retrieveDocument';
 import { search } from './search';
 
-export const kybOperations: OperationDefinition[] = [search, getDetails, retrieveDocument, listCompanyProfiles, listCountries];
+export const kybOperations: OperationDefinition[] = [
+	search,
+	getDetails,
+	retrieveDocument,
+	listCompanyProfiles,
+	listCountries,
+];

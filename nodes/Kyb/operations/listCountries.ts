@@ -18,6 +18,8 @@ export const listCountries: OperationDefinition = {
 	toItems: (response): INodeExecutionData[] => {
 		const body = responseJson(response.body);
 		const found = findList(body, ['countries']) ?? { list: [], rest: body };
-		return found.list.map((element) => ({ json: { ...elementJson(element), countryList: found.rest } }));
+		return found.list.map((element) => ({
+			json: { ...elementJson(element), countryList: found.rest },
+		}));
 	},
 };

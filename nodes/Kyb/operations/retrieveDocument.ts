@@ -48,7 +48,7 @@ export const retrieveDocument: OperationDefinition = {
 				required: true,
 				placeholder: 'lt-DE-HRB-123456-register-extract',
 				description:
-					'The linkToken of a document or transparency entry. Get Company Details lists every one it carries under linkTokens: split them out (Split Out node, field linkTokens) and the default reads each item\'s linkToken.',
+					"The linkToken of a document or transparency entry. Get Company Details lists every one it carries under linkTokens: split them out (Split Out node, field linkTokens) and the default reads each item's linkToken.",
 			},
 			rule: text({ normalize: (value) => value.trim() }),
 		},
@@ -63,7 +63,10 @@ export const retrieveDocument: OperationDefinition = {
 				description: 'The binary field that receives the file when the API answers with one',
 			},
 			rule: {
-				...text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -')] }),
+				...text({
+					normalize: (value) => value.trim(),
+					checks: [check.pattern(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, _ and -')],
+				}),
 				whenEmpty: () => 'data',
 			},
 		},

@@ -61,7 +61,8 @@ export const search: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: 'HRB 123456',
-				description: 'Optional. Only the company with this number in its business register, searched together with the name.',
+				description:
+					'Optional. Only the company with this number in its business register, searched together with the name.',
 			},
 			rule: text({ normalize: (value) => value.trim() }),
 		},
@@ -103,8 +104,10 @@ export const search: OperationDefinition = {
 		}
 		return found.list.map((element) => {
 			const company = elementJson(element);
-			if (company.companyId === undefined && company.id !== undefined) company.companyId = company.id;
-			if (company.transactionId === undefined && transactionId !== undefined) company.transactionId = transactionId as string;
+			if (company.companyId === undefined && company.id !== undefined)
+				company.companyId = company.id;
+			if (company.transactionId === undefined && transactionId !== undefined)
+				company.transactionId = transactionId as string;
 			return { json: { ...company, search: searchInfo } };
 		});
 	},

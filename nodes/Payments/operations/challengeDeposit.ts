@@ -40,7 +40,14 @@ export const challengeDeposit: OperationDefinition = {
 				placeholder: 'order-4711',
 				description: 'Your reference for this deposit, echoed in the response',
 			},
-			rule: text({ checks: [check.pattern(/^[A-Za-z0-9-]+$/, 'only letters, digits and hyphens (no spaces or other characters)')] }),
+			rule: text({
+				checks: [
+					check.pattern(
+						/^[A-Za-z0-9-]+$/,
+						'only letters, digits and hyphens (no spaces or other characters)',
+					),
+				],
+			}),
 		},
 		{
 			property: {
@@ -84,8 +91,16 @@ export const challengeDeposit: OperationDefinition = {
 				name: 'nameMatchLogic',
 				type: 'options',
 				options: [
-					{ name: 'Exact', value: 'exact', description: 'The names must be equal (score 100 or 0)' },
-					{ name: 'Fuzzy', value: 'fuzzy', description: 'Similar spellings score between 0 and 100' },
+					{
+						name: 'Exact',
+						value: 'exact',
+						description: 'The names must be equal (score 100 or 0)',
+					},
+					{
+						name: 'Fuzzy',
+						value: 'fuzzy',
+						description: 'Similar spellings score between 0 and 100',
+					},
 				],
 				default: 'exact',
 				required: true,

@@ -16,11 +16,12 @@ export const getPaymentStatus: OperationDefinition = {
 	path: '/payments/status',
 	repeatable: true,
 	toolDescription:
-		'Read the status of a bank payment by the referenceId given to Initiate Payment. Returns paymentOutcome (succeeded, failed or pending), paymentStatus (the provider\'s status, e.g. SUCCESS, PENDING, FAILURE_DECLINED) and statusReasonInformation. Read-only.',
+		"Read the status of a bank payment by the referenceId given to Initiate Payment. Returns paymentOutcome (succeeded, failed or pending), paymentStatus (the provider's status, e.g. SUCCESS, PENDING, FAILURE_DECLINED) and statusReasonInformation. Read-only.",
 	// A status of the payment, inside the `data` envelope or not; toItems checks that it is text.
 	expects: { oneOf: ['status'] },
 	hints: {
-		notFound: 'No payment with referenceId "{referenceId}": pass the referenceId you gave Initiate Payment, with the same credential and environment.',
+		notFound:
+			'No payment with referenceId "{referenceId}": pass the referenceId you gave Initiate Payment, with the same credential and environment.',
 	},
 	fields: [
 		{
@@ -31,7 +32,8 @@ export const getPaymentStatus: OperationDefinition = {
 				default: '={{ $json.referenceId }}',
 				required: true,
 				placeholder: 'order-4711',
-				description: 'The referenceId you gave Initiate Payment. The default reads it from the incoming item (Initiate Payment\'s output, or a payment result of the Verification Webhook Trigger).',
+				description:
+					"The referenceId you gave Initiate Payment. The default reads it from the incoming item (Initiate Payment's output, or a payment result of the Verification Webhook Trigger).",
 			},
 			rule: text({ normalize: (value) => value.trim() }),
 		},
@@ -43,7 +45,8 @@ export const getPaymentStatus: OperationDefinition = {
 		if (typeof status !== 'string' || status.trim() === '') {
 			throw new NodeApiError(ctx.getNode(), json as JsonObject, {
 				message: `Get Payment Status: the answer carries no payment status (got ${JSON.stringify(status ?? null)})`,
-				description: 'The provider answered without the status of the payment, so no outcome is reported. Try again later.',
+				description:
+					'The provider answered without the status of the payment, so no outcome is reported. Try again later.',
 				itemIndex,
 			});
 		}

@@ -3,4 +3,8 @@ import { challengeDeposit } from './challengeDeposit';
 import { getPaymentStatus } from './getPaymentStatus';
 import { initiatePayment } from './initiatePayment';
 
-export const paymentsOperations: OperationDefinition[] = [challengeDeposit, initiatePayment, getPaymentStatus];
+export const paymentsOperations: OperationDefinition[] = [
+	challengeDeposit,
+	initiatePayment,
+	getPaymentStatus,
+];

@@ -43,7 +43,8 @@ export const initiatePayment: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'order-4711',
-				description: 'Your own unique reference for this payment (an order number). Get Payment Status and the payment result name the payment by it.',
+				description:
+					'Your own unique reference for this payment (an order number). Get Payment Status and the payment result name the payment by it.',
 			},
 			rule: text({ normalize: trimmed }),
 		},
@@ -67,7 +68,8 @@ export const initiatePayment: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'https://shop.example.com/checkout/done',
-				description: 'Where the bank sends the payer back once they confirmed or cancelled the payment',
+				description:
+					'Where the bank sends the payer back once they confirmed or cancelled the payment',
 			},
 			rule: text({ normalize: trimmed, checks: [check.httpUrl] }),
 		},
@@ -92,7 +94,8 @@ export const initiatePayment: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: '49.90',
-				description: 'The amount the payer pays, e.g. 49.90. A number from an expression is sent with 2 decimals (5 becomes "5.00").',
+				description:
+					'The amount the payer pays, e.g. 49.90. A number from an expression is sent with 2 decimals (5 becomes "5.00").',
 			},
 			rule: amount,
 		},
@@ -103,7 +106,8 @@ export const initiatePayment: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: 'COBADEFFXXX',
-				description: "The payer's bank, when you know it from an earlier payment: the payer then skips choosing their bank",
+				description:
+					"The payer's bank, when you know it from an earlier payment: the payer then skips choosing their bank",
 			},
 			rule: bic,
 			additional: true,
@@ -117,7 +121,10 @@ export const initiatePayment: OperationDefinition = {
 				placeholder: 'de',
 				description: 'Language of the pages the payer sees, as an ISO 639-1 code',
 			},
-			rule: text({ normalize: (value) => value.trim().toLowerCase(), checks: [check.pattern(/^[a-z]{2}$/, 'a two-letter ISO 639-1 language code such as de')] }),
+			rule: text({
+				normalize: (value) => value.trim().toLowerCase(),
+				checks: [check.pattern(/^[a-z]{2}$/, 'a two-letter ISO 639-1 language code such as de')],
+			}),
 			additional: true,
 		},
 		{
@@ -127,9 +134,13 @@ export const initiatePayment: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: 'DE',
-				description: "Country of the payer's bank, as an ISO 3166-1 alpha-2 code: the bank list the payer chooses from",
+				description:
+					"Country of the payer's bank, as an ISO 3166-1 alpha-2 code: the bank list the payer chooses from",
 			},
-			rule: text({ normalize: (value) => value.trim().toUpperCase(), checks: [check.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')] }),
+			rule: text({
+				normalize: (value) => value.trim().toUpperCase(),
+				checks: [check.pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166-1 country code such as DE')],
+			}),
 			additional: true,
 		},
 	],

@@ -11,10 +11,15 @@ const CODE_RULE = '3 to 10 digits';
 const oneTimeCode: Rule = {
 	hint: CODE_RULE,
 	toWire: (value, field) => {
-		const code = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
-		if (code === '') throw new FieldError(field.name, `${field.name} is required and must not be blank`);
+		const code =
+			typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
+		if (code === '')
+			throw new FieldError(field.name, `${field.name} is required and must not be blank`);
 		if (code === undefined || !/^[0-9]{3,10}$/.test(code)) {
-			throw new FieldError(field.name, `${field.name} must be ${CODE_RULE} (the value is not shown: it is a one-time code)`);
+			throw new FieldError(
+				field.name,
+				`${field.name} must be ${CODE_RULE} (the value is not shown: it is a one-time code)`,
+			);
 		}
 		return code;
 	},
@@ -64,7 +69,8 @@ export const checkOtp: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: '482913',
-				description: 'The one-time password the person received and typed in: usually an expression that reads the code from a form or a Wait node\'s webhook',
+				description:
+					"The one-time password the person received and typed in: usually an expression that reads the code from a form or a Wait node's webhook",
 			},
 			rule: oneTimeCode,
 			secret: true,

@@ -26,7 +26,12 @@ export const getFullIntelligence: OperationDefinition = {
 			...externalId,
 			rule: text({
 				normalize: (value) => value.trim(),
-				checks: [check.pattern(/^[A-Za-z0-9._-]{1,80}$/, 'at most 80 letters, digits, dots, underscores and hyphens')],
+				checks: [
+					check.pattern(
+						/^[A-Za-z0-9._-]{1,80}$/,
+						'at most 80 letters, digits, dots, underscores and hyphens',
+					),
+				],
 			}),
 		},
 	],

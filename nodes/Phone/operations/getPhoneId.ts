@@ -2,7 +2,12 @@ import { valueAt } from '../../shared/envelope';
 import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { cleanPhoneNumber } from '../../shared/phone-number';
-import { accountLifecycleEvent, externalId, originatingIp, phoneNumberDigits } from './lookup-fields';
+import {
+	accountLifecycleEvent,
+	externalId,
+	originatingIp,
+	phoneNumberDigits,
+} from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 import { addonFields, addonResults } from './phoneid-addons';
 

@@ -30,9 +30,7 @@ export const getPhoneStatus: OperationDefinition = {
 	toolDescription:
 		'Look up the live status of a phone number (phoneNumber with the country code, for example +436501234567): lineStatus.subscriberStatus (e.g. ACTIVE), lineStatus.deviceStatus (e.g. REACHABLE), roaming, plus carrier, phone type and location. Read-only, but each call is billed by the provider: call it once per number.',
 	expects: lookupAnswer,
-	fields: [
-		internationalPhoneNumber,
-	],
+	fields: [internationalPhoneNumber],
 	options: [cleanPhoneNumber],
 	simplify: true,
 	toolSummary: (json) => ({
@@ -44,6 +42,12 @@ export const getPhoneStatus: OperationDefinition = {
 		blocked: valueAt(json, 'blocklisting.blocked') ?? null,
 	}),
 	toItems: (response, item) => [
-		{ json: { ...responseJson(response.body), lookup: lookupStatus(getPhoneStatus, response, item), lineStatus: lineStatus(response.body) } },
+		{
+			json: {
+				...responseJson(response.body),
+				lookup: lookupStatus(getPhoneStatus, response, item),
+				lineStatus: lineStatus(response.body),
+			},
+		},
 	],
 };

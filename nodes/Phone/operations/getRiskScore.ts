@@ -5,7 +5,13 @@ import { responseJson } from '../../shared/json';
 import type { OperationDefinition } from '../../shared/operation-types';
 import { cleanPhoneNumber } from '../../shared/phone-number';
 import { text } from '../../shared/rules';
-import { accountLifecycleEvent, emailAddress, externalId, internationalPhoneNumber, originatingIpv4 } from './lookup-fields';
+import {
+	accountLifecycleEvent,
+	emailAddress,
+	externalId,
+	internationalPhoneNumber,
+	originatingIpv4,
+} from './lookup-fields';
 import { lookupAnswer, lookupStatus } from './phone-lookup';
 import { riskAssessment } from './risk-assessment';
 

@@ -6,4 +6,11 @@ import { getPhoneStatus } from './getPhoneStatus';
 import { getRiskScore } from './getRiskScore';
 import { sendOtp } from './sendOtp';
 
-export const phoneOperations: OperationDefinition[] = [sendOtp, checkOtp, getPhoneStatus, getPhoneId, getRiskScore, getFullIntelligence];
+export const phoneOperations: OperationDefinition[] = [
+	sendOtp,
+	checkOtp,
+	getPhoneStatus,
+	getPhoneId,
+	getRiskScore,
+	getFullIntelligence,
+];

@@ -20,7 +20,10 @@ function isIpv6(value: string): boolean {
 }
 
 /** The end user's IPv4 address (192.0.2.10). */
-export const ipv4: TextCheck = { hint: 'an IPv4 address such as 192.0.2.10', test: (value) => IPV4.test(value) };
+export const ipv4: TextCheck = {
+	hint: 'an IPv4 address such as 192.0.2.10',
+	test: (value) => IPV4.test(value),
+};
 
 /** The end user's IPv4 or IPv6 address. */
 export const ipAddress: TextCheck = {

@@ -46,7 +46,8 @@ export const accountLifecycleEvent: ValueField = {
 			{ name: 'Update', value: 'update', description: 'The person changes account details' },
 		],
 		default: 'transact',
-		description: 'What the person is doing while the number is looked up; the provider weighs the risk by it',
+		description:
+			'What the person is doing while the number is looked up; the provider weighs the risk by it',
 	},
 	rule: choice,
 };
@@ -90,7 +91,8 @@ export const emailAddress: ValueField = {
 		type: 'string',
 		default: '',
 		placeholder: 'name@email.com',
-		description: "The person's e-mail address, weighed into the risk; case-sensitive, sent as typed",
+		description:
+			"The person's e-mail address, weighed into the risk; case-sensitive, sent as typed",
 	},
 	rule: text({ normalize: (value) => value.trim(), checks: [check.email] }),
 	additional: true,

@@ -1,7 +1,17 @@
-import { type IDataObject, type IExecuteFunctions, type JsonObject, NodeApiError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+	NodeApiError,
+} from 'n8n-workflow';
 
 import { valueAt } from '../../shared/envelope';
-import type { ApiResponse, ItemContext, OperationDefinition, ResponseExpectation } from '../../shared/operation-types';
+import type {
+	ApiResponse,
+	ItemContext,
+	OperationDefinition,
+	ResponseExpectation,
+} from '../../shared/operation-types';
 
 /**
  * What the four phone-intelligence lookups share: the transaction status every answer carries
@@ -32,7 +42,11 @@ export function warnOnce(ctx: IExecuteFunctions, message: string): void {
  * referenceId. Any other status means the provider did not complete the lookup: the item fails
  * rather than passing on an answer without a result.
  */
-export function lookupStatus(op: OperationDefinition, response: ApiResponse, { ctx, itemIndex }: ItemContext): IDataObject {
+export function lookupStatus(
+	op: OperationDefinition,
+	response: ApiResponse,
+	{ ctx, itemIndex }: ItemContext,
+): IDataObject {
 	const code = Number(valueAt(response.body, 'status.code'));
 	const said = valueAt(response.body, 'status.description');
 	const description = typeof said === 'string' ? said : null;
@@ -46,7 +60,10 @@ export function lookupStatus(op: OperationDefinition, response: ApiResponse, { c
 		});
 	}
 	if (code === PARTIAL) {
-		warnOnce(ctx, `${op.name}: the provider completed some lookups only partly (status code 301): their lookup.status is "partial" and some results may be missing`);
+		warnOnce(
+			ctx,
+			`${op.name}: the provider completed some lookups only partly (status code 301): their lookup.status is "partial" and some results may be missing`,
+		);
 	}
 	return {
 		status: code === COMPLETED ? 'completed' : 'partial',

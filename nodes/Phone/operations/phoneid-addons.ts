@@ -19,9 +19,16 @@ const CONSENT_METHOD = 4;
 /** The chosen add-ons as `addons`: `{ simSwap: {}, ageVerify: {} }`; the add-ons' fields fill them in. */
 const addonSet: Rule = {
 	toWire: (value, field) => {
-		const offered = (field.property.options ?? []).map((o) => String((o as { value: unknown }).value));
-		const chosen = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value.trim()] : undefined;
-		if (!chosen || chosen.some((c) => !offered.includes(c))) throw ruleBroken(field.name, `a list of add-ons from ${offered.join(', ')}`, value);
+		const offered = (field.property.options ?? []).map((o) =>
+			String((o as { value: unknown }).value),
+		);
+		const chosen = Array.isArray(value)
+			? value.map(String)
+			: typeof value === 'string'
+				? [value.trim()]
+				: undefined;
+		if (!chosen || chosen.some((c) => !offered.includes(c)))
+			throw ruleBroken(field.name, `a list of add-ons from ${offered.join(', ')}`, value);
 		return chosen.length ? Object.fromEntries(chosen.map((c) => [c, {}])) : undefined;
 	},
 };
@@ -30,7 +37,11 @@ const addonSet: Rule = {
 const consentGiven: Rule = {
 	toWire: (value, field) => {
 		if (value !== true && value !== 'true') {
-			throw ruleBroken(field.name, "on: the add-ons Age Verification and Contact look up personal data and need the person's consent", value);
+			throw ruleBroken(
+				field.name,
+				"on: the add-ons Age Verification and Contact look up personal data and need the person's consent",
+				value,
+			);
 		}
 		return { method: CONSENT_METHOD, timestamp: new Date().toISOString() };
 	},
@@ -45,20 +56,66 @@ export const addonFields: ValueField[] = [
 			name: 'addons',
 			type: 'multiOptions',
 			options: [
-				{ name: 'Age Verification', value: 'ageVerify', description: 'Whether the person is at least a given age (US and UK numbers; needs Contact Match and consent)' },
-				{ name: 'Breached Data', value: 'breachedData', description: 'Whether the number appears in known data breaches' },
-				{ name: 'Call Forward Detection', value: 'callForwardDetection', description: 'Whether calls to the number are forwarded' },
-				{ name: 'Contact', value: 'contact', description: "The subscriber's name and address (needs consent)" },
-				{ name: 'Contact Match', value: 'contactMatch', description: 'How well a name and address match the subscriber' },
-				{ name: 'Contact Plus', value: 'contactPlus', description: 'Contact data matched against a billing postal code' },
-				{ name: 'Number Deactivation', value: 'numberDeactivation', description: 'Whether the number was deactivated or recycled' },
-				{ name: 'Porting History', value: 'portingHistory', description: 'Carrier changes in the last days' },
-				{ name: 'Porting Status', value: 'portingStatus', description: 'Whether the number was ported to another carrier' },
-				{ name: 'SIM Swap', value: 'simSwap', description: 'Whether the SIM card was recently swapped' },
-				{ name: 'Subscriber Status', value: 'subscriberStatus', description: 'Account type and status of the subscriber' },
+				{
+					name: 'Age Verification',
+					value: 'ageVerify',
+					description:
+						'Whether the person is at least a given age (US and UK numbers; needs Contact Match and consent)',
+				},
+				{
+					name: 'Breached Data',
+					value: 'breachedData',
+					description: 'Whether the number appears in known data breaches',
+				},
+				{
+					name: 'Call Forward Detection',
+					value: 'callForwardDetection',
+					description: 'Whether calls to the number are forwarded',
+				},
+				{
+					name: 'Contact',
+					value: 'contact',
+					description: "The subscriber's name and address (needs consent)",
+				},
+				{
+					name: 'Contact Match',
+					value: 'contactMatch',
+					description: 'How well a name and address match the subscriber',
+				},
+				{
+					name: 'Contact Plus',
+					value: 'contactPlus',
+					description: 'Contact data matched against a billing postal code',
+				},
+				{
+					name: 'Number Deactivation',
+					value: 'numberDeactivation',
+					description: 'Whether the number was deactivated or recycled',
+				},
+				{
+					name: 'Porting History',
+					value: 'portingHistory',
+					description: 'Carrier changes in the last days',
+				},
+				{
+					name: 'Porting Status',
+					value: 'portingStatus',
+					description: 'Whether the number was ported to another carrier',
+				},
+				{
+					name: 'SIM Swap',
+					value: 'simSwap',
+					description: 'Whether the SIM card was recently swapped',
+				},
+				{
+					name: 'Subscriber Status',
+					value: 'subscriberStatus',
+					description: 'Account type and status of the subscriber',
+				},
 			],
 			default: [],
-			description: 'Extra lookups beside the basic phone ID; each is billed separately and must be enabled for your account',
+			description:
+				'Extra lookups beside the basic phone ID; each is billed separately and must be enabled for your account',
 		},
 		rule: addonSet,
 	},
@@ -69,7 +126,7 @@ export const addonFields: ValueField[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether the person consented to this lookup of their personal data. Required by Age Verification and Contact; sent as consent {method: 4, timestamp: now}.",
+				'Whether the person consented to this lookup of their personal data. Required by Age Verification and Contact; sent as consent {method: 4, timestamp: now}.',
 			displayOptions: { show: { addons: ['ageVerify', 'contact'] } },
 		},
 		rule: consentGiven,
@@ -95,7 +152,8 @@ export const addonFields: ValueField[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'name@email.com',
-			description: "The person's e-mail address, to look the contact up by it too; sent only when set",
+			description:
+				"The person's e-mail address, to look the contact up by it too; sent only when set",
 			displayOptions: { show: { addons: ['contact'] } },
 		},
 		rule: text({ normalize: (value) => value.trim(), checks: [check.email] }),
@@ -240,7 +298,11 @@ export const addonFields: ValueField[] = [
 ];
 
 /** What the provider's add-on status codes mean. */
-const ADDON_RESULTS: Record<number, string> = { 2800: 'completed', 2805: 'noData', 2806: 'notEnabled' };
+const ADDON_RESULTS: Record<number, string> = {
+	2800: 'completed',
+	2805: 'noData',
+	2806: 'notEnabled',
+};
 
 /**
  * `addonResults`, added beside the response: for each chosen add-on, its status code and what it
@@ -256,9 +318,16 @@ export function addonResults(body: unknown, { ctx, values }: ItemContext): IData
 		const statusCode = code === undefined || code === null || code === '' ? null : Number(code);
 		const description = valueAt(status, 'description');
 		const result = statusCode === null ? 'notReturned' : (ADDON_RESULTS[statusCode] ?? 'unknown');
-		results[addon] = { result, statusCode, statusDescription: typeof description === 'string' ? description : null };
+		results[addon] = {
+			result,
+			statusCode,
+			statusDescription: typeof description === 'string' ? description : null,
+		};
 		if (result === 'notEnabled') {
-			warnOnce(ctx, `Get Phone ID: the add-on ${addon} is not enabled for your account (status 2806): its result is missing; ask the provider to enable it`);
+			warnOnce(
+				ctx,
+				`Get Phone ID: the add-on ${addon} is not enabled for your account (status 2806): its result is missing; ask the provider to enable it`,
+			);
 		}
 	}
 	return results;

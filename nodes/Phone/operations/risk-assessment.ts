@@ -25,10 +25,22 @@ const riskValue = (body: unknown, name: string) =>
 export function riskAssessment(body: unknown): IDataObject {
 	const given = riskValue(body, 'recommendation');
 	const rawScore = riskValue(body, 'score');
-	const score = (typeof rawScore === 'number' || typeof rawScore === 'string') && String(rawScore).trim() !== '' && Number.isFinite(Number(rawScore)) ? Number(rawScore) : null;
+	const score =
+		(typeof rawScore === 'number' || typeof rawScore === 'string') &&
+		String(rawScore).trim() !== '' &&
+		Number.isFinite(Number(rawScore))
+			? Number(rawScore)
+			: null;
 	const level = riskValue(body, 'level') ?? null;
 	const said = typeof given === 'string' ? given.trim().toLowerCase() : '';
-	if (said !== '') return { recommendation: RECOMMENDATIONS.includes(said) ? said : 'flag', score, level, basis: 'recommendation' };
-	if (score !== null) return { recommendation: fromScore(score), score, level, basis: 'scoreBands' };
+	if (said !== '')
+		return {
+			recommendation: RECOMMENDATIONS.includes(said) ? said : 'flag',
+			score,
+			level,
+			basis: 'recommendation',
+		};
+	if (score !== null)
+		return { recommendation: fromScore(score), score, level, basis: 'scoreBands' };
 	return { recommendation: null, score: null, level, basis: 'none' };
 }

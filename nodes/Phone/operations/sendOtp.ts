@@ -17,7 +17,12 @@ const phoneDigits: Rule = {
 		const given = String(value);
 		const clean = field.values.cleanPhoneNumber !== false;
 		const digits = clean ? given.replace(PHONE_FORMATTING, '') : given.trim();
-		if (!/^[0-9]{6,20}$/.test(digits)) throw ruleBroken(field.name, clean ? `${PHONE_RULE} once formatting is removed` : PHONE_RULE, value);
+		if (!/^[0-9]{6,20}$/.test(digits))
+			throw ruleBroken(
+				field.name,
+				clean ? `${PHONE_RULE} once formatting is removed` : PHONE_RULE,
+				value,
+			);
 		return digits;
 	},
 };
@@ -25,14 +30,18 @@ const phoneDigits: Rule = {
 /** en-US, de-at, EN -> en-US, de-AT, en: language lower case, region upper case. */
 function normalizeLanguage(value: string): string {
 	const [language, ...rest] = value.trim().replace(/_/g, '-').split('-');
-	return [language.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join('-');
+	return [
+		language.toLowerCase(),
+		...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part)),
+	].join('-');
 }
 
 export const sendOtp: OperationDefinition = {
 	value: 'sendOtp',
 	name: 'Send OTP',
 	action: 'Send a one-time password',
-	description: 'Send a one-time password by SMS or e-mail; returns the referenceId of the request for Check OTP',
+	description:
+		'Send a one-time password by SMS or e-mail; returns the referenceId of the request for Check OTP',
 	method: 'POST',
 	path: '/phone-service/verification',
 	// Sends a message: a network error after sending is never retried (the SMS may have gone out).
@@ -92,9 +101,13 @@ export const sendOtp: OperationDefinition = {
 				type: 'string',
 				default: '',
 				placeholder: '482913',
-				description: 'Your own one-time password. Leave out to let the provider generate a 6-digit code.',
+				description:
+					'Your own one-time password. Leave out to let the provider generate a 6-digit code.',
 			},
-			rule: text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[0-9]{3,10}$/, '3 to 10 digits')] }),
+			rule: text({
+				normalize: (value) => value.trim(),
+				checks: [check.pattern(/^[0-9]{3,10}$/, '3 to 10 digits')],
+			}),
 			additional: true,
 			secret: true,
 		},
@@ -120,7 +133,15 @@ export const sendOtp: OperationDefinition = {
 				description:
 					'Language of the message, e.g. en-US or de-AT (provider default: English). Sent as messageTemplate.voiceLang, only when set.',
 			},
-			rule: text({ normalize: normalizeLanguage, checks: [check.pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language code such as en-US or de-AT')] }),
+			rule: text({
+				normalize: normalizeLanguage,
+				checks: [
+					check.pattern(
+						/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
+						'a language code such as en-US or de-AT',
+					),
+				],
+			}),
 			additional: true,
 			nest: 'messageTemplate',
 		},
@@ -141,7 +162,10 @@ export const sendOtp: OperationDefinition = {
 	// referenceId (for Check OTP) and recipient at the top level in every generation: the newest nests them in data.
 	toItems: (response) => {
 		const recipient = valueAt(response.body, 'recipient') as IDataObject | undefined;
-		const json = { ...responseJson(response.body), referenceId: valueAt(response.body, 'referenceId') as string };
+		const json = {
+			...responseJson(response.body),
+			referenceId: valueAt(response.body, 'referenceId') as string,
+		};
 		return [{ json: recipient === undefined ? json : { ...json, recipient } }];
 	},
 };

@@ -10,23 +10,37 @@ const authHeaders: Rule = {
 	toWire: (value, { name }) => {
 		const entries = (value as { header?: unknown } | undefined)?.header;
 		if (entries === undefined || entries === null) return undefined;
-		if (!Array.isArray(entries)) throw new FieldError(name, `${name} must be a list of name/value pairs`);
+		if (!Array.isArray(entries))
+			throw new FieldError(name, `${name} must be a list of name/value pairs`);
 		const headers: Record<string, string> = {};
 		const seen = new Set<string>();
 		entries.forEach((entry: { name?: unknown; value?: unknown }, position) => {
 			const label = `${name} entry ${position + 1}`;
 			const header = typeof entry?.name === 'string' ? entry.name.trim() : '';
 			if (!check.headerName.test(header)) {
-				throw new FieldError(name, `${label}: the header name must be ${check.headerName.hint}, got ${quote(entry?.name ?? '')}`);
+				throw new FieldError(
+					name,
+					`${label}: the header name must be ${check.headerName.hint}, got ${quote(entry?.name ?? '')}`,
+				);
 			}
-			if (seen.has(header.toLowerCase())) throw new FieldError(name, `${label}: the header name must be unique, got "${header}" twice`);
+			if (seen.has(header.toLowerCase()))
+				throw new FieldError(
+					name,
+					`${label}: the header name must be unique, got "${header}" twice`,
+				);
 			seen.add(header.toLowerCase());
 			const headerValue = entry?.value;
 			if (typeof headerValue !== 'string' || headerValue.trim() === '') {
-				throw new FieldError(name, `${label}: the value of header "${header}" must be a non-blank text (value not shown)`);
+				throw new FieldError(
+					name,
+					`${label}: the value of header "${header}" must be a non-blank text (value not shown)`,
+				);
 			}
 			if (/[\r\n\0]/.test(headerValue)) {
-				throw new FieldError(name, `${label}: the value of header "${header}" must be a single line without line breaks (value not shown)`);
+				throw new FieldError(
+					name,
+					`${label}: the value of header "${header}" must be a single line without line breaks (value not shown)`,
+				);
 			}
 			headers[header] = headerValue;
 		});

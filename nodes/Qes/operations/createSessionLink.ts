@@ -24,10 +24,14 @@ const PHONE_FORMATTING = /[\s\-()./]/g;
 
 function nonBlank(name: string, position: number, member: string, value: unknown): string {
 	if (typeof value !== 'string' && typeof value !== 'number') {
-		throw new FieldError(name, `${name} entry ${position + 1}: ${member} must be a non-blank text, got ${quote(value ?? '')}`);
+		throw new FieldError(
+			name,
+			`${name} entry ${position + 1}: ${member} must be a non-blank text, got ${quote(value ?? '')}`,
+		);
 	}
 	const text = String(value).trim();
-	if (text === '') throw new FieldError(name, `${name} entry ${position + 1}: ${member} must not be blank`);
+	if (text === '')
+		throw new FieldError(name, `${name} entry ${position + 1}: ${member} must not be blank`);
 	return text;
 }
 
@@ -36,7 +40,10 @@ const signForms: Rule = {
 	toWire: (value, { name }) => {
 		const list = entriesOf(name, value, 'form').map((entry, position) => ({
 			fieldId: nonBlank(name, position, 'fieldId', entry?.fieldId),
-			actorId: entry?.actorId === undefined || entry.actorId === '' ? DEFAULT_ACTOR : nonBlank(name, position, 'actorId', entry.actorId),
+			actorId:
+				entry?.actorId === undefined || entry.actorId === ''
+					? DEFAULT_ACTOR
+					: nonBlank(name, position, 'actorId', entry.actorId),
 		}));
 		return list.length ? list : undefined;
 	},
@@ -49,7 +56,10 @@ const fillForm: Rule = {
 			const fieldId = nonBlank(name, position, 'fieldId', entry?.fieldId);
 			const given = entry?.value ?? '';
 			if (typeof given !== 'string' && typeof given !== 'number' && typeof given !== 'boolean') {
-				throw new FieldError(name, `${name} entry ${position + 1}: the value of "${fieldId}" must be a text, got ${quote(given)}`);
+				throw new FieldError(
+					name,
+					`${name} entry ${position + 1}: the value of "${fieldId}" must be a text, got ${quote(given)}`,
+				);
 			}
 			return { fieldId, value: String(given) };
 		});
@@ -98,7 +108,12 @@ export const createSessionLink: OperationDefinition = {
 			},
 			rule: text({
 				normalize: (value) => value.replace(PHONE_FORMATTING, ''),
-				checks: [check.pattern(/^\+[1-9][0-9]{6,14}$/, 'in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678')],
+				checks: [
+					check.pattern(
+						/^\+[1-9][0-9]{6,14}$/,
+						'in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678',
+					),
+				],
 			}),
 		},
 		{
@@ -121,7 +136,8 @@ export const createSessionLink: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'https://example.com/contracts/contract.pdf',
-				description: 'The PDF to sign. It must be public (reachable without login or auth headers) and carry at least one signature field.',
+				description:
+					'The PDF to sign. It must be public (reachable without login or auth headers) and carry at least one signature field.',
 			},
 			rule: text({ normalize: (value) => value.trim(), checks: [check.httpsUrl] }),
 		},
@@ -133,7 +149,8 @@ export const createSessionLink: OperationDefinition = {
 				typeOptions: { multipleValues: true },
 				default: {},
 				placeholder: 'Add Signature Field',
-				description: 'Signature fields of the PDF and who signs them (sent as signForms: [{fieldId, actorId}])',
+				description:
+					'Signature fields of the PDF and who signs them (sent as signForms: [{fieldId, actorId}])',
 				options: [
 					{
 						displayName: 'Signature Field',
@@ -168,7 +185,8 @@ export const createSessionLink: OperationDefinition = {
 				typeOptions: { multipleValues: true },
 				default: {},
 				placeholder: 'Add Form Field',
-				description: 'Form fields of the PDF to fill in before signing (sent as fillForm: [{fieldId, value}])',
+				description:
+					'Form fields of the PDF to fill in before signing (sent as fillForm: [{fieldId, value}])',
 				options: [
 					{
 						displayName: 'Form Field',
@@ -201,6 +219,15 @@ export const createSessionLink: OperationDefinition = {
 		const json = responseJson(response.body);
 		// Top-level copies for the next node (e.g. the e-mail with the link); the response stays whole.
 		const [url, requestId] = [valueAt(json, 'url'), valueAt(json, 'requestId')] as string[];
-		return [{ json: { ...json, url, requestId, expiresAfter: (valueAt(json, 'expiresAfter') ?? null) as string } }];
+		return [
+			{
+				json: {
+					...json,
+					url,
+					requestId,
+					expiresAfter: (valueAt(json, 'expiresAfter') ?? null) as string,
+				},
+			},
+		];
 	},
 };

@@ -50,7 +50,11 @@ function shownUrl(url: string): string {
  * GET of a pre-signed URL through the request path's download (no token, https only, no redirect,
  * the deadline, the size cap, the cancel signal).
  */
-async function downloadFile(item: ItemContext, url: string, what: string): Promise<{ bytes: Buffer; contentType?: string } | InsecureLink> {
+async function downloadFile(
+	item: ItemContext,
+	url: string,
+	what: string,
+): Promise<{ bytes: Buffer; contentType?: string } | InsecureLink> {
 	const { ctx, itemIndex } = item;
 	let failure: unknown;
 	const response = await item.download(url).catch((error: unknown) => {
@@ -59,12 +63,21 @@ async function downloadFile(item: ItemContext, url: string, what: string): Promi
 	});
 	if (failure instanceof InsecureLink) return failure;
 	if (failure instanceof ExecutionCancelled) throw failure;
-	if (response === undefined) throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, error: failure });
+	if (response === undefined)
+		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, error: failure });
 	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw downloadError(ctx.getNode(), { what, url: shownUrl(url), itemIndex, statusCode: response.statusCode });
+		throw downloadError(ctx.getNode(), {
+			what,
+			url: shownUrl(url),
+			itemIndex,
+			statusCode: response.statusCode,
+		});
 	}
 	const contentType = response.headers['content-type'];
-	return { bytes: response.body, contentType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined };
+	return {
+		bytes: response.body,
+		contentType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined,
+	};
 }
 
 /** Downloads every signed resource whose link is still valid; expired or missing links become warnings. */
@@ -79,10 +92,12 @@ async function downloadSignedDocuments(
 	// One file at a time: only one document's bytes are held in memory besides the stored binaries.
 	for (let contentIndex = 0; contentIndex < items.length; contentIndex++) {
 		const entry = items[contentIndex];
-		const resource = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
+		const resource =
+			isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
 		if (!resource) continue; // not signed (yet)
 		const url = stringOr(resource.resourceUrl, null);
-		const fileName = baseFileName(stringOr(resource.filename, null)) ?? `${prefix}${contentIndex}.pdf`;
+		const fileName =
+			baseFileName(stringOr(resource.filename, null)) ?? `${prefix}${contentIndex}.pdf`;
 		const urlValidBefore = stringOr(resource.urlValidBefore, null);
 		const download: SignedDocumentDownload = {
 			contentIndex,
@@ -129,19 +144,34 @@ export function verificationForModel(json: IDataObject): IDataObject {
 	const data = payloadOf(json) ?? {};
 	const identification = isObject(data.identification) ? data.identification : {};
 	const signatures = signatureItems(json).map((entry) => {
-		const signed = isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
-		return { ...pick(entry, ['id', 'method', 'status', 'signedAt']), ...(signed ? { signedFile: pick(signed, ['filename', 'status', 'sizeBytes']) } : {}) };
+		const signed =
+			isObject(entry) && isObject(entry.signedResource) ? entry.signedResource : undefined;
+		return {
+			...pick(entry, ['id', 'method', 'status', 'signedAt']),
+			...(signed ? { signedFile: pick(signed, ['filename', 'status', 'sizeBytes']) } : {}),
+		};
 	});
-	const downloads = Array.isArray(json.signedDocumentDownloads) ? (json.signedDocumentDownloads as IDataObject[]) : [];
+	const downloads = Array.isArray(json.signedDocumentDownloads)
+		? (json.signedDocumentDownloads as IDataObject[])
+		: [];
 	return {
 		...pick(data, ['isVerified', 'status', 'message', 'requestId']),
 		identification: {
 			...pick(identification, ['status', 'source', 'finalizedAt']),
-			person: pick(identification.personData, ['firstName', 'lastName', 'birthDate', 'nationality']),
+			person: pick(identification.personData, [
+				'firstName',
+				'lastName',
+				'birthDate',
+				'nationality',
+			]),
 		},
 		signatures,
 		...(downloads.length
-			? { signedDocumentDownloads: downloads.map((d) => pick(d, ['fileName', 'downloaded', 'binaryPropertyName', 'sizeBytes', 'warning'])) }
+			? {
+					signedDocumentDownloads: downloads.map((d) =>
+						pick(d, ['fileName', 'downloaded', 'binaryPropertyName', 'sizeBytes', 'warning']),
+					),
+				}
 			: {}),
 	};
 }
@@ -150,7 +180,8 @@ export const getVerification: OperationDefinition = {
 	value: 'getVerification',
 	name: 'Get Verification Result',
 	action: 'Get the result of a QES onboarding session',
-	description: 'Read the identification and signature result of an onboarding session, optionally with the signed documents',
+	description:
+		'Read the identification and signature result of an onboarding session, optionally with the signed documents',
 	method: 'GET',
 	path: '/onboarding/getVerification/{sessionId}',
 	repeatable: true,
@@ -166,7 +197,8 @@ export const getVerification: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'e.g. qes-4c1f...',
-				description: 'The ID of the onboarding session (the requestId of its session link, also sent in status pings)',
+				description:
+					'The ID of the onboarding session (the requestId of its session link, also sent in status pings)',
 			},
 			rule: text(),
 			location: 'path',
@@ -193,13 +225,20 @@ export const getVerification: OperationDefinition = {
 				description:
 					'Downloaded documents go into binary fields named this prefix plus the position of the signature item, e.g. signedDocument0 and signedDocument1',
 			},
-			rule: text({ normalize: (value) => value.trim(), checks: [check.pattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -')] }),
+			rule: text({
+				normalize: (value) => value.trim(),
+				checks: [check.pattern(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -')],
+			}),
 		},
 	],
 	toItems: async (response, item): Promise<INodeExecutionData[]> => {
 		const json = responseJson(response.body);
 		if (item.values.downloadSignedDocuments !== true) return [{ json }];
-		const { binary, downloads } = await downloadSignedDocuments(item, json, item.values.binaryPropertyPrefix as string);
+		const { binary, downloads } = await downloadSignedDocuments(
+			item,
+			json,
+			item.values.binaryPropertyPrefix as string,
+		);
 		return [
 			{
 				json: { ...json, signedDocumentDownloads: downloads },

@@ -3,4 +3,8 @@ import { configureWebhook } from './configureWebhook';
 import { createSessionLink } from './createSessionLink';
 import { getVerification } from './getVerification';
 
-export const qesOperations: OperationDefinition[] = [getVerification, configureWebhook, createSessionLink];
+export const qesOperations: OperationDefinition[] = [
+	getVerification,
+	configureWebhook,
+	createSessionLink,
+];
