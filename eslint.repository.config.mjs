@@ -19,6 +19,12 @@ export default tseslint.config(
 		],
 	},
 	...n8nDefault,
+	{
+		// The shared layer's rooms depend on each other in one direction only.
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		settings: { 'import-x/extensions': ['.ts'] },
+		rules: { 'import-x/no-cycle': 'error' },
+	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: javascript })),
 	{
 		files: ['**/*.js', '**/*.cjs'],

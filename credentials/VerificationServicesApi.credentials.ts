@@ -13,9 +13,9 @@ import {
 	PRODUCTION_BASE_URL,
 	readCredentials,
 	SANDBOX_BASE_URL,
-} from '../nodes/shared/credential-values';
-import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/request-settings';
-import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/token-exchange';
+} from '../nodes/shared/transport/credential-values';
+import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/transport/request-settings';
+import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/transport/token-exchange';
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 

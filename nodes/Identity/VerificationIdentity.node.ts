@@ -6,8 +6,8 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { operationProperties, operationSubtitle } from '../shared/node-properties';
-import { runOperations } from '../shared/run-operations';
+import { operationProperties, operationSubtitle } from '../shared/operation/node-properties';
+import { runOperations } from '../shared/operation/run-operations';
 import { identityOperations } from './operations';
 
 export class VerificationIdentity implements INodeType {

@@ -8,10 +8,11 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { isObject, responseJson } from '../shared/json';
-import { operationProperties, operationSubtitle } from '../shared/node-properties';
-import { runOperations } from '../shared/run-operations';
-import { requestOnce } from '../shared/transport';
+import { isObject } from '../shared/answers/json';
+import { responseJson } from '../shared/answers/response-json';
+import { operationProperties, operationSubtitle } from '../shared/operation/node-properties';
+import { runOperations } from '../shared/operation/run-operations';
+import { requestOnce } from '../shared/transport/transport';
 import { findList } from './list-helpers';
 import { kybOperations } from './operations';
 

@@ -1,5 +1,5 @@
-import type { Rule, ValueField } from '../shared/operation-types';
-import { check, decimal, text } from '../shared/rules';
+import type { Rule, ValueField } from '../shared/operation/operation-types';
+import { check, decimal, text } from '../shared/fields/rules';
 
 /** What every operation that moves money shares: the amount's rule and the currency field. */
 

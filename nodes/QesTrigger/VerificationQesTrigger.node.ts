@@ -21,7 +21,7 @@ import { forgetRegistration, hasRegistration, register } from './webhook-lifecyc
  * name, SHA-256 of the secret; never the secret itself, as n8n copies static data into executions
  * and returns it with the workflow) and the de-duplication memory live in the node's static data, key
  * `node:<node name>`; the layout is documented in static-data.ts. Copies of a ping that arrive
- * together are told apart in this process's memory (shared/delivery-memory.ts); receive.ts says who answers.
+ * together are told apart in this process's memory (shared/delivery/delivery-memory.ts); receive.ts says who answers.
  *
  * Output: one item per accepted ping = the ping's JSON body as it arrived, plus, when enabled,
  * `verification` (full getVerification response) or `verificationError` ({ message, httpCode?,

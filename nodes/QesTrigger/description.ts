@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { DuplicateKey } from './ping-dedup';
-import { check } from '../shared/rules';
+import { check } from '../shared/fields/rules';
 
 export const DEFAULT_SECRET_HEADER = 'X-Verification-Webhook-Secret';
 export const DEFAULT_DEDUP_MINUTES = 10;

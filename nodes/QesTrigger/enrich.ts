@@ -1,9 +1,9 @@
 import { type IDataObject, NodeApiError, sleep } from 'n8n-workflow';
 
 import { getVerification } from '../Qes/operations/getVerification';
-import { fillPath } from '../shared/build-request';
-import { DEFAULT_REQUEST_SETTINGS } from '../shared/request-settings';
-import { type RequestContext, requestOnce } from '../shared/transport';
+import { fillPath } from '../shared/operation/build-request';
+import { DEFAULT_REQUEST_SETTINGS } from '../shared/transport/request-settings';
+import { type RequestContext, requestOnce } from '../shared/transport/transport';
 import { DEFAULT_FETCH_SECONDS } from './description';
 
 const OPERATION = 'Get Verification';

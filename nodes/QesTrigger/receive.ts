@@ -10,7 +10,7 @@ import {
 	type DeliveryClaim,
 	settleByAnswer,
 	STARTED_ANSWER,
-} from '../shared/delivery-memory';
+} from '../shared/delivery/delivery-memory';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { type Enrichment, fetchVerification } from './enrich';
 import { headerValue, secretMatches, withoutHeaders } from './ping-check';
@@ -39,7 +39,7 @@ import { storedRegistration, type TriggerStaticData } from './static-data';
  *
  * Who answers: n8n, with 200 `{"received":true,"started":true}` for a started ping (n8n 2.x once the
  * execution exists). The duplicate memory keeps a ping only once it was answered 2xx
- * (shared/delivery-memory.ts), so a ping answered 503 or 500 is taken when it comes again.
+ * (shared/delivery/delivery-memory.ts), so a ping answered 503 or 500 is taken when it comes again.
  */
 export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const arrivedAt = Date.now();

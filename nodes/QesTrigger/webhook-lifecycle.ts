@@ -7,10 +7,10 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { requestOnce } from '../shared/transport';
+import { requestOnce } from '../shared/transport/transport';
 import { DEFAULT_SECRET_HEADER, isValidHeaderName, readTriggerOptions } from './description';
 import { secretSha256 } from './ping-check';
-import { withoutSecret } from '../shared/redact';
+import { withoutSecret } from '../shared/transport/redact';
 import { type Registration, storedRegistration, type TriggerStaticData } from './static-data';
 
 const OPERATION = 'Configure Webhook';

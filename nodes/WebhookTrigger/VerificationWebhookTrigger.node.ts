@@ -24,7 +24,7 @@ import { checkSigningSecret } from './secret-check';
  * (receive.ts lists the checks in order). A started delivery is answered 200 by n8n once the
  * execution exists (n8n 2.x; 1.x answers as it starts it), before the workflow runs; copies of one
  * result (the provider resends for about 24 hours) start it once, also when they arrive together
- * (nodes/shared/delivery-memory.ts: in this n8n process's memory).
+ * (nodes/shared/delivery/delivery-memory.ts: in this n8n process's memory).
  *
  * Output: one item per accepted delivery = the body's fields as they arrived (an encrypted
  * text/plain body as the string `body`), plus `resultType` (journeyResult, paymentResult,

@@ -1,16 +1,16 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { bodyHash } from '../shared/canonical-json';
+import { bodyHash } from '../shared/delivery/canonical-json';
 import {
 	claimOrWait,
 	type DeliveryClaim,
 	settleByAnswer,
 	STARTED_ANSWER,
-} from '../shared/delivery-memory';
-import { paymentOutcome } from '../shared/payment-outcome';
-import { isObject } from '../shared/json';
-import { REDACTED } from '../shared/redact';
+} from '../shared/delivery/delivery-memory';
+import { paymentOutcome } from '../shared/answers/payment-outcome';
+import { isObject } from '../shared/answers/json';
+import { REDACTED } from '../shared/transport/redact';
 import {
 	type DeliveryContent,
 	type DeliveryRequest,

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { member } from '../shared/envelope';
-import { isObject } from '../shared/json';
-import { isPaymentStatus } from '../shared/payment-outcome';
+import { member } from '../shared/answers/envelope';
+import { isObject } from '../shared/answers/json';
+import { isPaymentStatus } from '../shared/answers/payment-outcome';
 
 /**
  * What a delivery is. The provider sends hosted identity journey results and payment results to

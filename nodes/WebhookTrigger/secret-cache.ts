@@ -1,4 +1,4 @@
-import { BoundedMemory, type MemoryLimits } from '../shared/bounded-memory';
+import { BoundedMemory, type MemoryLimits } from '../shared/transport/bounded-memory';
 
 /**
  * Signing secrets as last read from their credential, per credential id, for SECRET_TTL_MS.

@@ -1,11 +1,12 @@
 import { type IDataObject, sleep } from 'n8n-workflow';
 
 import { getPaymentStatus } from '../Payments/operations/getPaymentStatus';
-import { member, valueAt } from '../shared/envelope';
-import { isObject, responseJson } from '../shared/json';
-import { paymentOutcome } from '../shared/payment-outcome';
-import { DEFAULT_REQUEST_SETTINGS } from '../shared/request-settings';
-import { type RequestContext, requestOnce } from '../shared/transport';
+import { member, valueAt } from '../shared/answers/envelope';
+import { isObject } from '../shared/answers/json';
+import { responseJson } from '../shared/answers/response-json';
+import { paymentOutcome } from '../shared/answers/payment-outcome';
+import { DEFAULT_REQUEST_SETTINGS } from '../shared/transport/request-settings';
+import { type RequestContext, requestOnce } from '../shared/transport/transport';
 
 /**
  * Unsigned payment results (option Unsigned Payment Results = Confirm With the API). The provider's

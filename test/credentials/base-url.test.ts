@@ -3,7 +3,7 @@ import os from 'node:os';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/credential-values';
+import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/transport/credential-values';
 import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
 import { runCredentialTest, runNode, runWebhookMethod } from '../helpers/n8n';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';

@@ -2,8 +2,8 @@ import axios from 'axios';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
-import { resetPacers } from '../../nodes/shared/pacing';
-import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { resetPacers } from '../../nodes/shared/transport/pacing';
+import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../../sandbox/server') as {

@@ -2,7 +2,7 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/payment-outcome';
+import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/answers/payment-outcome';
 import { items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';

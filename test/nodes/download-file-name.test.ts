@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { fileNameOf } from '../../nodes/Kyb/operations/retrieveDocument';
-import { baseFileName } from '../../nodes/shared/file-name';
-import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { baseFileName } from '../../nodes/shared/answers/file-name';
+import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import { runNode } from '../helpers/n8n';
 
 /** Whatever form the name came in, a later Write File node must not leave its folder with it. */

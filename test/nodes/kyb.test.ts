@@ -4,7 +4,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfiles';
 import { search } from '../../nodes/Kyb/operations/search';
-import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation-types';
+import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
 import { items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectNodeContract } from '../helpers/node-contract';

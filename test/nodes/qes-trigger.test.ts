@@ -15,11 +15,11 @@ import type {
 
 import { fetchVerification } from '../../nodes/QesTrigger/enrich';
 import { duplicateKey } from '../../nodes/QesTrigger/ping-dedup';
-import { canonicalJson } from '../../nodes/shared/canonical-json';
-import { forgetDeliveries } from '../../nodes/shared/delivery-memory';
+import { canonicalJson } from '../../nodes/shared/delivery/canonical-json';
+import { forgetDeliveries } from '../../nodes/shared/delivery/delivery-memory';
 import { secretMatches } from '../../nodes/QesTrigger/ping-check';
-import { withoutSecret } from '../../nodes/shared/redact';
-import { clearTokenCache } from '../../nodes/shared/token-cache';
+import { withoutSecret } from '../../nodes/shared/transport/redact';
+import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
 import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';

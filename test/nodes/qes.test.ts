@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { MAX_ANSWER_BYTES } from '../../nodes/shared/bounded-request';
+import { MAX_ANSWER_BYTES } from '../../nodes/shared/transport/bounded-request';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';

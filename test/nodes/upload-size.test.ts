@@ -4,10 +4,10 @@ import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/binary-input';
-import { SentLater } from '../../nodes/shared/build-request';
-import { FieldError } from '../../nodes/shared/field-error';
-import type { RuleInput } from '../../nodes/shared/operation-types';
+import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/fields/binary-input';
+import { SentLater } from '../../nodes/shared/operation/build-request';
+import { FieldError } from '../../nodes/shared/fields/field-error';
+import type { RuleInput } from '../../nodes/shared/operation/operation-types';
 import { binaryData, runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -114,7 +114,7 @@ describe('a stored file of unknown size (filesystem or S3 binary mode)', () => {
 	it('is read counting: beyond 20 MB the stream is closed and the file refused, never held whole', async () => {
 		const file = storedFile(64, 1024 * 1024);
 		const later = binaryFile.toWire('data', field(file.ctx)) as SentLater;
-		const error = await later.read().catch((e: unknown) => e);
+		const error = await later.load().catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(FieldError);
 		expect((error as Error).message).toBe('binaryPropertyName must name a file of at most 20 MB, got "data" of more than 20 MB');
 		expect(file.chunksRead()).toBeLessThanOrEqual(MAX_UPLOAD_BYTES / (1024 * 1024) + 2);
@@ -124,6 +124,6 @@ describe('a stored file of unknown size (filesystem or S3 binary mode)', () => {
 	it('a stored file within the cap is sent whole', async () => {
 		const file = storedFile(3, 1000);
 		const later = binaryFile.toWire('data', field(file.ctx)) as SentLater;
-		expect(await later.read()).toBe(Buffer.alloc(3000, 1).toString('base64'));
+		expect(await later.load()).toBe(Buffer.alloc(3000, 1).toString('base64'));
 	});
 });

@@ -8,8 +8,8 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
-import { forgetDeliveries, STARTED_ANSWER } from '../../nodes/shared/delivery-memory';
-import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/payment-outcome';
+import { forgetDeliveries, STARTED_ANSWER } from '../../nodes/shared/delivery/delivery-memory';
+import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/answers/payment-outcome';
 import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
 import { resultIdentity, resultTypeOf } from '../../nodes/WebhookTrigger/recognise';
 import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';

@@ -1,7 +1,7 @@
-import type { ApiCredentials } from '../../nodes/shared/credential-values';
-import { pacerCount, pacerFor, resetPacers } from '../../nodes/shared/pacing';
-import { clearTokenCache, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/token-cache';
-import type { HttpRequest } from '../../nodes/shared/token-exchange';
+import type { ApiCredentials } from '../../nodes/shared/transport/credential-values';
+import { pacerCount, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
+import { clearTokenCache, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/transport/token-cache';
+import type { HttpRequest } from '../../nodes/shared/transport/token-exchange';
 import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
 
 /**

@@ -1,4 +1,4 @@
-import { type Answer, ConcurrencyWindow, INITIAL_WINDOW, MAX_WINDOW } from '../../nodes/shared/concurrency-window';
+import { type Answer, ConcurrencyWindow, INITIAL_WINDOW, MAX_WINDOW } from '../../nodes/shared/transport/concurrency-window';
 
 /**
  * The window's rule, replayed round trip by round trip: in each, as many requests as the window

@@ -4,8 +4,8 @@ import { EventEmitter } from 'node:events';
 
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { bodyHash, canonicalJson } from '../../nodes/shared/canonical-json';
-import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, settleByAnswer } from '../../nodes/shared/delivery-memory';
+import { bodyHash, canonicalJson } from '../../nodes/shared/delivery/canonical-json';
+import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, settleByAnswer } from '../../nodes/shared/delivery/delivery-memory';
 
 /** {"a":{"a":...leaf}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */
 const nestedText = (depth: number, leaf: object) => `${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;

@@ -1,6 +1,6 @@
-import { checkAnswer, decodeBytes } from '../../nodes/shared/answer-check';
-import { member, payloadOf, reportsError, valueAt } from '../../nodes/shared/envelope';
-import { apiMessage } from '../../nodes/shared/errors';
+import { checkAnswer, decodeBytes } from '../../nodes/shared/transport/answer-check';
+import { member, payloadOf, reportsError, valueAt } from '../../nodes/shared/answers/envelope';
+import { apiMessage } from '../../nodes/shared/transport/errors';
 
 // The same Send OTP answer in the API's generations (un-enveloped snake_case, un-enveloped camelCase, enveloped).
 const g1 = { reference_id: 'r1', status: { code: 3901, description: 'Request in progress' } };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { ItemParameters, jsonFieldPath } from '../../nodes/shared/item-parameters';
+import { ItemParameters, jsonFieldPath } from '../../nodes/shared/operation/item-parameters';
 import { items, useEmulator } from '../helpers/emulator';
 
 /** A context whose getNodeParameter answers `evaluate` and counts its calls. */

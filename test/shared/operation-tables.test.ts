@@ -8,8 +8,8 @@ import { kybOperations } from '../../nodes/Kyb/operations';
 import { paymentsOperations } from '../../nodes/Payments/operations';
 import { phoneOperations } from '../../nodes/Phone/operations';
 import { qesOperations } from '../../nodes/Qes/operations';
-import type { OperationDefinition } from '../../nodes/shared/operation-types';
-import { requestSettings } from '../../nodes/shared/request-settings';
+import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
+import { requestSettings } from '../../nodes/shared/transport/request-settings';
 
 /**
  * What the request path relies on in every operation table, checked for operations added later too:

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
-import { INITIAL_WINDOW } from '../../nodes/shared/concurrency-window';
-import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/pacing';
+import { INITIAL_WINDOW } from '../../nodes/shared/transport/concurrency-window';
+import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
 
 /** A clock that only moves when a waiter sleeps: every wait is exact and the test takes no real time. */
 class FakeClock implements Clock {

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { REDACTED, Redactor } from '../../nodes/shared/redact';
-import { exchangeToken } from '../../nodes/shared/token-exchange';
+import { REDACTED, Redactor } from '../../nodes/shared/transport/redact';
+import { exchangeToken } from '../../nodes/shared/transport/token-exchange';
 
 const KEY = '4f8a4d52-5b8e-4c7e-9a41-0c1d2e3f4a5b';
 const SECRET = 'p@ss word/with+chars';

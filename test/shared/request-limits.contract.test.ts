@@ -10,7 +10,7 @@ import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-wor
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { MAX_ANSWER_BYTES } from '../../nodes/shared/bounded-request';
+import { MAX_ANSWER_BYTES } from '../../nodes/shared/transport/bounded-request';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { items, useEmulator } from '../helpers/emulator';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';

@@ -2,8 +2,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { retryAfterMs } from '../../nodes/shared/retry-timing';
-import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/wait';
+import { retryAfterMs } from '../../nodes/shared/transport/retry-timing';
+import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/transport/wait';
 import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 

@@ -16,8 +16,8 @@ import type { IDataObject, INodeExecutionData, NodeApiError, OnError } from 'n8n
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { mayGoOutAgain, outcomeOfNetworkFailure, outcomeOfStatus } from '../../nodes/shared/resend-rule';
-import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/sent-requests';
+import { mayGoOutAgain, outcomeOfNetworkFailure, outcomeOfStatus } from '../../nodes/shared/transport/resend-rule';
+import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { items, useEmulator } from '../helpers/emulator';
 import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';

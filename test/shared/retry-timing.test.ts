@@ -1,4 +1,4 @@
-import { backoffMs, retryAfterMs } from '../../nodes/shared/retry-timing';
+import { backoffMs, retryAfterMs } from '../../nodes/shared/transport/retry-timing';
 
 describe('retry timing', () => {
 	it('reads Retry-After as seconds or an HTTP date', () => {

@@ -1,5 +1,5 @@
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
-import { resetPacers } from '../../nodes/shared/pacing';
+import { resetPacers } from '../../nodes/shared/transport/pacing';
 import { items, useEmulator } from '../helpers/emulator';
 
 const emulator = useEmulator();

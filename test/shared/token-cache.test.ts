@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
-import type { ApiCredentials } from '../../nodes/shared/credential-values';
-import { clearTokenCache, isFresh, tokenFor } from '../../nodes/shared/token-cache';
-import type { HttpRequest } from '../../nodes/shared/token-exchange';
+import type { ApiCredentials } from '../../nodes/shared/transport/credential-values';
+import { clearTokenCache, isFresh, tokenFor } from '../../nodes/shared/transport/token-cache';
+import type { HttpRequest } from '../../nodes/shared/transport/token-exchange';
 
 const credentials: ApiCredentials = { baseUrl: 'http://127.0.0.1:9/api', apiKey: 'key-1', customerId: 'customer-1', accessToken: '' };
 const options = { timeoutMs: 1000, maxRetries: 0 };

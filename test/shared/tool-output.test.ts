@@ -7,7 +7,7 @@ import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
-import { toolOutput } from '../../nodes/shared/tool-output';
+import { toolOutput } from '../../nodes/shared/operation/tool-output';
 import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 

@@ -1,10 +1,10 @@
-import { valueAt } from '../../shared/envelope';
-import { FieldError } from '../../shared/field-error';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { birthDate, countryCode, postalCode } from '../../shared/person-rules';
-import { choice, text } from '../../shared/rules';
-import { addressVerification } from './address-outcome';
+import { valueAt } from '../../shared/answers/envelope';
+import { FieldError } from '../../shared/fields/field-error';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { birthDate, countryCode, postalCode } from '../../shared/fields/person-rules';
+import { choice, text } from '../../shared/fields/rules';
+import { addressVerification } from '../address-outcome';
 
 /** Austria (AT or AUT): its address data may be queried only for a stated purpose. */
 const isAustria = (country: unknown) => country === 'AT' || country === 'AUT';

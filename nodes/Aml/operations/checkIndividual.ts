@@ -1,11 +1,15 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { payloadOf, valueAt } from '../../shared/envelope';
-import { FieldError, ruleBroken } from '../../shared/field-error';
-import { responseJson } from '../../shared/json';
-import type { FieldValues, OperationDefinition, Rule } from '../../shared/operation-types';
-import { boolean, calendarDate, choice, number, text } from '../../shared/rules';
-import { firstOf, pick } from '../../shared/tool-output';
+import { payloadOf, valueAt } from '../../shared/answers/envelope';
+import { FieldError, ruleBroken } from '../../shared/fields/field-error';
+import { responseJson } from '../../shared/answers/response-json';
+import type {
+	FieldValues,
+	OperationDefinition,
+	Rule,
+} from '../../shared/operation/operation-types';
+import { boolean, calendarDate, choice, number, text } from '../../shared/fields/rules';
+import { firstOf, pick } from '../../shared/answers/pick';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
 /** Where a best-match profile may state its verdict; without one, no isHit is derived. */
@@ -59,7 +63,7 @@ export function screeningForModel(json: IDataObject): IDataObject {
 	);
 	return {
 		...screeningSummary(json),
-		records: records.shown,
+		records: records.listed,
 		...(records.more ? { moreRecords: records.more } : {}),
 		...pick(payloadOf(json), ['timestamp']),
 	};

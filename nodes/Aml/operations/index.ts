@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { checkIndividual } from './checkIndividual';
 import { registerIndividual } from './registerIndividual';
 import { removeSearchProfile } from './removeSearchProfile';

@@ -1,6 +1,6 @@
-import type { OperationDefinition } from '../../shared/operation-types';
-import { responseJson } from '../../shared/json';
-import { boolean, choice, date, text } from '../../shared/rules';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { responseJson } from '../../shared/answers/response-json';
+import { boolean, choice, date, text } from '../../shared/fields/rules';
 
 /** The API takes its flags as the strings "true" and "false". */
 const flagText = boolean((value) => String(value));

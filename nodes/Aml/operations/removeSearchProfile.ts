@@ -1,5 +1,5 @@
-import type { OperationDefinition } from '../../shared/operation-types';
-import { text } from '../../shared/rules';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { text } from '../../shared/fields/rules';
 
 export const removeSearchProfile: OperationDefinition = {
 	value: 'removeSearchProfile',

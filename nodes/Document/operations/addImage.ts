@@ -3,12 +3,12 @@ import {
 	base64Check,
 	base64UploadSize,
 	normalizeBase64,
-} from '../../shared/binary-input';
-import { SentLater } from '../../shared/build-request';
-import { FieldError } from '../../shared/field-error';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { boolean, choice, jsonObject, text } from '../../shared/rules';
-import { journeyHints, journeyIdField } from './journeyId';
+} from '../../shared/fields/binary-input';
+import { SentLater } from '../../shared/operation/build-request';
+import { FieldError } from '../../shared/fields/field-error';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { boolean, choice, jsonObject, text } from '../../shared/fields/rules';
+import { journeyHints, journeyIdField } from '../journey-id';
 
 /** The name given, else the binary file's own name; required when neither exists. */
 const imageName: Rule = {

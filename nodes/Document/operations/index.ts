@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { addImage } from './addImage';
 import { openJourney } from './openJourney';
 import { startHostedJourney } from './startHostedJourney';

@@ -1,5 +1,5 @@
-import type { OperationDefinition } from '../../shared/operation-types';
-import { jsonObject } from '../../shared/rules';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { jsonObject } from '../../shared/fields/rules';
 
 export const openJourney: OperationDefinition = {
 	value: 'openJourney',

@@ -1,15 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { iban } from '../../shared/bank-account';
-import { CREDENTIAL_TYPE, readCredentials } from '../../shared/credential-values';
-import { valueAt } from '../../shared/envelope';
-import { isObject, responseJson } from '../../shared/json';
-import type { ItemContext, OperationDefinition, Rule } from '../../shared/operation-types';
-import { birthDate, countryCode, postalCode } from '../../shared/person-rules';
-import { internationalNumber } from '../../shared/phone-number';
-import { Redactor } from '../../shared/redact';
-import { jsonObject, text } from '../../shared/rules';
-import { documentStep } from './document-step';
+import { iban } from '../../shared/fields/bank-account';
+import { CREDENTIAL_TYPE, readCredentials } from '../../shared/transport/credential-values';
+import { valueAt } from '../../shared/answers/envelope';
+import { isObject } from '../../shared/answers/json';
+import { responseJson } from '../../shared/answers/response-json';
+import type {
+	ItemContext,
+	OperationDefinition,
+	Rule,
+} from '../../shared/operation/operation-types';
+import { birthDate, countryCode, postalCode } from '../../shared/fields/person-rules';
+import { internationalNumber } from '../../shared/fields/phone-number';
+import { Redactor } from '../../shared/transport/redact';
+import { jsonObject, text } from '../../shared/fields/rules';
+import { documentStep } from '../document-step';
 
 const trimmed = text({ normalize: (value) => value.trim() });
 /** An optional text of the person's data: trimmed, and left out when blank (an expression gave spaces). */

@@ -1,6 +1,6 @@
-import type { OperationDefinition } from '../../shared/operation-types';
-import { choice, integer } from '../../shared/rules';
-import { journeyHints, journeyIdField } from './journeyId';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { choice, integer } from '../../shared/fields/rules';
+import { journeyHints, journeyIdField } from '../journey-id';
 
 export const verifyAge: OperationDefinition = {
 	value: 'verifyAge',

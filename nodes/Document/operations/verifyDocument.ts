@@ -1,11 +1,12 @@
 import type { IBinaryKeyData, IDataObject } from 'n8n-workflow';
 
-import { base64Check, normalizeBase64 } from '../../shared/binary-input';
-import { isObject, responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean } from '../../shared/rules';
-import { imageType } from './image-type';
-import { journeyHints, journeyIdField } from './journeyId';
+import { base64Check, normalizeBase64 } from '../../shared/fields/binary-input';
+import { isObject } from '../../shared/answers/json';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { boolean } from '../../shared/fields/rules';
+import { imageType } from '../image-type';
+import { journeyHints, journeyIdField } from '../journey-id';
 
 /** What the JSON says about one cropped image that became a binary property. */
 export interface CroppedImageFile extends IDataObject {

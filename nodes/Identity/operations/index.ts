@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { verify } from './verify';
 
 export const identityOperations: OperationDefinition[] = [verify];

@@ -1,27 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { birthDate, countryCode, postalCode } from '../../shared/person-rules';
-import { internationalNumber } from '../../shared/phone-number';
-import { boolean, text } from '../../shared/rules';
-import { firstOf, pick } from '../../shared/tool-output';
-import { identityVerification } from './identity-outcome';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { birthDate, countryCode, postalCode } from '../../shared/fields/person-rules';
+import { internationalNumber } from '../../shared/fields/phone-number';
+import { boolean, text } from '../../shared/fields/rules';
+import { firstOf, pick } from '../../shared/answers/pick';
+import { identityVerification } from '../identity-outcome';
 
 const trimmed = text({ normalize: (value) => value.trim() });
 
 /** What a model needs of the result details: each source with its record matches in a few words. */
 function detailsForModel(details: unknown): IDataObject[] {
 	return firstOf(details, 10, (detail) => {
-		const { shown } = firstOf((detail as IDataObject)?.matches, 20, (m) =>
+		const { listed } = firstOf((detail as IDataObject)?.matches, 20, (m) =>
 			pick(m, ['record', 'match']),
 		);
 		return {
 			...pick(detail, ['datasource', 'country']),
-			matches: shown.map((m) => `${String(m.record)}: ${String(m.match)}`),
+			matches: listed.map((m) => `${String(m.record)}: ${String(m.match)}`),
 		};
-	}).shown;
+	}).listed;
 }
 
 export const verify: OperationDefinition = {

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { isObject, responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { flagSet, integer, text } from '../../shared/rules';
-import { firstOf, pick } from '../../shared/tool-output';
+import { valueAt } from '../../shared/answers/envelope';
+import { isObject } from '../../shared/answers/json';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { flagSet, integer, text } from '../../shared/fields/rules';
+import { firstOf, pick } from '../../shared/answers/pick';
 import { linkTokensOf } from '../link-tokens';
 
 /** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */
@@ -14,8 +15,8 @@ export function companyForModel(json: IDataObject): IDataObject {
 	// A package beside the company (newer generation) or inside it (older).
 	const packageOf = (key: string) => valueAt(json, key) ?? company[key];
 	const list = (key: string, keys: string[]) => {
-		const { shown, more } = firstOf(packageOf(key), 10, (entry) => pick(entry, keys));
-		return shown.length ? { [key]: shown, ...(more ? { [`${key}More`]: more } : {}) } : {};
+		const { listed, more } = firstOf(packageOf(key), 10, (entry) => pick(entry, keys));
+		return listed.length ? { [key]: listed, ...(more ? { [`${key}More`]: more } : {}) } : {};
 	};
 	const address = isObject(company.registeredAddress)
 		? company.registeredAddress.singleLine

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { getDetails } from './getDetails';
 import { listCompanyProfiles } from './listCompanyProfiles';
 import { listCountries } from './listCountries';

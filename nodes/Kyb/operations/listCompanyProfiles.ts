@@ -1,8 +1,9 @@
 import { type IDataObject, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import { isObject, responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, integer } from '../../shared/rules';
+import { isObject } from '../../shared/answers/json';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { boolean, integer } from '../../shared/fields/rules';
 import { elementJson, findList } from '../list-helpers';
 
 /** Profiles asked for per request unless Options > Page Size says otherwise (the API's maximum is undocumented). */

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { elementJson, findList } from '../list-helpers';
 
 export const listCountries: OperationDefinition = {

@@ -1,10 +1,10 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { contentTypeOf } from '../../shared/answer-check';
-import { baseFileName } from '../../shared/file-name';
-import { responseJson } from '../../shared/json';
-import type { ApiResponse, OperationDefinition } from '../../shared/operation-types';
-import { check, text } from '../../shared/rules';
+import { contentTypeOf } from '../../shared/transport/answer-check';
+import { baseFileName } from '../../shared/answers/file-name';
+import { responseJson } from '../../shared/answers/response-json';
+import type { ApiResponse, OperationDefinition } from '../../shared/operation/operation-types';
+import { check, text } from '../../shared/fields/rules';
 
 /**
  * The file name a Content-Disposition header gives (`filename*=UTF-8''...` or `filename="..."`), if

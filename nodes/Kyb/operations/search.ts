@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, check, text } from '../../shared/rules';
-import { pick } from '../../shared/tool-output';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { boolean, check, text } from '../../shared/fields/rules';
+import { pick } from '../../shared/answers/pick';
 import { elementJson, findList } from '../list-helpers';
 
 /** Where the vendor's own client looks for the companies found. */

@@ -1,5 +1,5 @@
-import type { OperationDefinition } from '../../shared/operation-types';
-import { boolean, check, choice, text } from '../../shared/rules';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { boolean, check, choice, text } from '../../shared/fields/rules';
 import { amount, currencyField } from '../money-fields';
 
 export const challengeDeposit: OperationDefinition = {

@@ -1,10 +1,10 @@
 import { type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { paymentOutcome } from '../../shared/payment-outcome';
-import { text } from '../../shared/rules';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { paymentOutcome } from '../../shared/answers/payment-outcome';
+import { text } from '../../shared/fields/rules';
 
 export const getPaymentStatus: OperationDefinition = {
 	value: 'getPaymentStatus',

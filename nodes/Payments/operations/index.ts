@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { challengeDeposit } from './challengeDeposit';
 import { getPaymentStatus } from './getPaymentStatus';
 import { initiatePayment } from './initiatePayment';

@@ -1,8 +1,8 @@
-import { valueAt } from '../../shared/envelope';
-import { bic, iban } from '../../shared/bank-account';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { check, text } from '../../shared/rules';
+import { valueAt } from '../../shared/answers/envelope';
+import { bic, iban } from '../../shared/fields/bank-account';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { check, text } from '../../shared/fields/rules';
 import { amount, currencyField } from '../money-fields';
 
 const trimmed = (value: string) => value.trim();

@@ -1,9 +1,9 @@
-import { valueAt } from '../../shared/envelope';
-import { FieldError } from '../../shared/field-error';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { text } from '../../shared/rules';
-import { isVerified, isWrongCodeAnswer, otpStatus } from './otp-status';
+import { valueAt } from '../../shared/answers/envelope';
+import { FieldError } from '../../shared/fields/field-error';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { text } from '../../shared/fields/rules';
+import { isVerified, isWrongCodeAnswer, otpStatus } from '../otp-status';
 
 const CODE_RULE = '3 to 10 digits';
 

@@ -1,11 +1,11 @@
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber } from '../../shared/phone-number';
-import { check, text } from '../../shared/rules';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { cleanPhoneNumber } from '../../shared/fields/phone-number';
+import { check, text } from '../../shared/fields/rules';
 import { riskForModel } from './getRiskScore';
-import { externalId, phoneNumberDigits } from './lookup-fields';
-import { lookupAnswer, lookupStatus } from './phone-lookup';
-import { riskAssessment } from './risk-assessment';
+import { externalId, phoneNumberDigits } from '../lookup-fields';
+import { lookupAnswer, lookupStatus } from '../phone-lookup';
+import { riskAssessment } from '../risk-assessment';
 
 export const getFullIntelligence: OperationDefinition = {
 	value: 'getFullIntelligence',

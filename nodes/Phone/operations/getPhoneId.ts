@@ -1,15 +1,15 @@
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber } from '../../shared/phone-number';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { cleanPhoneNumber } from '../../shared/fields/phone-number';
 import {
 	accountLifecycleEvent,
 	externalId,
 	originatingIp,
 	phoneNumberDigits,
-} from './lookup-fields';
-import { lookupAnswer, lookupStatus } from './phone-lookup';
-import { addonFields, addonResults } from './phoneid-addons';
+} from '../lookup-fields';
+import { lookupAnswer, lookupStatus } from '../phone-lookup';
+import { addonFields, addonResults } from '../phoneid-addons';
 
 export const getPhoneId: OperationDefinition = {
 	value: 'getPhoneId',

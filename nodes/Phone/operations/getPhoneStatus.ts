@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber } from '../../shared/phone-number';
-import { internationalPhoneNumber } from './lookup-fields';
-import { lookupAnswer, lookupStatus } from './phone-lookup';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { cleanPhoneNumber } from '../../shared/fields/phone-number';
+import { internationalPhoneNumber } from '../lookup-fields';
+import { lookupAnswer, lookupStatus } from '../phone-lookup';
 
 /** `lineStatus`, added beside the response: the live state of the line, read in either casing. */
 function lineStatus(body: unknown): IDataObject {

@@ -1,19 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition } from '../../shared/operation-types';
-import { cleanPhoneNumber } from '../../shared/phone-number';
-import { text } from '../../shared/rules';
+import { valueAt } from '../../shared/answers/envelope';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
+import { cleanPhoneNumber } from '../../shared/fields/phone-number';
+import { text } from '../../shared/fields/rules';
 import {
 	accountLifecycleEvent,
 	emailAddress,
 	externalId,
 	internationalPhoneNumber,
 	originatingIpv4,
-} from './lookup-fields';
-import { lookupAnswer, lookupStatus } from './phone-lookup';
-import { riskAssessment } from './risk-assessment';
+} from '../lookup-fields';
+import { lookupAnswer, lookupStatus } from '../phone-lookup';
+import { riskAssessment } from '../risk-assessment';
 
 /** What a model needs of a risk answer: the verdict, the reason codes and what the number is. */
 export function riskForModel(json: IDataObject): IDataObject {

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { checkOtp } from './checkOtp';
 import { getFullIntelligence } from './getFullIntelligence';
 import { getPhoneId } from './getPhoneId';

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/envelope';
-import { ruleBroken } from '../../shared/field-error';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { boolean, check, choice, text } from '../../shared/rules';
+import { valueAt } from '../../shared/answers/envelope';
+import { ruleBroken } from '../../shared/fields/field-error';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { boolean, check, choice, text } from '../../shared/fields/rules';
 
 const PHONE_RULE = '6 to 20 digits (international format without +, e.g. 436501234567)';
 /** What "Clean Phone Number" removes before the digits are checked. */

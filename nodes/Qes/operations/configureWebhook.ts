@@ -1,6 +1,6 @@
-import { FieldError, quote } from '../../shared/field-error';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { check, text } from '../../shared/rules';
+import { FieldError, quote } from '../../shared/fields/field-error';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { check, text } from '../../shared/fields/rules';
 
 /**
  * The name/value pairs as the object the API takes (`metadata.authHeader`). Header values are

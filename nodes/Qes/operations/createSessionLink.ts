@@ -1,9 +1,9 @@
-import { valueAt } from '../../shared/envelope';
-import { FieldError, quote } from '../../shared/field-error';
-import { entriesOf } from '../../shared/fixed-collection';
-import { responseJson } from '../../shared/json';
-import type { OperationDefinition, Rule } from '../../shared/operation-types';
-import { check, text } from '../../shared/rules';
+import { valueAt } from '../../shared/answers/envelope';
+import { FieldError, quote } from '../../shared/fields/field-error';
+import { entriesOf } from '../../shared/fields/fixed-collection';
+import { responseJson } from '../../shared/answers/response-json';
+import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
+import { check, text } from '../../shared/fields/rules';
 
 /** The provider fills these from the identification; they are not n8n expressions and reach the API as typed. */
 const FILL_FORM_PLACEHOLDERS = [

@@ -1,14 +1,15 @@
 import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { payloadOf, valueAt } from '../../shared/envelope';
-import { InsecureLink } from '../../shared/bounded-request';
-import { downloadError } from '../../shared/errors';
-import { baseFileName } from '../../shared/file-name';
-import { isObject, responseJson } from '../../shared/json';
-import type { ItemContext, OperationDefinition } from '../../shared/operation-types';
-import { boolean, check, text } from '../../shared/rules';
-import { pick } from '../../shared/tool-output';
-import { ExecutionCancelled } from '../../shared/wait';
+import { payloadOf, valueAt } from '../../shared/answers/envelope';
+import { InsecureLink } from '../../shared/transport/bounded-request';
+import { downloadError } from '../../shared/transport/errors';
+import { baseFileName } from '../../shared/answers/file-name';
+import { isObject } from '../../shared/answers/json';
+import { responseJson } from '../../shared/answers/response-json';
+import type { ItemContext, OperationDefinition } from '../../shared/operation/operation-types';
+import { boolean, check, text } from '../../shared/fields/rules';
+import { pick } from '../../shared/answers/pick';
+import { ExecutionCancelled } from '../../shared/transport/wait';
 
 const DEFAULT_BINARY_PREFIX = 'signedDocument';
 

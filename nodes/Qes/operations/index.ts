@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../../shared/operation-types';
+import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { configureWebhook } from './configureWebhook';
 import { createSessionLink } from './createSessionLink';
 import { getVerification } from './getVerification';

@@ -1,0 +1,11 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** True when a value is there: not undefined, null or ''. */
+export function present(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
+}

@@ -1,0 +1,197 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { BoundedAnswer } from '../transport/bounded-request';
+
+/**
+ * The operation-table contract. Every operation of every action node is one `OperationDefinition`
+ * in `nodes/<Node>/operations/<operation>.ts`; from it come the node's parameters (node-properties.ts),
+ * the validation of each item (read-values.ts), the request (build-request.ts), the error hints
+ * (errors.ts) and the README's operation reference (npm run docs).
+ */
+
+export interface ApiResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/**
+ * A value of an answer by its dotted path, named once and generation-neutral (envelope.ts `valueAt`):
+ * `referenceId` finds `data.referenceId`, `referenceId` and `reference_id`; `status.code` finds it
+ * inside or outside the `{ status: true, data }` envelope.
+ */
+export type ResponsePath = string;
+
+/**
+ * What a 2xx answer must be for the operation to trust it; anything else (an HTML page, invalid
+ * JSON, an empty body, `null`, `{}` where a result is due) is an error that says what arrived, never
+ * an empty or negative result.
+ * - `body: 'json'` (the default): a JSON object or array; `'nothing'`: documented as "200 with no
+ *   body", so an empty answer or any JSON object; `'jsonOrFile'`: a JSON object, or a file (any other
+ *   content type but HTML, not empty), kept as its bytes;
+ * - `oneOf`: at least one of these paths holds a value (not undefined, null or '');
+ * - `allOf`: every one of them does;
+ * - `result`: the payload is a non-empty JSON object that reports no error (`error`, `status: false`):
+ *   for an answer whose shape differs by generation, so that no one member can be named.
+ */
+export interface ResponseExpectation {
+	body?: 'json' | 'nothing' | 'jsonOrFile';
+	oneOf?: ResponsePath[];
+	allOf?: ResponsePath[];
+	result?: boolean;
+}
+
+/**
+ * What to do when the API refuses the request, in the words of someone using the node: by HTTP
+ * status, and `notFound` for a 404 or a 4xx whose message says "not found". `{field}` is replaced by
+ * the item's value of that field (never a secret field). These replace the general hints of errors.ts.
+ */
+export type ErrorHints = Partial<Record<number | 'notFound', string>>;
+
+/** A request an operation wants sent; the base URL, token, pacing and retries are added later. */
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** The answer may be a file (`expects.body: 'jsonOrFile'`): it is received as bytes, not parsed as JSON. */
+	answerAsBytes?: boolean;
+}
+
+/** The validated values of one item: wire-ready values by parameter name (options included). */
+export type FieldValues = Record<string, unknown>;
+
+/** What a rule sees of the field it checks and of the item. */
+export interface RuleInput {
+	/** The parameter's name, which is the API field's name. */
+	name: string;
+	property: INodeProperties;
+	/** The values read so far for this item: the Options first, then the fields in table order. */
+	values: FieldValues;
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+}
+
+/**
+ * How a field's value is checked and converted for the API (rules.ts). The one place of a field's
+ * rule: its hint ends the field's description in the editor ("Must be <hint>.") and its errors name it.
+ */
+export interface Rule {
+	/** Completes "Must be ...", e.g. "6 to 20 digits"; may read the property (min and max of a number). */
+	hint?: string | ((property: INodeProperties) => string | undefined);
+	/** Checks a value the user gave and returns what the API expects; throws a FieldError naming the rule. */
+	toWire: (value: unknown, field: RuleInput) => unknown;
+	/** The value of a field left empty; default: the field is left out (or "is required" when required). */
+	whenEmpty?: (field: RuleInput) => unknown;
+}
+
+/** One parameter of an operation: how n8n shows it (a literal, so n8n's node lint checks it) and its rule. */
+export interface ValueField {
+	/**
+	 * The parameter as n8n shows it; `name` is the API field's exact name. `displayOptions.show` holds
+	 * only the conditions on other parameters of the same operation (the operation is added).
+	 */
+	property: INodeProperties;
+	rule: Rule;
+	/** Where the value goes: the body (default), the query, a `{name}` placeholder of the path, or nowhere (`none`: read by the operation itself). */
+	location?: 'body' | 'query' | 'path' | 'none';
+	/**
+	 * The body member it is sent as when that differs from the parameter's name (binaryPropertyName
+	 * sends imageData); a function of the item's values when the request form depends on them (AML's
+	 * dob is sent as dateOfBirth in the request form with search constraints).
+	 */
+	sendAs?: string | ((values: FieldValues) => string);
+	/**
+	 * The body object it is sent inside: `messageTemplate` sends `{ messageTemplate: { voiceLang } }`;
+	 * a dotted path nests deeper (`addons.ageVerify` sends `{ addons: { ageVerify: { ageThreshold } } }`).
+	 */
+	nest?: string;
+	/** In the operation's "Additional Fields" collection rather than at the top level. */
+	additional?: boolean;
+	/** A secret (an OTP code, webhook header values): cut out of every error and message. */
+	secret?: boolean;
+}
+
+/** A notice shown among the fields; it has no value. */
+export interface NoticeField {
+	property: INodeProperties & { type: 'notice' };
+	rule?: undefined;
+}
+
+export type Field = ValueField | NoticeField;
+
+/** What an operation's hooks may use for one item. */
+export interface ItemContext {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	values: FieldValues;
+	/** Sends through the shared request path (admission, token, retries, error mapping). */
+	send: (request: ApiRequest) => Promise<ApiResponse>;
+	/** GET of a file the API links to, without the token (see ApiClient.download). */
+	download: (url: string) => Promise<BoundedAnswer>;
+}
+
+export interface OperationDefinition {
+	/** The parameter value stored in workflows: never changes once released. */
+	value: string;
+	name: string;
+	action: string;
+	description: string;
+	/**
+	 * What an AI agent's model reads about this operation when the node is attached as a tool: what it
+	 * does, which values it needs, and its cost or side effects. Default: `description`.
+	 */
+	toolDescription?: string;
+	method: IHttpRequestMethods;
+	/** Path with `{field}` placeholders, filled (URL-encoded) from the fields located in `path`. */
+	path: string;
+	/**
+	 * True when sending the request twice has no effect beyond the first (reads, idempotent writes):
+	 * only then are network errors, timeouts and 503 retried. Money and messages are never resent.
+	 */
+	repeatable: boolean;
+	fields: Field[];
+	/** The operation's own entries of its Options collection (the request settings are added to every operation). */
+	options?: ValueField[];
+	/** The answer a success must be; default `{ body: 'json' }`. */
+	expects?: ResponseExpectation;
+	/** This operation's hints for refused requests (a "not found" means another id here than there). */
+	hints?: ErrorHints;
+	/**
+	 * For operations that are not repeatable: where the answer names what the API did for an item (a
+	 * deposit's transactionId), listed when a later item fails so that nothing is paid twice.
+	 */
+	receipt?: ResponsePath;
+	/**
+	 * A non-2xx response that is an answer rather than a failure (Check OTP's "wrong code"): it is
+	 * returned like a 2xx instead of becoming an error.
+	 */
+	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
+	/** Turns the response into output items (lists, files, conveniences); default: one item with the whole response. */
+	toItems?: (
+		response: ApiResponse,
+		item: ItemContext,
+	) => Promise<INodeExecutionData[]> | INodeExecutionData[];
+	/**
+	 * For an operation that needs several requests per item (paging), or a request value only the send
+	 * may read (the hosted journey's customer id, from the credential): sends and returns the items.
+	 */
+	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
+	/**
+	 * The part of one output item a model needs (counts, names, ids for a follow-up call), used when the
+	 * node runs as an AI tool with Tool Output "Summary". Default: the item's json as is.
+	 */
+	toolSummary?: (json: IDataObject) => IDataObject;
+	/**
+	 * The answer has more than ten fields: from node version 2 on, the node offers n8n's Simplify (on by
+	 * default), which outputs `toolSummary` instead of the whole answer. Version 1 keeps the whole answer,
+	 * as workflows saved with it expect.
+	 */
+	simplify?: boolean;
+}

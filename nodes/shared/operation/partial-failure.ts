@@ -1,0 +1,89 @@
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+	NodeApiError,
+	type NodeOperationError,
+} from 'n8n-workflow';
+
+import { valueAt } from '../answers/envelope';
+import { quoteAnswer } from '../transport/errors';
+import type { OperationDefinition } from './operation-types';
+import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
+
+export interface ItemFailure {
+	itemIndex: number;
+	error: NodeApiError | NodeOperationError;
+}
+
+/**
+ * An operation that moves money or sends a message failed for an item while Continue On Fail is off,
+ * or the execution was stopped while it ran: the node started no new items and says which items the
+ * API already accepted (with their receipt, so nobody pays twice on a re-run), which failed (with
+ * their HTTP status), which of those may have been carried out (with the receipt and the answer the
+ * node could not use), and which were never sent.
+ */
+export function partialFailure(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	run: {
+		sent: number[];
+		notSent: number[];
+		failed: ItemFailure[];
+		results: INodeExecutionData[][];
+		cancelled?: boolean;
+	},
+): NodeApiError {
+	const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
+	const failedItems = new Set(run.failed.map((f) => f.itemIndex));
+	const accepted = run.sent
+		.filter((itemIndex) => run.results[itemIndex] !== undefined && !failedItems.has(itemIndex))
+		.map((itemIndex) => {
+			if (op.receipt === undefined) return ordinal(itemIndex);
+			const value = valueAt(run.results[itemIndex][0]?.json, op.receipt);
+			return `${ordinal(itemIndex)} (${op.receipt} ${value === undefined ? 'not in the answer' : String(value)})`;
+		});
+	const notSent = run.notSent.map(ordinal);
+	const failed = [...run.failed].sort((a, b) => a.itemIndex - b.itemIndex);
+	const first = failed[0] as ItemFailure | undefined;
+	const failedLines = failed.map(
+		({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`,
+	);
+	const unknown = failed.flatMap(({ itemIndex, error }) => {
+		const mark = mayHaveBeenCarriedOut(error);
+		if (!mark) return [];
+		return [
+			mark.answer !== undefined
+				? `${ordinal(itemIndex)} (${quoteAnswer(mark.answer, mark.receipt)})`
+				: ordinal(itemIndex),
+		];
+	});
+	const description = [
+		`Accepted by the API, do not send again: ${accepted.length ? accepted.join(', ') : 'none'}.`,
+		unknown.length
+			? `May have been carried out, check with the provider before sending again: ${unknown.join(', ')}.`
+			: '',
+		failedLines.length ? `Failed: ${failedLines.join('; ')}.` : '',
+		`Not sent: ${notSent.length ? notSent.join(', ') : 'none'}.`,
+		first?.error.description ?? '',
+		run.cancelled
+			? ''
+			: 'Turn on "On Error: Continue (using error output)" to get the accepted items as output and the failed ones on the error output.',
+	]
+		.filter(Boolean)
+		.join('\n');
+	const acceptedAndNotSent = `${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`;
+	const message =
+		run.cancelled || !first
+			? `The execution was cancelled during ${op.name}; ${acceptedAndNotSent}`
+			: `${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${acceptedAndNotSent}`;
+	// A NodeApiError, so that the failing item's HTTP status stays on the error n8n shows.
+	const httpCode =
+		first?.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description,
+		itemIndex: first?.itemIndex ?? run.notSent[0] ?? 0,
+		httpCode,
+	});
+}

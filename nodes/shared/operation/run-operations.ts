@@ -1,0 +1,182 @@
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { forEachBounded } from './bounded';
+import { buildRequest, withContent } from './build-request';
+import { itemError, itemHints } from '../transport/errors';
+import { ItemParameters } from './item-parameters';
+import { responseJson } from '../answers/response-json';
+import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
+import { type ItemFailure, partialFailure } from './partial-failure';
+import { readSettings, readValues } from './read-values';
+import type { RequestSettings } from '../transport/request-settings';
+import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
+import { runScope, sendKey } from '../transport/sent-requests';
+import { toolErrorsGoToModel, toolOutput } from './tool-output';
+import { ApiClient } from '../transport/transport';
+import { ExecutionCancelled } from '../transport/wait';
+
+interface ReadyItem {
+	itemIndex: number;
+	values: FieldValues;
+	request: ApiRequest;
+}
+
+/**
+ * A node's execute(): picks the operation, validates every item and builds its request first
+ * (nothing is sent while any item is invalid, unless Continue On Fail turns that item into an error
+ * item), then sends the valid items through the shared request path with bounded concurrency, and
+ * returns the output in input order with pairedItem.
+ */
+export async function runOperations(
+	ctx: IExecuteFunctions,
+	operations: OperationDefinition[],
+): Promise<INodeExecutionData[][]> {
+	const operationValue = ctx.getNodeParameter('operation', 0) as string;
+	const op = operations.find((o) => o.value === operationValue);
+	if (!op) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operationValue}"`);
+
+	const items = ctx.getInputData();
+	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
+	const fail = (error: unknown, itemIndex: number) =>
+		itemError(ctx.getNode(), op, error, itemIndex);
+	const parameters = new ItemParameters(ctx);
+	let settings: RequestSettings;
+	try {
+		settings = readSettings(ctx, parameters);
+	} catch (error) {
+		throw fail(error, 0);
+	}
+
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const ready: ReadyItem[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const values = readValues(ctx, parameters, op, itemIndex);
+			ready.push({ itemIndex, values, request: buildRequest(op, values) });
+		} catch (error) {
+			if (!continueOnFail) throw fail(error, itemIndex);
+			results[itemIndex] = [errorItem(ctx, fail(error, itemIndex), itemIndex)];
+		}
+	}
+
+	if (ready.length) {
+		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
+		// but a money or message request already on the wire, which is let finish (transport.ts).
+		const cancel = ctx.getExecutionCancelSignal?.();
+		const client = await ApiClient.create(ctx, settings, cancel);
+		// Where the requests that must not go out again are remembered when n8n may re-run the node.
+		const scope = op.repeatable ? undefined : runScope(ctx);
+		const failed: ItemFailure[] = [];
+		const cancelledBeforeSending: number[] = [];
+		const cancelled = () => cancel?.aborted === true;
+		const started = await forEachBounded(
+			ready,
+			() => client.concurrency,
+			async (entry) => {
+				try {
+					const produced = await runItem(ctx, client, op, entry, scope);
+					results[entry.itemIndex] = produced.map((item) => ({
+						...item,
+						pairedItem: { item: entry.itemIndex },
+					}));
+				} catch (error) {
+					// Stopped before its request left: never sent (the stop itself starts no new item).
+					if (error instanceof ExecutionCancelled && !op.repeatable) {
+						cancelledBeforeSending.push(entry.itemIndex);
+						return;
+					}
+					const failure = fail(error, entry.itemIndex);
+					failed.push({ itemIndex: entry.itemIndex, error: failure });
+					if (continueOnFail) {
+						results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+						return;
+					}
+					throw failure;
+				}
+			},
+			cancelled,
+		);
+		const startedItems = ready.slice(0, started).map((r) => r.itemIndex);
+		const sent = startedItems.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
+		const notSent = [
+			...cancelledBeforeSending,
+			...ready.slice(started).map((r) => r.itemIndex),
+		].sort((a, b) => a - b);
+		// A stopped execution reports what the API did with the money and messages sent so far. n8n
+		// saves a stopped execution when it is stopped, before the requests on the wire have answered,
+		// so the report (redacted, receipts included) also goes to n8n's log.
+		if (cancelled() && !op.repeatable && notSent.length) {
+			const report = partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
+			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, {
+				node: ctx.getNode().name,
+				executionId: ctx.getExecutionId?.(),
+			});
+			throw report;
+		}
+		if (failed.length && !continueOnFail) {
+			if (op.repeatable || ready.length === 1) throw failed[0].error;
+			throw partialFailure(ctx, op, { sent, notSent, failed, results });
+		}
+	}
+	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
+	return [toolOutput(ctx, op, results.flat())];
+}
+
+async function runItem(
+	ctx: IExecuteFunctions,
+	client: ApiClient,
+	op: OperationDefinition,
+	entry: ReadyItem,
+	scope: string | undefined,
+): Promise<INodeExecutionData[]> {
+	const { itemIndex, values, request } = entry;
+	let sequence = 0;
+	const secrets = op.fields.filter((f) => f.rule && f.secret).map((f) => values[f.property.name]);
+	const hints = itemHints(op, values);
+	const item: ItemContext = {
+		ctx,
+		itemIndex,
+		values,
+		send: async (toSend) =>
+			await client.send(await withContent(toSend), {
+				itemIndex,
+				operation: op.name,
+				repeatable: op.repeatable,
+				acceptsAnswer: op.acceptsAnswer,
+				expects: op.expects,
+				hints,
+				secrets: secrets.filter((value) => value !== undefined),
+				receipt: op.receipt,
+				...(scope !== undefined ? { sendKey: sendKey(scope, itemIndex, sequence++) } : {}),
+			}),
+		download: async (url) => await client.download(url),
+	};
+	if (op.run) return await op.run(item, request);
+	const response = await item.send(request);
+	return op.toItems ? await op.toItems(response, item) : [{ json: responseJson(response.body) }];
+}
+
+/**
+ * The item that stands for a failed one with Continue On Fail. With the error output it also carries
+ * the error itself, which is how n8n (both 1.x and 2.x) recognises an item for the error output.
+ */
+function errorItem(
+	ctx: IExecuteFunctions,
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	// The answer of a request that may have been carried out (a receipt the node could not use).
+	const answer = mayHaveBeenCarriedOut(error)?.answer;
+	if (answer !== undefined) json.answer = answer as IDataObject[string];
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	return { json, pairedItem: { item: itemIndex }, ...(toErrorOutput ? { error } : {}) };
+}

@@ -1,0 +1,207 @@
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { OperationDefinition } from './operation-types';
+
+/**
+ * What a node attached to an n8n AI Agent gives the agent's model. n8n hands the model the json of
+ * the tool node's output items (n8n-nodes-langchain buildSteps: JSON.stringify of every item's json),
+ * so long responses cost context and attention, and files must never reach it. When the node runs
+ * as a tool, its output is what the model reads; the normal node output stays complete.
+ */
+
+/** The most items a tool answer holds in Summary mode; the rest is counted in a closing note. */
+const MAX_TOOL_ITEMS = 20;
+/** Strings at least this long that look like base64 (file content) are replaced by a placeholder. */
+const MIN_BASE64_LENGTH = 200;
+const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
+const DATA_URL = /^data:[^,]{0,100};base64,/i;
+
+/**
+ * n8n gives a node attached to an agent the type `<package>.<name>Tool` (1.x and 2.x alike).
+ * `isToolExecution()` is no help here: n8n 2.x runs a tool for the agent's engine requests in an
+ * ExecuteContext whose isToolExecution() always answers false, and n8n 1.x lacks the method.
+ */
+export function runsAsTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+/**
+ * As a tool, a failing item becomes an error item the model reads and can correct (n8n 2.x does
+ * the same with the message alone; 1.x would stop the whole run), unless the node's On Error setting
+ * says Stop Workflow.
+ */
+export function toolErrorsGoToModel(ctx: IExecuteFunctions): boolean {
+	return runsAsTool(ctx) && ctx.getNode().onError !== 'stopWorkflow';
+}
+
+/**
+ * The parameters only the Tool variant shows ('@tool'): the description the model reads, one per
+ * operation, pre-filled from the operation table (n8n uses a node's own `toolDescription` parameter
+ * as the tool's description, in 1.x and 2.x), and the choice between summary and full response.
+ */
+export function toolProperties(operations: OperationDefinition[]): INodeProperties[] {
+	const descriptions: INodeProperties[] = operations.map((op) => {
+		// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
+		const toolDescription = op.toolDescription ?? op.description;
+		return {
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: toolDescription,
+			required: true,
+			typeOptions: { rows: 4 },
+			displayOptions: { show: { '@tool': [true], operation: [op.value] } },
+			description:
+				'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
+		};
+	});
+	// n8n's UX guideline names these modes "Output": Simplified / Raw. The values stay as first saved.
+	return [
+		...descriptions,
+		{
+			displayName: 'Output',
+			name: 'toolOutput',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { '@tool': [true] } },
+			options: [
+				{
+					name: 'Simplified',
+					value: 'summary',
+					description:
+						'What the model needs (counts, names, IDs for a follow-up call); saves context',
+				},
+				{
+					name: 'Raw',
+					value: 'full',
+					description: 'The whole API response, as the node outputs it outside an agent',
+				},
+			],
+			default: 'summary',
+			description:
+				'What the AI model receives. Files are never passed to the model, only their names and sizes.',
+		},
+		...simplifyProperty(operations),
+	];
+}
+
+/** The node version from which Simplify exists: a new default that changes the output needs a new version. */
+const SIMPLIFY_FROM_VERSION = 2;
+
+/**
+ * n8n's Simplify switch (UX guideline: an answer of more than ten fields), outside an agent, from node
+ * version 2 on: the operations marked `simplify` then output their `toolSummary`. In version 1 it is
+ * not there, so workflows saved with version 1 keep the whole answer.
+ */
+function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] {
+	const simplifiable = operations
+		.filter((op) => op.simplify && op.toolSummary)
+		.map((op) => op.value);
+	if (!simplifiable.length) return [];
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simple',
+			type: 'boolean',
+			default: true,
+			displayOptions: {
+				show: { '@version': [{ _cnd: { gte: SIMPLIFY_FROM_VERSION } }], operation: simplifiable },
+				hide: { '@tool': [true] },
+			},
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+		},
+	];
+}
+
+/** The items with Simplify on: each item's json replaced by the operation's summary, files and pairing kept. */
+function simplified(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
+	const summarise = op.simplify ? op.toolSummary : undefined;
+	if (!summarise || ctx.getNode().typeVersion < SIMPLIFY_FROM_VERSION) return items;
+	return items.map((item) => {
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const itemIndex = typeof paired === 'object' && paired ? paired.item : 0;
+		const isErrorItem = typeof item.json.error === 'string';
+		if (isErrorItem || ctx.getNodeParameter('simple', itemIndex, true) !== true) return item;
+		return { ...item, json: summarise(item.json) };
+	});
+}
+
+/** The node's output as the model should read it when the node runs as a tool; otherwise as it is, or simplified. */
+export function toolOutput(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
+	if (!runsAsTool(ctx)) return simplified(ctx, op, items);
+	// No item would reach the model as "": say that the call worked and found nothing.
+	if (items.length === 0)
+		return [
+			{
+				json: { resultCount: 0, note: 'The request succeeded and returned no results.' },
+				pairedItem: { item: 0 },
+			},
+		];
+	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';
+	const listed = full ? items : items.slice(0, MAX_TOOL_ITEMS);
+	const answer = listed.map((item) => forModel(item, full ? undefined : op.toolSummary));
+	if (listed.length < items.length) {
+		answer.push({
+			json: {
+				note: `${items.length - listed.length} more results not shown (${items.length} in all). Narrow the request to see them.`,
+			},
+			pairedItem: listed[listed.length - 1]?.pairedItem,
+		});
+	}
+	return answer;
+}
+
+function forModel(
+	item: INodeExecutionData,
+	summarise?: (json: IDataObject) => IDataObject,
+): INodeExecutionData {
+	const isErrorItem = typeof item.json.error === 'string';
+	const json = summarise && !isErrorItem ? summarise(item.json) : item.json;
+	const files = describeBinary(item.binary);
+	const cleaned = withoutFileContent(json) as IDataObject;
+	return {
+		json: files.length ? { ...cleaned, files } : cleaned,
+		...(item.pairedItem !== undefined ? { pairedItem: item.pairedItem } : {}),
+	};
+}
+
+/** Names and sizes of the item's files, never their content. */
+function describeBinary(binary: IBinaryKeyData | undefined): IDataObject[] {
+	return Object.entries(binary ?? {}).map(([property, data]) => ({
+		binaryProperty: property,
+		fileName: data.fileName ?? null,
+		mimeType: data.mimeType,
+		fileSize: data.fileSize ?? null,
+		note: 'File kept in the workflow; its content is not given to the model.',
+	}));
+}
+
+/** Replaces base64 file content and data: URLs anywhere in the json with a short placeholder. */
+function withoutFileContent(value: unknown): unknown {
+	if (typeof value === 'string') {
+		const compact =
+			value.length >= MIN_BASE64_LENGTH && (DATA_URL.test(value) || BASE64.test(value));
+		return compact ? `[file content omitted: ${value.length} characters]` : value;
+	}
+	if (Array.isArray(value)) return value.map(withoutFileContent);
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.entries(value).map(([key, inner]) => [key, withoutFileContent(inner)]),
+		);
+	}
+	return value;
+}
