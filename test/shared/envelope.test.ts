@@ -1,6 +1,5 @@
 import { checkAnswer, decodeBytes } from '../../nodes/shared/transport/answer-check';
 import { member, payloadOf, reportsError, valueAt } from '../../nodes/shared/answers/envelope';
-import { apiMessage } from '../../nodes/shared/transport/errors';
 
 // The same Send OTP answer in the API's generations (un-enveloped snake_case, un-enveloped camelCase, enveloped).
 const g1 = { reference_id: 'r1', status: { code: 3901, description: 'Request in progress' } };
@@ -91,20 +90,5 @@ describe('expectations read through the reader', () => {
 		});
 		expect(decodeBytes(Buffer.from('not json'), 'application/json')).toBe('not json');
 		expect(decodeBytes(Buffer.from('plain'), 'text/plain')).toBe('plain');
-	});
-});
-
-describe('the reason of a refusal', () => {
-	it.each([
-		[{ error: 'Too Many Requests', message: 'Rate limit exceeded', code: '429' }, 'Too Many Requests: Rate limit exceeded'],
-		[{ error: 'Invalid securityFactor' }, 'Invalid securityFactor'],
-		[{ error: false, message: 'Company not found' }, 'Company not found'],
-		[{ status: false, data: { message: 'countries is required' } }, 'countries is required'],
-		[{ status: true, data: { status: { code: 3905, description: 'Invalid OTP' } } }, 'Invalid OTP'],
-		[{ status: { code: 404, description: 'Not found' } }, 'Not found'],
-		['  Bad Gateway ', 'Bad Gateway'],
-		[{ code: 1 }, undefined],
-	])('%j says %p', (body, said) => {
-		expect(apiMessage(body)).toBe(said);
 	});
 });

@@ -1,4 +1,4 @@
-import type { INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { addressOperations } from '../../nodes/Address/operations';
 import { amlOperations } from '../../nodes/Aml/operations';
@@ -8,7 +8,8 @@ import { kybOperations } from '../../nodes/Kyb/operations';
 import { paymentsOperations } from '../../nodes/Payments/operations';
 import { phoneOperations } from '../../nodes/Phone/operations';
 import { qesOperations } from '../../nodes/Qes/operations';
-import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
+import { FieldError } from '../../nodes/shared/fields/field-error';
+import type { FieldValues, OperationDefinition, ValueField } from '../../nodes/shared/operation/operation-types';
 import { requestSettings } from '../../nodes/shared/transport/request-settings';
 
 /**
@@ -26,6 +27,17 @@ const tables: Record<string, OperationDefinition[]> = {
 	address: addressOperations,
 	identity: identityOperations,
 };
+/** Enough of n8n for a rule to read the item: its input carries a small file under `data`, the default binary property. */
+const ctx = {
+	getInputData: () => [{ json: {}, binary: { data: { mimeType: 'image/png', data: 'iVBORw0KGgo=', bytes: 8, fileName: 'a.png' } } }],
+	helpers: { assertBinaryData: () => ({ mimeType: 'image/png', data: 'iVBORw0KGgo=', bytes: 8, fileName: 'a.png' }) },
+} as unknown as IExecuteFunctions;
+const ruleInput = (field: ValueField, values: FieldValues) => ({ name: field.property.name, property: field.property, values, ctx, itemIndex: 0 });
+const hintOf = ({ rule, property }: ValueField) => (typeof rule.hint === 'function' ? rule.hint(property) : rule.hint);
+/** What an editor field holds before anyone types: nothing, or an expression n8n evaluates per item. */
+const unset = (value: unknown) => value === undefined || value === '' || (typeof value === 'string' && value.startsWith('='));
+const RESPONSE_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
+
 const operations = Object.entries(tables).flatMap(([node, ops]) => ops.map((op) => [`${node}.${op.value}`, op] as const));
 
 describe.each(operations)('operation table %s', (_name, op) => {
@@ -58,6 +70,67 @@ describe.each(operations)('operation table %s', (_name, op) => {
 		const known = new Set(valueFields.filter((f) => !f.secret).map((f) => f.property.name));
 		const named = Object.values(op.hints ?? {}).flatMap((text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
 		expect(named.filter((name) => !known.has(name))).toEqual([]);
+	});
+});
+
+describe.each(operations)('operation table %s: the data contract, without HTTP', (_name, op) => {
+	const valueFields = op.fields.filter((f): f is ValueField => f.rule !== undefined);
+	const optionDefaults = Object.fromEntries([...(op.options ?? []), ...requestSettings].map((f) => [f.property.name, f.property.default]));
+
+	const defaults = Object.fromEntries(op.fields.map((f) => [f.property.name, f.property.default]));
+	/** Shown in a new node, where every parameter holds its default (a consent box shown only once an add-on is chosen is not). */
+	const shownAtFirst = (f: ValueField) =>
+		Object.entries(f.property.displayOptions?.show ?? {}).every(([name, allowed]) => [defaults[name]].flat().some((v) => (allowed as unknown[]).includes(v)));
+
+	it("every rule accepts its property's default, as n8n fills it into a new node", () => {
+		const refused = [...valueFields.filter(shownAtFirst), ...(op.options ?? []), ...requestSettings]
+			.filter((f) => !unset(f.property.default))
+			.flatMap((f) => {
+				try {
+					f.rule.toWire(f.property.default, ruleInput(f, { ...optionDefaults }));
+					return [];
+				} catch (error) {
+					return [`${f.property.name}: ${(error as Error).message}`];
+				}
+			});
+		expect(refused).toEqual([]);
+	});
+
+	it('a number states its bounds, and a text rule that can refuse says what it wants ("Must be <hint>.")', () => {
+		const unexplained = [...valueFields, ...(op.options ?? [])].filter((f) => {
+			if (hintOf(f)) return false;
+			if (f.property.type === 'number') return true;
+			if (f.property.type !== 'string') return false;
+			try {
+				f.rule.toWire('#?% not a value', ruleInput(f, { ...optionDefaults }));
+				return false;
+			} catch (error) {
+				return error instanceof FieldError;
+			}
+		});
+		expect(unexplained.map((f) => f.property.name)).toEqual([]);
+	});
+
+	it('a path starts with / and has no query; a secret goes into neither (URLs are logged)', () => {
+		expect(op.path).toMatch(/^\/[^?#\s]*$/);
+		expect(valueFields.filter((f) => f.secret && (f.location === 'path' || f.location === 'query')).map((f) => f.property.name)).toEqual([]);
+	});
+
+	it('sendAs and nest only on fields sent in the body', () => {
+		const misplaced = valueFields.filter((f) => (f.sendAs !== undefined || f.nest !== undefined) && (f.location ?? 'body') !== 'body');
+		expect(misplaced.map((f) => f.property.name)).toEqual([]);
+	});
+
+	it('names answer members as dotted paths; a receipt only where the request is never resent', () => {
+		const paths = [...(op.expects?.oneOf ?? []), ...(op.expects?.allOf ?? []), ...(op.receipt ? [op.receipt] : [])];
+		expect(paths.filter((path) => !RESPONSE_PATH.test(path))).toEqual([]);
+		for (const list of [op.expects?.oneOf, op.expects?.allOf]) if (list) expect(list.length).toBeGreaterThan(0);
+		if (op.receipt) expect(op.repeatable).toBe(false);
+	});
+
+	it('hints answer refusals only: a 4xx or 5xx status or notFound, each with words', () => {
+		const entries = Object.entries(op.hints ?? {});
+		expect(entries.filter(([key, text]) => !(key === 'notFound' || (Number(key) >= 400 && Number(key) < 600)) || !String(text).trim())).toEqual([]);
 	});
 });
 

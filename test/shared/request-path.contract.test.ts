@@ -288,9 +288,10 @@ describe('request path: error output', () => {
 });
 
 describe('request path: path ids', () => {
-	it.each(['..', '.', ' '])('a sessionId of "%s" is refused before sending', async (sessionId) => {
-		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId } as never);
-		expect(error!.message).toMatch(/^Session ID \(sessionId\) (must be an id, not empty, "\." or "\.\."|is required)/);
+	// Every refused id, value by value, is a row of fillPath in build-request.test.ts; here the run sends nothing.
+	it('a sessionId of ".." is refused before sending', async () => {
+		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId: '..' } as never);
+		expect(error!.message).toBe('Session ID (sessionId) must be an id, not empty, "." or "..", got ".." (item 1)');
 		expect((await emulator().stats()).total).toBe(0);
 	});
 });
