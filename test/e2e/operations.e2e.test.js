@@ -1,8 +1,7 @@
 'use strict';
-// End-to-end suite of the shipped examples: the example workflows, our credential inside n8n's own
-// HTTP Request node, and a validation failure, each run by a real n8n (1.123 and 2.40) against the
-// sandbox emulator started in this process; the KYB example runs twice, against an emulator playing
-// g2 and one playing g3. Every operation of every action node runs in real n8n in the golden
+// End-to-end suite of the shipped examples: the example workflows and a validation failure, each run
+// by a real n8n (1.123 and 2.40) against the sandbox emulator started in this process; the KYB example
+// runs twice, against an emulator playing g2 and one playing g3. Every operation of every action node runs in real n8n in the golden
 // workflows (golden.e2e.test.js: requests and outputs compared as recorded); the answers of either
 // API generation are read by the node tests (test/nodes, against the emulator playing g2 and g3).
 //
@@ -64,35 +63,6 @@ function kybExampleAgainstG3(examples) {
 	const { workflow } = examples.find((e) => e.file === 'kyb-onboarding.json');
 	const nodes = workflow.nodes.map((n) => (n.credentials ? { ...n, credentials: { verificationServicesApi: G3_CREDENTIAL_REF } } : n));
 	return { ...workflow, id: KYB_EXAMPLE_G3_ID, name: `${workflow.name} (API g3)`, nodes };
-}
-
-function httpRequestWorkflow(baseUrl) {
-	return {
-		id: 'e2eHttpCountries',
-		name: 'e2e: HTTP Request node with the Verification Services credential',
-		nodes: [
-			{ id: 'http-n0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'http-n1',
-				name: 'Get Countries',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [220, 0],
-				parameters: {
-					method: 'GET',
-					url: `${baseUrl}/KYB/countries`,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: 'verificationServicesApi',
-					options: {},
-				},
-				credentials: { verificationServicesApi: CREDENTIAL_REF },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Get Countries', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
 }
 
 /** A blank name reaches the AML node through an expression: validation must stop it before any request. */
@@ -204,7 +174,6 @@ for (const version of VERSIONS) {
 				const succeeding = [
 					...examples.map((e) => e.workflow),
 					kybExampleAgainstG3(examples),
-					httpRequestWorkflow(state.sandbox.baseUrl),
 				];
 				const t1 = Date.now();
 				await instance.importWorkflows([...succeeding, failingWorkflow]);
@@ -342,18 +311,6 @@ for (const version of VERSIONS) {
 				if (portrait.data && !portrait.id && portrait.data !== 'filesystem-v2') assert.equal(portrait.data, front, 'byte for byte the front image');
 				else assert.equal(Number(String(portrait.fileSize).replace(/[^0-9]/g, '')), 73, 'the portrait has the front image size');
 			}
-		});
-
-		// ---- the credential in n8n's HTTP Request node ----------------------------------------
-
-		it('HTTP Request node with the predefined credential calls GET /KYB/countries', async () => {
-			const run = reader(succeeded('e2eHttpCountries'));
-			const [body] = run.out('Get Countries');
-			assert.equal(body.error, false);
-			assert.equal(body.data.countries.length, 15);
-			const calls = await run.sandbox.requests('GET /KYB/countries');
-			assert.ok(calls.length >= 1);
-			assert.ok(calls.every((c) => c.status === 200 && c.headers.authorization === '[redacted]'), 'every call carried a bearer token');
 		});
 
 		// ---- validation failure ----------------------------------------------------------------
