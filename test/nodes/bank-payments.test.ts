@@ -91,16 +91,6 @@ describe('Initiate Payment: the request', () => {
 		expect(error).toBeUndefined();
 		expect(await sentBodies(INITIATE)).toEqual([expect.objectContaining({ amount: '5.00', storedBIC: 'COBADEFFXXX', language: 'de', country: 'DE' })]);
 	});
-
-	it('one payment per item, in order, with pairedItem', async () => {
-		const { items: out, error } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'A-1' }, { order: 'A-2' }] });
-		expect(error).toBeUndefined();
-		expect((await sentBodies(INITIATE)).map((b) => b.referenceId)).toEqual(['A-1', 'A-2']);
-		expect(out.map((i) => [i.json.referenceId, i.pairedItem])).toEqual([
-			['A-1', { item: 0 }],
-			['A-2', { item: 1 }],
-		]);
-	});
 });
 
 describe('Initiate Payment: every rule is checked before any money moves', () => {

@@ -121,14 +121,6 @@ describe('Start Hosted Journey: the request', () => {
 		expect(error).toBeUndefined();
 		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
 	});
-
-	it('one journey per item, each with its own transactionId', async () => {
-		const { items: out, error } = await start({ additionalFields: { fullName: '={{ $json.name }}' } }, { input: [{ name: 'Anna A' }, { name: 'Ben B' }] });
-		expect(error).toBeUndefined();
-		expect((await sentBodies()).map((b) => (b.validationData as IDataObject).fullName)).toEqual(['Anna A', 'Ben B']);
-		expect(new Set(out.map((i) => i.json.transactionId)).size).toBe(2);
-		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
 });
 
 describe('Start Hosted Journey: refused before sending', () => {

@@ -83,13 +83,6 @@ describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 });
 
 describe('Phone: Send OTP', () => {
-	it('the custom OTP is the code the emulator expects', async () => {
-		const { items: out } = await send({ method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor: '123456' } });
-		const referenceId = out[0].json.referenceId as string;
-		const state = await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/${referenceId}`)).json();
-		expect(state).toMatchObject({ otp: '123456', otpGenerated: false, method: 'sms' });
-	});
-
 	it('with Clean Phone Number off, digits are sent as they are and formatting is refused', async () => {
 		const ok = await send({ method: 'sms', phoneNumber: '436501234567', options: { cleanPhoneNumber: false } });
 		expect(ok.error).toBeUndefined();
