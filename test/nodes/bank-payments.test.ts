@@ -121,17 +121,6 @@ describe('Initiate Payment: every rule is checked before any money moves', () =>
 });
 
 describe('Initiate Payment: never sent twice', () => {
-	it('a 503 is not resent (the payment may exist); a 429 is, and one payment is made', async () => {
-		await emulator().configure({ failures: [{ route: INITIATE, status: 503 }] });
-		expect((await initiate({})).error!.message).toContain('HTTP 503');
-		expect(await emulator().count(INITIATE)).toBe(1);
-		await emulator().reset();
-		await emulator().configure({ failures: [{ route: INITIATE, status: 429, retryAfter: 0 }] });
-		expect((await initiate({})).error).toBeUndefined();
-		expect(await emulator().count(INITIATE)).toBe(2);
-		expect((await control().get('/payments')).data).toHaveLength(1);
-	});
-
 	it('Continue On Fail: every payment is sent once, the refused one becomes an error item in its place', async () => {
 		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"r"}', contentType: 'application/json' }] });
 		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });

@@ -151,20 +151,6 @@ describe('Start Hosted Journey: refused before sending', () => {
 	});
 });
 
-describe('Start Hosted Journey: a billed journey is never started twice', () => {
-	it('a 503 is not resent; a 429 is (refused before acting), and one journey starts', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 503 }] });
-		expect((await start({})).error!.message).toContain('HTTP 503');
-		expect(await emulator().count(ROUTE)).toBe(1);
-		await emulator().reset();
-		await emulator().configure({ failures: [{ route: ROUTE, status: 429, retryAfter: 0 }] });
-		const { items: out, error } = await start({});
-		expect(error).toBeUndefined();
-		expect(await emulator().count(ROUTE)).toBe(2);
-		expect(out).toHaveLength(1);
-	});
-});
-
 describe('Start Hosted Journey: the customer id stays a secret', () => {
 	it('an answer that echoes the customer id is output without it; the link and id stay whole', async () => {
 		const { items: out, error } = await runWithRewrittenAnswers(

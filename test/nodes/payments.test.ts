@@ -81,13 +81,6 @@ describe('Payments: Challenge Deposit', () => {
 		expect(await emulator().count(ROUTE)).toBe(1);
 	});
 
-	it('reports an API 400 with its message', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 400, count: 1, body: { message: 'Invalid IBAN holder' } }] });
-		const { error } = await deposit({});
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toBe('Challenge Deposit failed with HTTP 400: Invalid IBAN holder');
-	});
-
 	describe('refuses invalid values before sending anything', () => {
 		const expectRejected = async (parameters: IDataObject, field: string, rule: string, input: IDataObject[] = [{}]) =>
 			await expectValidationError(emulator(), await deposit(parameters, input), 0, `(${field})`, rule);
