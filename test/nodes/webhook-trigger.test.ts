@@ -379,6 +379,14 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 	}
 	const startedItems = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 
+	it('by default an unsigned payment result is answered 401 and nothing is asked of the API', async () => {
+		await payment('ref-default', 'SUCCESS');
+		const result = await deliverUnsigned({ referenceId: 'ref-default', status: 'SUCCESS' }, {});
+		expect(result.res).toMatchObject({ statusCode: 401, body: { message: 'Unauthorized' } });
+		expect(startedItems(result)).toEqual([]);
+		expect(await sandbox().count(STATUS_ROUTE)).toBe(0);
+	});
+
 	it('Confirm With the API: starts with what Get Payment Status answers, never with what the body claims', async () => {
 		await payment('ref-declined', 'FAILURE_DECLINED');
 		const result = await deliverUnsigned({ referenceId: 'ref-declined', status: 'SUCCESS', paymentOutcome: 'succeeded', amount: '1000000.00' });
