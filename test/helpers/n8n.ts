@@ -14,7 +14,6 @@ import type {
 	ICredentialType,
 	INode,
 	INodeExecutionData,
-	INodeListSearchResult,
 	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
@@ -41,20 +40,9 @@ import { createAdditionalData, defaultNodeName, setupNode } from './harness-cont
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
-export type { CredentialUpdate } from './credentials-helper';
-export { HarnessCredentialsHelper, HarnessCredentialTypes } from './credentials-helper';
 export { runCredentialTest } from './credential-test';
-export type { CredentialTestOptions, CredentialTestResult } from './credential-test';
 export { runWebhook, runWebhookMethod } from './webhook';
-export type {
-	RunWebhookOptions,
-	RunWebhookResult,
-	RunWebhookMethodOptions,
-	RunWebhookMethodResult,
-	WebhookRequest,
-	RecordedResponse,
-} from './webhook';
-export { reportedErrors } from './n8n-container';
+export type { RunWebhookResult, WebhookRequest } from './webhook';
 
 export const INPUT_NODE_NAME = 'Input';
 
@@ -261,7 +249,7 @@ function loadOptionsContext(opts: RunNodeMethodOptions) {
 	return { context, nodeType };
 }
 
-function getMethod(nodeType: INodeType, kind: 'loadOptions' | 'listSearch', name: string) {
+function getMethod(nodeType: INodeType, kind: 'loadOptions', name: string) {
 	const method = (nodeType.methods?.[kind] as Record<string, unknown> | undefined)?.[name];
 	if (typeof method !== 'function') {
 		throw new UnexpectedError(`Node type does not have ${kind} method "${name}" defined`);
@@ -275,16 +263,4 @@ export async function runLoadOptions(opts: RunNodeMethodOptions): Promise<INodeP
 	return (await getMethod(nodeType, 'loadOptions', opts.method).call(
 		context,
 	)) as INodePropertyOptions[];
-}
-
-/** Calls `node.methods.listSearch[method]` (resource locator search) with a real LoadOptionsContext. */
-export async function runListSearch(
-	opts: RunNodeMethodOptions & { filter?: string; paginationToken?: string },
-): Promise<INodeListSearchResult> {
-	const { context, nodeType } = loadOptionsContext(opts);
-	return (await getMethod(nodeType, 'listSearch', opts.method).call(
-		context,
-		opts.filter,
-		opts.paginationToken,
-	)) as INodeListSearchResult;
 }

@@ -138,17 +138,6 @@ describe('Address Verification refuses before sending', () => {
 		const result = await verify({ ...ERIKA, ...change }, { input: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
 	});
-
-	it('names the failing item; with Continue On Fail the others are sent, in order', async () => {
-		const { items: out, error } = await verify(
-			{ ...ERIKA, country: '={{ $json.country }}' },
-			{ input: [{ country: 'DE' }, { country: 'AT' }, { country: 'NL' }], continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(out[1].json.error).toMatch(/^Compliance Reason \(reason\) is required when the country is AT.* \(item 2\)$/);
-		expect((await sentBodies()).map((b) => (b as IDataObject).country)).toEqual(['DE', 'NL']);
-	});
 });
 
 describe('Address Verification: answers and failures', () => {

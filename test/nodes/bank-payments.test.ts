@@ -91,16 +91,6 @@ describe('Initiate Payment: the request', () => {
 		expect(error).toBeUndefined();
 		expect(await sentBodies(INITIATE)).toEqual([expect.objectContaining({ amount: '5.00', storedBIC: 'COBADEFFXXX', language: 'de', country: 'DE' })]);
 	});
-
-	it('one payment per item, in order, with pairedItem', async () => {
-		const { items: out, error } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'A-1' }, { order: 'A-2' }] });
-		expect(error).toBeUndefined();
-		expect((await sentBodies(INITIATE)).map((b) => b.referenceId)).toEqual(['A-1', 'A-2']);
-		expect(out.map((i) => [i.json.referenceId, i.pairedItem])).toEqual([
-			['A-1', { item: 0 }],
-			['A-2', { item: 1 }],
-		]);
-	});
 });
 
 describe('Initiate Payment: every rule is checked before any money moves', () => {
@@ -131,40 +121,6 @@ describe('Initiate Payment: every rule is checked before any money moves', () =>
 });
 
 describe('Initiate Payment: never sent twice', () => {
-	it('a dropped connection fails the item after one request', async () => {
-		await emulator().configure({ failures: [{ route: INITIATE, status: 0 }] });
-		const { error } = await initiate({});
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toContain('Initiate Payment could not reach the API');
-		expect((error as NodeApiError).description).toContain('never resent after a network error');
-		expect(await emulator().count(INITIATE)).toBe(1);
-	});
-
-	it('a 503 is not resent (the payment may exist); a 429 is, and one payment is made', async () => {
-		await emulator().configure({ failures: [{ route: INITIATE, status: 503 }] });
-		expect((await initiate({})).error!.message).toContain('HTTP 503');
-		expect(await emulator().count(INITIATE)).toBe(1);
-		await emulator().reset();
-		await emulator().configure({ failures: [{ route: INITIATE, status: 429, retryAfter: 0 }] });
-		expect((await initiate({})).error).toBeUndefined();
-		expect(await emulator().count(INITIATE)).toBe(2);
-		expect((await control().get('/payments')).data).toHaveLength(1);
-	});
-
-	it('a failure stops the run and names the payments made by requestId, and the ones never sent', async () => {
-		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"req-made-1","redirectUrl":"https://bank.example/req-made-1"}', contentType: 'application/json' }, { route: INITIATE, status: 500 }] });
-		const { error, items: out } = await initiate(
-			{ referenceId: '={{ $json.order }}', options: { maxConcurrentRequests: 1 } },
-			{ input: [{ order: 'B-1' }, { order: 'B-2' }, { order: 'B-3' }] },
-		);
-		expect(out).toEqual([]);
-		expect(error!.message).toBe('Initiate Payment failed for item 2; 1 item was already accepted by the API and 1 not sent');
-		const description = (error as NodeApiError).description!;
-		expect(description).toContain('Accepted by the API, do not send again: item 1 (requestId req-made-1).');
-		expect(description).toContain('Not sent: item 3.');
-		expect((error as NodeApiError).httpCode).toBe('500');
-	});
-
 	it('Continue On Fail: every payment is sent once, the refused one becomes an error item in its place', async () => {
 		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"r"}', contentType: 'application/json' }] });
 		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });

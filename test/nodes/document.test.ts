@@ -72,21 +72,6 @@ describe('node description', () => {
 });
 
 describe('openJourney', () => {
-	it('sends passThroughData as an object and outputs the whole response', async () => {
-		const { items, error } = await run({
-			operation: 'openJourney',
-			additionalFields: { passThroughData: '{"caseId":"A-17","tags":["new"]}' },
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /openJourney')).toEqual([{ passThroughData: { caseId: 'A-17', tags: ['new'] } }]);
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toEqual({
-			journeyId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-			passThroughData: { caseId: 'A-17', tags: ['new'] },
-		});
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-	});
-
 	it('sends no body without passThroughData, one journey per item', async () => {
 		const { items, error } = await run({ operation: 'openJourney' }, [{ json: {} }, { json: {} }]);
 		expect(error).toBeUndefined();
@@ -110,27 +95,6 @@ describe('openJourney', () => {
 });
 
 describe('addImage', () => {
-	it('sends the binary as base64 with the file name and side, and outputs the whole response', async () => {
-		const journeyId = await openJourney();
-		const bytes = png(3000);
-		const { items, error } = await run(
-			{ operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front' },
-			[imageItem(bytes, 'passport-front.png', 'data', { journeyId })],
-		);
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /addImage')).toEqual([
-			{ journeyId, imageName: 'passport-front.png', imageSide: 'front', imageData: bytes.toString('base64') },
-		]);
-		expect(items).toEqual([
-			{
-				json: { journeyId, imageSide: 'front', imageName: 'passport-front.png', stored: true, sizeBytes: bytes.length },
-				pairedItem: { item: 0 },
-			},
-		]);
-		const [stored] = (await journey(journeyId)).images;
-		expect(stored).toMatchObject({ imageName: 'passport-front.png', imageSide: 'front', sha256: sha256(bytes), storeOnly: false });
-	});
-
 	it('reads each item from its own binary property, with imageName, storeOnly and passThroughData set', async () => {
 		const journeyId = await openJourney();
 		const front = png(100);

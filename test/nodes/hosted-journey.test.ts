@@ -121,14 +121,6 @@ describe('Start Hosted Journey: the request', () => {
 		expect(error).toBeUndefined();
 		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
 	});
-
-	it('one journey per item, each with its own transactionId', async () => {
-		const { items: out, error } = await start({ additionalFields: { fullName: '={{ $json.name }}' } }, { input: [{ name: 'Anna A' }, { name: 'Ben B' }] });
-		expect(error).toBeUndefined();
-		expect((await sentBodies()).map((b) => (b.validationData as IDataObject).fullName)).toEqual(['Anna A', 'Ben B']);
-		expect(new Set(out.map((i) => i.json.transactionId)).size).toBe(2);
-		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
 });
 
 describe('Start Hosted Journey: refused before sending', () => {
@@ -156,48 +148,6 @@ describe('Start Hosted Journey: refused before sending', () => {
 		const { error } = await start({ additionalFields: { iban: '={{ $json.iban }}' } }, { input: [{ iban: 'AT611904300234573201' }, { iban: 'AT611904300234573202' }] });
 		expect(error!.message).toContain('(item 2)');
 		expect((await emulator().stats()).total).toBe(0);
-	});
-});
-
-describe('Start Hosted Journey: a billed journey is never started twice', () => {
-	it('a dropped connection fails the item after one request', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 0 }] });
-		const { error } = await start({});
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).description).toContain('never resent after a network error');
-		expect(await emulator().count(ROUTE)).toBe(1);
-	});
-
-	it('a 503 is not resent; a 429 is (refused before acting), and one journey starts', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 503 }] });
-		expect((await start({})).error!.message).toContain('HTTP 503');
-		expect(await emulator().count(ROUTE)).toBe(1);
-		await emulator().reset();
-		await emulator().configure({ failures: [{ route: ROUTE, status: 429, retryAfter: 0 }] });
-		const { items: out, error } = await start({});
-		expect(error).toBeUndefined();
-		expect(await emulator().count(ROUTE)).toBe(2);
-		expect(out).toHaveLength(1);
-	});
-
-	it('a failure stops the run and names the journey already started by its transactionId, and the items never sent', async () => {
-		const started = JSON.stringify({ transaction_id: 'tx-started-1', ui_handle: 'https://journeys.example/tx-started-1' });
-		await emulator().configure({
-			failures: [
-				{ route: ROUTE, status: 200, raw: started, contentType: 'application/json' },
-				{ route: ROUTE, status: 500 },
-			],
-		});
-		const { error, items: out } = await start(
-			{ additionalFields: { fullName: '={{ $json.name }}' }, options: { maxConcurrentRequests: 1 } },
-			{ input: [{ name: 'Anna A' }, { name: 'Ben B' }, { name: 'Cleo C' }] },
-		);
-		expect(out).toEqual([]);
-		expect(error!.message).toBe('Start Hosted Journey failed for item 2; 1 item was already accepted by the API and 1 not sent');
-		const description = (error as NodeApiError).description!;
-		expect(description).toContain('Accepted by the API, do not send again: item 1 (transactionId tx-started-1).');
-		expect(description).toContain('Not sent: item 3.');
-		expect(await emulator().count(ROUTE)).toBe(2);
 	});
 });
 

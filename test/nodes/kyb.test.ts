@@ -270,20 +270,6 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 		});
 	});
 
-	it('maps ids from the search output item by expression', async () => {
-		const searched = await emulator().run(node, { operation: 'search', name: 'Acme' });
-		const { items: out, error } = await emulator().run(
-			node,
-			{ operation: 'getDetails', transactionId: '={{ $json.transactionId }}', companyId: '={{ $json.companyId }}' },
-			{ input: searched.items.map((i) => ({ json: i.json })) },
-		);
-		expect(error).toBeUndefined();
-		expect(out.map((i) => [((i.json.data as IDataObject).company as IDataObject).legalName, i.pairedItem])).toEqual([
-			['Acme Holdings GmbH', { item: 0 }],
-			['ACME TRADING LIMITED', { item: 1 }],
-		]);
-	});
-
 	it('turns the API 404 into a NodeApiError with the status and the API message', async () => {
 		const { error } = await emulator().run(node, { operation: 'getDetails', transactionId: 'unknown', companyId: 'DE-HRB-123456' });
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -361,23 +347,6 @@ describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => 
 		expect(out[0].json).toEqual(generation === 'g3' ? { status: true, data: entry } : entry);
 		expect(out[0].binary).toBeUndefined();
 	});
-
-	it('every linkToken of a company record, split out, retrieves its document into the field chosen', async () => {
-		const ids = await searchIds('Acme Holdings');
-		const details = await emulator().run(node, { operation: 'getDetails', ...ids, include: ['documents', 'transparency'] });
-		const tokens = details.items[0].json.linkTokens as IDataObject[];
-		const { items: out, error } = await emulator().run(
-			node,
-			{ operation: 'retrieveDocument', options: { binaryPropertyName: 'registerFile' } },
-			{ input: items(...tokens) },
-		);
-		expect(error).toBeUndefined();
-		expect(out.map((i) => [i.pairedItem, Object.keys(i.binary ?? {}), i.json.fileName ?? i.json.linkToken ?? (i.json.data as IDataObject)?.linkToken])).toEqual([
-			[{ item: 0 }, [], 'lt-DE-HRB-123456-ubo-1'],
-			[{ item: 1 }, ['registerFile'], 'DE-HRB-123456-DOC-1.pdf'],
-			[{ item: 2 }, ['registerFile'], 'DE-HRB-123456-DOC-2.pdf'],
-		]);
-	});
 });
 
 describe('KYB: Retrieve Document', () => {
@@ -424,21 +393,6 @@ describe('KYB: List Company Profiles', () => {
 		});
 		expect((out[0].json.profileList as IDataObject & { data: IDataObject }).data.kybRequestData).toBeUndefined();
 		expect(out.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
-	});
-
-	it('Return All pages until data.pagination says it was the last page', async () => {
-		const { items: out, error } = await emulator().run(node, {
-			operation: 'listCompanyProfiles',
-			returnAll: true,
-			options: { pageSize: 10 },
-		});
-		expect(error).toBeUndefined();
-		expect((await emulator().requests(route)).map((r) => r.query)).toEqual([
-			{ page: '1', limit: '10' },
-			{ page: '2', limit: '10' },
-			{ page: '3', limit: '10' },
-		]);
-		expect(out.map((i) => i.json.id)).toEqual(Array.from({ length: 23 }, (_, i) => `kyb-profile-${String(i + 1).padStart(3, '0')}`));
 	});
 
 	it('Return All with the default page size asks for 100 per page', async () => {
@@ -511,27 +465,6 @@ describe('KYB: List Company Profiles', () => {
 				{ page: 1, limit: 1 },
 				{ page: 2, limit: 1 },
 			]);
-		});
-	});
-});
-
-describe('KYB: List Countries', () => {
-	it('outputs one item per country with the response envelope beside it', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'listCountries' });
-		expect(error).toBeUndefined();
-		const sent = await emulator().requests('GET /KYB/countries');
-		expect(sent).toHaveLength(1);
-		expect(sent[0].query).toEqual({});
-		expect(sent[0].body).toBeNull();
-		expect(out).toHaveLength(15);
-		expect(out[0]).toEqual({
-			json: {
-				countryName: 'Austria',
-				countryCode: 'AT',
-				states: ['Vienna', 'Tyrol', 'Styria'],
-				countryList: { error: false, message: 'Countries fetched successfully', version: '1.0.0' },
-			},
-			pairedItem: { item: 0 },
 		});
 	});
 });

@@ -81,13 +81,6 @@ describe('Payments: Challenge Deposit', () => {
 		expect(await emulator().count(ROUTE)).toBe(1);
 	});
 
-	it('reports an API 400 with its message', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 400, count: 1, body: { message: 'Invalid IBAN holder' } }] });
-		const { error } = await deposit({});
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toBe('Challenge Deposit failed with HTTP 400: Invalid IBAN holder');
-	});
-
 	describe('refuses invalid values before sending anything', () => {
 		const expectRejected = async (parameters: IDataObject, field: string, rule: string, input: IDataObject[] = [{}]) =>
 			await expectValidationError(emulator(), await deposit(parameters, input), 0, `(${field})`, rule);
@@ -168,24 +161,6 @@ describe('Payments: Challenge Deposit', () => {
 		expect(errorItemIndex(error)).toBe(1);
 		expect((error as NodeOperationError).context.itemIndex).toBe(1);
 		expect((await emulator().stats()).total).toBe(0);
-	});
-
-	it('continues on fail: valid, invalid, valid keep order and pairing, the error item in the middle', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
-			{ ...VALID, description: '={{ $json.reference }}' },
-			{ input: items({ reference: 'ref-1' }, { reference: 'ref 2' }, { reference: 'ref-3' }), continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(out).toHaveLength(3);
-		expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(out[0].json).toMatchObject({ description: 'ref-1', status: 'OK' });
-		expect(out[1].json.error).toBe(
-			'Description (description) must be only letters, digits and hyphens (no spaces or other characters), got "ref 2" (item 2)',
-		);
-		expect(out[1].json.transactionId).toBeUndefined();
-		expect(out[2].json).toMatchObject({ description: 'ref-3', status: 'OK' });
-		expect((await sentBodies()).map((b) => (b as IDataObject).description)).toEqual(['ref-1', 'ref-3']);
 	});
 });
 

@@ -613,16 +613,6 @@ describe('createSessionLink', () => {
 		});
 	});
 
-	it('an n8n expression beside a placeholder is resolved, the placeholder kept', async () => {
-		const { error } = await run(
-			{ ...required, fillForm: { field: [{ fieldId: 'greeting', value: '={{ $json.salutation }} ${identification.lastName}' }] } },
-			[{ json: { salutation: 'Dear Ms' } }],
-		);
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests(ROUTE);
-		expect((request.body as IDataObject).fillForm).toEqual([{ fieldId: 'greeting', value: 'Dear Ms ${identification.lastName}' }]);
-	});
-
 	it('hints the rules and the placeholders in the UI', () => {
 		const { properties } = new VerificationQes().description;
 		const show = (name: string) =>

@@ -19,25 +19,16 @@ import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/Verificat
 import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
 
-// The emulator's forgeries are the ones the e2e suite sends to a real n8n: one list for both.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const signedResults = require('../../sandbox/signed-results') as {
-	FORGERIES: Record<string, { what: string }>;
-	forge: (kind: string, opts: { bytes: Buffer; contentType: string; secret: string }) => { bytes: Buffer; headers: Record<string, string | string[]> };
 	journeyResult: (fields?: IDataObject) => IDataObject;
 	paymentResult: (fields?: IDataObject) => IDataObject;
-	sign: (bytes: Buffer, secret: string, hexCase?: 'lower' | 'upper' | 'mixed') => string;
 };
 
 const SECRET = 'whsec-unit-7f3a9c1e5b2d4f60';
 const NODE_KEY = 'node:Verification Webhook Trigger';
 
 const hmacHex = (secret: string, body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
-
-/** The headers as Node's HTTP parser hands them to n8n: lower-case names, a repeated header joined with ", ". */
-function asReceived(headers: Record<string, string | string[]>): Record<string, string> {
-	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]));
-}
 
 describe('Verification Webhook Trigger: node versions', () => {
 	// n8n evaluates $parameter.options.binaryData in its expression sandbox on every request to a
@@ -55,24 +46,6 @@ describe('Verification Webhook Trigger: node versions', () => {
 
 describe('Verification Webhook Trigger: signature check', () => {
 	const body = Buffer.from(JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-sig' })));
-
-	it('accepts the HMAC-SHA256 of the exact bytes in lower, upper and mixed case hex', () => {
-		for (const hexCase of ['lower', 'upper', 'mixed'] as const) {
-			const signature = signedResults.sign(body, SECRET, hexCase);
-			expect(signatureMatches(body, signature, SECRET)).toBe(true);
-		}
-		expect(signedResults.sign(body, SECRET)).toBe(hmacHex(SECRET, body));
-	});
-
-	it('refuses every forgery the emulator can send (the e2e sends the same list to n8n)', () => {
-		const kinds = Object.keys(signedResults.FORGERIES);
-		expect(kinds.length).toBeGreaterThanOrEqual(30);
-		for (const kind of kinds) {
-			const forged = signedResults.forge(kind, { bytes: body, contentType: 'application/json', secret: SECRET });
-			const accepted = signatureMatches(forged.bytes, signatureOf(asReceived(forged.headers)), SECRET);
-			expect({ kind, accepted }).toEqual({ kind, accepted: false });
-		}
-	});
 
 	it('never matches with an empty secret, even against the HMAC made with an empty key', () => {
 		expect(signatureMatches(body, hmacHex('', body), '')).toBe(false);
@@ -262,17 +235,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 	const notStartedBecause = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined ? (result.response?.webhookResponse as IDataObject | undefined)?.reason : 'started';
 
-	it('a genuine journey result starts one execution, answered by n8n with STARTED_ANSWER (not by the node, before n8n took it); the customer id is not output', async () => {
-		const result = await deliver(signedResults.journeyResult({ transactionId: 'tx-genuine', success: 'DECLINE' }));
-		expect(result.error).toBeUndefined();
-		expect(result.res.ended).toBe(false);
-		expect(result.response?.noWebhookResponse).toBeUndefined();
-		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
-		const [item] = started(result);
-		expect(item).toMatchObject({ transactionId: 'tx-genuine', status: 'complete', success: 'DECLINE', resultType: 'journeyResult', customerId: '[redacted]' });
-		expect(JSON.stringify(result)).not.toContain('c0ffee00-1234-4abc-8def-000000000001');
-	});
-
 	it('a payment result gets paymentOutcome beside its status; an enveloped verdict is copied to success', async () => {
 		const [payment] = started(await deliver(signedResults.paymentResult({ referenceId: 'ref-1', status: 'FAILURE_EXPIRED' })));
 		expect(payment).toMatchObject({ referenceId: 'ref-1', status: 'FAILURE_EXPIRED', resultType: 'paymentResult', paymentOutcome: 'failed' });
@@ -282,21 +244,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect(snake).toMatchObject({ transaction_id: 'tx-snake', customer_id: '[redacted]', success: 'FLAG', resultType: 'journeyResult' });
 		const [clash] = started(await deliver({ referenceId: 'ref-2', status: 'SUCCESS', paymentOutcome: 'theirs', resultType: 'theirs' }));
 		expect(clash).toMatchObject({ paymentOutcome: 'theirs', resultType: 'theirs', triggerPaymentOutcome: 'succeeded', triggerResultType: 'paymentResult' });
-	});
-
-	it('a forged delivery is answered 401 with nothing about why, starts nothing and is not remembered', async () => {
-		const body = JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-forged' }));
-		const refusals = [
-			await deliver(body, { secret: 'another-secret' }),
-			await deliver(body, { signature: '' }),
-			await deliver(`${body} `, { signature: hmacHex(SECRET, body) }),
-			await deliver(body, { signature: hmacHex(SECRET, body).slice(0, 63) }),
-		];
-		for (const refused of refusals) {
-			expect(refused.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
-			expect(refused.response).toEqual({ noWebhookResponse: true });
-		}
-		expect(started(await deliver(body))).toHaveLength(1);
 	});
 
 	it('a credential without a usable secret refuses every delivery and says so in the log, without any secret', async () => {
@@ -321,13 +268,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 		const [broken] = started(await deliver('{"transactionId":"tx-cut'));
 		expect(broken).toEqual({ body: '{"transactionId":"tx-cut', resultType: 'unrecognised' });
 		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('started');
-	});
-
-	it('a body over 5 MiB is answered 413 and starts nothing, even correctly signed', async () => {
-		const big = `{"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
-		const result = await deliver(big);
-		expect(result.res).toMatchObject({ statusCode: 413, body: { message: 'Payload Too Large' } });
-		expect(started(result)).toEqual([]);
 	});
 
 	it('Events holds back only the other kind; what cannot be told apart (encrypted, unrecognised) and new payment statuses pass', async () => {
@@ -357,11 +297,6 @@ describe('Verification Webhook Trigger in n8n', () => {
 			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2)))).toBe('duplicate');
 			// Another status or verdict of the same transaction is a new result.
 			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }))).toBe('started');
-		});
-
-		it('6 copies at the same moment: one starts', async () => {
-			const copies = await Promise.all(Array.from({ length: 6 }, async () => await deliver(result)));
-			expect(copies.map(notStartedBecause).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'started']);
 		});
 
 		it('nothing is written to static data; what earlier versions kept there is removed', async () => {

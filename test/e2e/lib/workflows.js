@@ -30,28 +30,6 @@ function node({ name, type, typeVersion = 1, parameters = {}, credentials, posit
 
 const manualTrigger = (name = 'Manual Trigger') => node({ name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1 });
 
-/** A Set node (typeVersion 3.4) that assigns string/number/boolean fields; values may be expressions ("={{ ... }}"). */
-function setNode(name, fields, { includeOtherFields = false } = {}) {
-	return node({
-		name,
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		parameters: {
-			mode: 'manual',
-			assignments: {
-				assignments: Object.entries(fields).map(([k, v], i) => ({
-					id: `a${i}`,
-					name: k,
-					value: v,
-					type: typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string',
-				})),
-			},
-			includeOtherFields,
-			options: {},
-		},
-	});
-}
-
 const noOp = (name = 'No Operation') => node({ name, type: 'n8n-nodes-base.noOp', typeVersion: 1 });
 
 /**
@@ -97,4 +75,4 @@ function chain(name, nodes, { id, settings } = {}) {
 const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
 const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };
 
-module.exports = { node, manualTrigger, setNode, noOp, webhookTrigger, chain, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF };
+module.exports = { node, manualTrigger, noOp, webhookTrigger, chain, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF };
