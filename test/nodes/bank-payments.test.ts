@@ -94,21 +94,8 @@ describe('Initiate Payment: the request', () => {
 });
 
 describe('Initiate Payment: every rule is checked before any money moves', () => {
-	const AMOUNT = 'Amount (amount) must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
 	it.each([
-		[{ amount: '49,90' }, `${AMOUNT}, got "49,90"`],
-		[{ amount: '0' }, `${AMOUNT}, got "0"`],
-		[{ amount: '={{ 1.005 }}' }, `${AMOUNT}, got 1.005`],
-		[{ currency: '={{ "EURO" }}' }, 'Currency Name or ID (currency) must be a three-letter ISO 4217 currency code such as EUR, got "EURO"'],
 		[{ IBAN: 'DE88 3704 0044 0532 0130 00' }, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE88 3704 0044 0532 0130 00"'],
-		[{ IBAN: 'DE89-3704-0044' }, 'IBAN (IBAN) must be an IBAN: country code, 2 check digits and 11 to 30 letters or digits (spaces are removed), such as DE89 3704 0044 0532 0130 00, got "DE89-3704-0044"'],
-		[{ returnUrl: 'shop.example.com/done' }, 'Return URL (returnUrl) must be an http:// or https:// URL, got "shop.example.com/done"'],
-		[{ returnUrl: 'ftp://shop.example.com/done' }, 'Return URL (returnUrl) must be an http:// or https:// URL'],
-		[{ referenceId: '={{ " " }}' }, 'Reference ID (referenceId) is required and must not be blank'],
-		[{ transactionDescription: '={{ $json.none }}' }, 'Transaction Description (transactionDescription) is required'],
-		[{ additionalFields: { storedBIC: 'COBADE' } }, 'Stored BIC (storedBIC) must be a BIC of 8 or 11 letters and digits'],
-		[{ additionalFields: { language: 'deu' } }, 'Language (language) must be a two-letter ISO 639-1 language code such as de, got "deu"'],
-		[{ additionalFields: { country: 'DEU' } }, 'Country (country) must be a two-letter ISO 3166-1 country code such as DE, got "DEU"'],
 	])('%j', async (parameters, message) => {
 		await expectValidationError(emulator(), await initiate(parameters), 0, message);
 	});
