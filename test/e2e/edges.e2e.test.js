@@ -2,8 +2,7 @@
 // The edges of the shared request path inside a real n8n (2.40 and 1.123), against the emulator
 // started in this process while it misbehaves: secrets echoed in error bodies (never in the node's
 // output, the execution data n8n stores, or n8n's log at debug level), an HTML page with 200 on AML,
-// an API that never answers (short Timeout option), a deposit answered 503 (sent once), a partial
-// failure of deposits (the error lists what was paid) and "On Error: Continue (using error output)";
+// an API that never answers (short Timeout option);
 // /auth and an operation answered 307 to another origin (a second loopback server counts what reaches
 // it: nothing), an answer that trickles past the deadline and one over the size cap.
 //
@@ -18,7 +17,7 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
 const { emulatorControl } = require('./lib/util');
-const { node, manualTrigger, noOp, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { node, manualTrigger, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -32,14 +31,14 @@ const log = (message) => {
 	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e edges] ${message}\n`);
 };
 
-/** Manual trigger -> one item per ref (Set raw JSON + Split Out) -> the node under test [-> outputs]. */
-function workflow(id, tested, { refs = ['order-1'], outputs = [] } = {}) {
+/** Manual trigger -> one item with the ref order-1 (Set raw JSON + Split Out) -> the node under test. */
+function workflow(id, tested) {
 	const start = manualTrigger('Start');
 	const list = node({
 		name: 'Refs',
 		type: 'n8n-nodes-base.set',
 		typeVersion: 3.4,
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs }), options: {} },
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs: ['order-1'] }), options: {} },
 	});
 	const split = node({ name: 'One per Ref', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'refs', options: {} } });
 	const connections = {
@@ -47,8 +46,7 @@ function workflow(id, tested, { refs = ['order-1'], outputs = [] } = {}) {
 		Refs: { main: [[{ node: 'One per Ref', type: 'main', index: 0 }]] },
 		'One per Ref': { main: [[{ node: tested.name, type: 'main', index: 0 }]] },
 	};
-	if (outputs.length) connections[tested.name] = { main: outputs.map((o) => [{ node: o.name, type: 'main', index: 0 }]) };
-	return { id, name: `e2e edges: ${id}`, nodes: [start, list, split, tested, ...outputs], connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
+	return { id, name: `e2e edges: ${id}`, nodes: [start, list, split, tested], connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
 }
 
 const screen = (options = {}) =>
@@ -59,7 +57,7 @@ const screen = (options = {}) =>
 		credentials: CREDENTIAL,
 	});
 
-const deposit = (options = {}, extra = {}) =>
+const deposit = () =>
 	node({
 		name: 'Deposit',
 		type: `${PACKAGE}.verificationPayments`,
@@ -72,28 +70,15 @@ const deposit = (options = {}, extra = {}) =>
 			lastName: 'Schmidt',
 			piiToggle: true,
 			nameMatchLogic: 'exact',
-			options,
 		},
 		credentials: CREDENTIAL,
-		...extra,
 	});
 
-const REFS = Array.from({ length: 10 }, (_, i) => `order-${i + 1}`);
 const WORKFLOWS = {
 	authEcho: workflow('e2eEdgeAuthEcho1', screen()),
 	opEcho: workflow('e2eEdgeOpEcho001', screen({ maxRetries: 0 })),
 	html: workflow('e2eEdgeHtml00001', screen()),
 	hang: workflow('e2eEdgeHang00001', screen({ timeoutSeconds: 1 })),
-	deposit503: workflow('e2eEdgeDep503001', deposit()),
-	partial: workflow('e2eEdgePartial01', deposit({ maxConcurrentRequests: 5 }), { refs: REFS }),
-	errorOutput: workflow('e2eEdgeErrOut001', deposit({ maxConcurrentRequests: 1 }, { onError: 'continueErrorOutput' }), {
-		refs: ['order-1', 'order-2', 'order-3'],
-		outputs: [noOp('Paid'), noOp('Failed')],
-	}),
-	regular: workflow('e2eEdgeRegular01', deposit({ maxConcurrentRequests: 1 }, { onError: 'continueRegularOutput' }), {
-		refs: ['order-1', 'order-2'],
-		outputs: [noOp('Paid')],
-	}),
 	redirect: workflow('e2eEdgeRedirect1', screen({ maxRetries: 0 })),
 	depositRedirect: workflow('e2eEdgeDepRedir1', deposit()),
 	trickle: workflow('e2eEdgeTrickle01', screen({ timeoutSeconds: 1 })),
@@ -148,9 +133,9 @@ for (const version of VERSIONS) {
 		const count = async (route) => (await control('GET', 'stats')).counts[route] ?? 0;
 
 		/** Resets the emulator, injects `failures`, runs the workflow with n8n's log at debug level. */
-		const run = async (wf, failures = [], extra = {}) => {
+		const run = async (wf, failures = []) => {
 			await control('POST', 'reset');
-			await control('POST', 'config', { failures, ...extra });
+			await control('POST', 'config', { failures });
 			const raw = await state.instance.execute(wf.id, { env: { N8N_LOG_LEVEL: 'debug' } });
 			const execution = raw.execution ?? executionFromDebugLog(raw.stdout);
 			assert.ok(execution, `n8n printed the execution of ${wf.id}:\n${raw.stdout.slice(-3000)}\n${raw.stderr.slice(-2000)}`);
@@ -217,42 +202,6 @@ for (const version of VERSIONS) {
 			const result = await run(WORKFLOWS.hang, [{ route: AML, hang: true, count: 5 }]);
 			assert.match(result.errorMessage, /could not get an answer from the API .*no answer within the timeout of 1 s/);
 			assert.equal(await count(AML), 2);
-		});
-
-		it('a deposit answered 503 is sent once, and the error says it may have been carried out', async () => {
-			const result = await run(WORKFLOWS.deposit503, [{ route: DEPOSIT, status: 503, count: 6 }]);
-			assert.match(result.errorMessage, /Challenge Deposit failed with HTTP 503/);
-			assert.match(JSON.stringify(nodeError(result, 'Deposit')), /may have received and carried out/);
-			assert.equal(await count(DEPOSIT), 1);
-		});
-
-		it('10 deposits, one answered 500: the error lists the paid ones with transactionId and the unsent ones', async () => {
-			const result = await run(WORKFLOWS.partial, [{ route: DEPOSIT, status: 500 }], { latencyMs: 50 });
-			assert.match(result.errorMessage, /^Challenge Deposit failed for item \d+; 4 items were already accepted by the API and 5 not sent$/);
-			const { description } = nodeError(result, 'Deposit');
-			assert.equal(description.match(/item \d+ \(transactionId [\w-]+\)/g).length, 4, description);
-			assert.match(description, /Not sent: item 6, item 7, item 8, item 9, item 10\./);
-			assert.equal(await count(DEPOSIT), 5);
-		});
-
-		it('"On Error: Continue (using error output)": the failed deposit leaves on the error output', async () => {
-			const result = await run(WORKFLOWS.errorOutput, [{ route: DEPOSIT, status: 500 }]);
-			assert.equal(result.errorMessage, undefined);
-			assert.deepEqual(nodeOutput(result, 'Deposit', { output: 0 }).map((j) => j.description), ['order-2', 'order-3']);
-			const failed = nodeOutput(result, 'Deposit', { output: 1 });
-			assert.equal(failed.length, 1);
-			assert.match(failed[0].error, /Challenge Deposit failed with HTTP 500/);
-			assert.equal(nodeOutput(result, 'Failed').length, 1);
-			assert.equal(nodeOutput(result, 'Paid').length, 2);
-		});
-
-		it('"On Error: Continue": the failed deposit stays on the one output, as before', async () => {
-			const result = await run(WORKFLOWS.regular, [{ route: DEPOSIT, status: 500 }]);
-			assert.equal(result.errorMessage, undefined);
-			const out = nodeOutput(result, 'Paid');
-			assert.equal(out.length, 2);
-			assert.match(out[0].error, /HTTP 500/);
-			assert.equal(out[1].description, 'order-2');
 		});
 
 		/** A Location on the other origin whose path and query must never be shown. */

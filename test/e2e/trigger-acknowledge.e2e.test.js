@@ -18,7 +18,7 @@ const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sa
 const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
-const { closeSuite, control, postJson, storedWebhook, waitForActivation, waitUntil } = require('./trigger-helpers');
+const { closeSuite, control, countExecutions, postJson, serverEnv, settleCount, storedWebhook, waitForActivation, waitUntil } = require('./trigger-helpers');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const QES_NAME = 'QES Onboarding Trigger';
@@ -35,11 +35,6 @@ const SETUP_TIMEOUT = 45 * 60 * 1000;
 
 const log = (msg) => util.defaultLog(`[trigger-acknowledge] ${msg}`);
 
-function serverEnv(port) {
-	const base = `http://127.0.0.1:${port}/`;
-	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
-}
-
 const sign = (raw) => crypto.createHmac('sha256', SIGNING_SECRET).update(raw).digest('hex');
 
 /** POSTs a body signed as the provider signs it; never throws on an HTTP status. */
@@ -52,23 +47,8 @@ async function deliverSigned(url, body) {
 	}
 }
 
-async function executionCount(server, workflowId) {
-	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
-	return data.count;
-}
-
-/** Waits until the workflow has `expected` executions, none of them still running; then checks that no further one comes. */
-async function settle(server, workflowId, expected, { quietMs = 3000, timeoutMs = 180000 } = {}) {
-	await waitUntil(`${expected} finished executions of workflow ${workflowId}`, async () => {
-		const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: '20' } });
-		if (data.count > expected) throw new Error(`workflow ${workflowId} has ${data.count} executions, expected ${expected}`);
-		return data.count === expected && (data.results ?? []).every((e) => !['new', 'running', 'waiting'].includes(e.status));
-	}, { timeoutMs, intervalMs: 1000 });
-	await util.sleep(quietMs);
-	assert.equal(await executionCount(server, workflowId), expected, `exactly ${expected} executions of workflow ${workflowId}`);
-	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
-	return data.results?.[0] ? String(data.results[0].id) : undefined;
-}
+/** Waits for `expected` finished executions and no further one (the flood's many with a slower poll); returns the newest one's id. */
+const settle = async (server, workflowId, expected, opts) => (await settleCount(server, workflowId, expected, { fresh: 1, timeoutMs: 180000, intervalMs: 1000, ...opts }))[0];
 
 /** Runs `worker` over `items` with at most `limit` at once; the results in the items' order. */
 async function pool(items, limit, worker) {
@@ -186,7 +166,7 @@ function defineSuite(version) {
 				seen.push([what, first.status, first.data]);
 				assert.equal(first.status, 503, `${what}: ${JSON.stringify(first.data)}`);
 				await util.sleep(1000);
-				assert.equal(await executionCount(server, ids.qes), index, `${what}: nothing started`);
+				assert.equal(await countExecutions(server, ids.qes), index, `${what}: nothing started`);
 				await set([]);
 				const resend = await ping(what);
 				seen.push([`${what}, resent`, resend.status, resend.data]);
@@ -214,7 +194,7 @@ function defineSuite(version) {
 
 		check('an unsigned payment result: 401 by default; with Unsigned Payment Results = Confirm With the API it starts with the API\'s status, not the body\'s', async () => {
 			const referenceId = `ref-unsigned-${version}`;
-			const paymentsBefore = await executionCount(server, ids.payments);
+			const paymentsBefore = await countExecutions(server, ids.payments);
 			const auth = await (await util.freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'content-type': 'application/x-www-form-urlencoded' },
@@ -235,7 +215,7 @@ function defineSuite(version) {
 			log(`${version}: unsigned payment result: default ${refused.status}, unknown payment ${unknown.status}, confirmed ${confirmed.status} ${JSON.stringify(confirmed.data)}`);
 			assert.deepEqual([refused.status, unknown.status, confirmed.status], [401, 401, 200]);
 			const lastId = await settle(server, ids.unsigned, 1);
-			assert.equal(await executionCount(server, ids.payments), paymentsBefore, 'the default workflow started nothing');
+			assert.equal(await countExecutions(server, ids.payments), paymentsBefore, 'the default workflow started nothing');
 			const [item] = nodeOutput((await server.getExecution(lastId)).data, RESULTS_NAME);
 			assert.deepEqual([item.referenceId, item.status, item.paymentOutcome, item.signed, item.statusReasonInformation], [referenceId, 'FAILURE_DECLINED', 'failed', false, 'Payment failure declined']);
 		});
@@ -246,7 +226,7 @@ function defineSuite(version) {
 			log(`${version}: 30-day-old result answered ${res.status} ${JSON.stringify(res.data)}`);
 			assert.equal(res.status, 400, JSON.stringify(res.data));
 			await util.sleep(3000);
-			assert.equal(await executionCount(server, ids.results), 0, 'nothing started');
+			assert.equal(await countExecutions(server, ids.results), 0, 'nothing started');
 		});
 
 		check(`a flood of ${FLOOD_COUNT} distinct signed journey results, ${FLOOD_CONCURRENCY} at a time: each answered 2xx started exactly once; a copy of the first then starts nothing`, async () => {
@@ -256,7 +236,7 @@ function defineSuite(version) {
 				status: 'complete',
 				success: 'PASS',
 			}));
-			const before = await executionCount(server, ids.results);
+			const before = await countExecutions(server, ids.results);
 			const started = Date.now();
 			let pending = bodies.map((_, i) => i);
 			const tally = {};
@@ -275,7 +255,7 @@ function defineSuite(version) {
 			assert.equal(copy.status, 200);
 			assert.deepEqual(copy.data, { received: true, started: false, reason: 'duplicate' }, 'the copy of the first is a duplicate');
 			await util.sleep(3000);
-			assert.equal(await executionCount(server, ids.results), before + FLOOD_COUNT, 'the copy started nothing');
+			assert.equal(await countExecutions(server, ids.results), before + FLOOD_COUNT, 'the copy started nothing');
 		});
 	});
 }

@@ -1,5 +1,5 @@
 'use strict';
-// Helpers for trigger.e2e.test.js that lib/ does not (yet) have:
+// Helpers the trigger suites share (trigger, webhook-trigger, trigger-acknowledge; golden too):
 //  - the sandbox emulator's controls (stored webhook, route counts, pings);
 //  - waiting for an activation / deactivation to take effect. In n8n 2.x (2.40, with the default
 //    N8N_WORKFLOWS_USE_WORKFLOW_PUBLICATION_SERVICE=true) POST /rest/workflows/:id/activate and
@@ -148,6 +148,30 @@ async function waitForDeactivation({ server, workflowId, nodeName, url, timeoutM
 // ---------------------------------------------------------------------------------------------
 // Executions
 
+/** The workflow's execution count and its newest `limit` executions, read without their data. */
+async function executionSummaries(server, workflowId, limit) {
+	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: String(limit) } });
+	return { count: data.count, results: data.results ?? [] };
+}
+
+const countExecutions = async (server, workflowId) => (await executionSummaries(server, workflowId, 1)).count;
+
+/**
+ * Waits until the workflow has `expected` executions and none of the newest 20 is left running, then
+ * `quietMs` more, and checks that no further one came; returns the ids of the newest `fresh` of them.
+ */
+async function settleCount(server, workflowId, expected, { fresh = 0, quietMs = 3000, timeoutMs = 120000, intervalMs = 250 } = {}) {
+	await waitUntil(`${expected} finished executions of workflow ${workflowId}`, async () => {
+		const { count, results } = await executionSummaries(server, workflowId, Math.max(20, fresh));
+		if (count > expected) throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
+		return count === expected && results.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+	}, { timeoutMs, intervalMs });
+	await sleep(quietMs);
+	const { count, results } = await executionSummaries(server, workflowId, Math.max(1, fresh));
+	assert.equal(count, expected, `exactly ${expected} executions of workflow ${workflowId}`);
+	return results.slice(0, fresh).map((e) => String(e.id));
+}
+
 /** All executions of the workflow (any status), newest first. */
 async function executions(server, workflowId) {
 	return await server.listExecutions(workflowId, { limit: 100 });
@@ -167,6 +191,15 @@ async function settleExecutions(server, workflowId, count, { quietMs = 2000, tim
 function newIds(beforeList, afterList) {
 	const seen = new Set(beforeList.map((e) => String(e.id)));
 	return afterList.filter((e) => !seen.has(String(e.id))).map((e) => String(e.id));
+}
+
+/**
+ * n8n's public webhook base on loopback. n8n 2.x names WEBHOOK_URL deprecated in favour of
+ * N8N_WEBHOOK_URL (both work there); 1.x knows only WEBHOOK_URL.
+ */
+function serverEnv(port, extra = {}) {
+	const base = `http://127.0.0.1:${port}/`;
+	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...extra };
 }
 
 /**
@@ -203,7 +236,10 @@ module.exports = {
 	nodeStaticData,
 	waitForActivation,
 	waitForDeactivation,
+	countExecutions,
+	settleCount,
 	executions,
 	settleExecutions,
 	newIds,
+	serverEnv,
 };

@@ -32,6 +32,7 @@ const {
 	executions,
 	settleExecutions,
 	newIds,
+	serverEnv,
 } = require('./trigger-helpers');
 
 const PACKAGE = 'n8n-nodes-verification-services';
@@ -46,15 +47,6 @@ const STEP_TIMEOUT = 5 * 60 * 1000;
 const SETUP_TIMEOUT = 45 * 60 * 1000; // may include the first install of the n8n runtime
 
 const log = (msg) => util.defaultLog(`[trigger] ${msg}`);
-
-/**
- * n8n's public webhook base on loopback. n8n 2.x names WEBHOOK_URL deprecated in favour of
- * N8N_WEBHOOK_URL (both work there); 1.x knows only WEBHOOK_URL.
- */
-function serverEnv(port) {
-	const base = `http://127.0.0.1:${port}/`;
-	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base };
-}
 
 function triggerWorkflow({ credentialId, credentialName, webhookId, name, options = { fetchVerification: true } }) {
 	return chain(name, [

@@ -20,7 +20,7 @@ const { journeyResult } = require('../../sandbox/signed-results');
 const { createInstance, nodeOutput, packageManifest } = require('./lib/instance');
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
-const { closeSuite, control, nodeStaticData, postJson, waitUntil } = require('./trigger-helpers');
+const { closeSuite, control, countExecutions, nodeStaticData, postJson, serverEnv, settleCount: settle, waitUntil } = require('./trigger-helpers');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
 const TRIGGER_NAME = 'Verification Webhook Trigger';
@@ -35,11 +35,6 @@ const SETUP_TIMEOUT = 45 * 60 * 1000; // may include the first install of the n8
 
 const log = (msg) => util.defaultLog(`[webhook-trigger] ${msg}`);
 
-function serverEnv(port, extra = {}) {
-	const base = `http://127.0.0.1:${port}/`;
-	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...extra };
-}
-
 function triggerWorkflow({ credential, webhookId, name, parameters, after = [noOp(NOOP_NAME)], typeVersion = 1 }) {
 	return chain(name, [
 		node({ name: TRIGGER_NAME, type: TRIGGER_TYPE, typeVersion, webhookId, parameters, credentials: { verificationServicesWebhookApi: credential } }),
@@ -48,32 +43,6 @@ function triggerWorkflow({ credential, webhookId, name, parameters, after = [noO
 }
 
 const waitNode = (seconds) => node({ name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' } });
-
-// ---------------------------------------------------------------------------------------------
-// Executions, read without their data
-
-async function executionSummaries(server, workflowId, limit = 5) {
-	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: String(limit) } });
-	return { count: data.count, results: data.results ?? [] };
-}
-
-const countExecutions = async (server, workflowId) => (await executionSummaries(server, workflowId, 1)).count;
-
-/**
- * Waits until the workflow has `expected` executions and none is left running, then `quietMs` more,
- * and checks that no further one came; returns the ids of the newest `fresh` of them.
- */
-async function settle(server, workflowId, expected, { fresh = 0, quietMs = 3000, timeoutMs = 120000 } = {}) {
-	await waitUntil(`${expected} finished executions of workflow ${workflowId}`, async () => {
-		const { count, results } = await executionSummaries(server, workflowId, Math.max(1, fresh));
-		if (count > expected) throw new Error(`workflow ${workflowId} has ${count} executions, expected ${expected}`);
-		return count === expected && results.every((e) => !['new', 'running', 'waiting'].includes(e.status));
-	}, { timeoutMs });
-	await util.sleep(quietMs);
-	const { count, results } = await executionSummaries(server, workflowId, Math.max(1, fresh));
-	assert.equal(count, expected, `exactly ${expected} executions of workflow ${workflowId}`);
-	return results.slice(0, fresh).map((e) => String(e.id));
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ const CURRENCY = 'currency must be a three-letter ISO 4217 currency code such as
 const DESCRIPTION = 'description must be only letters, digits and hyphens (no spaces or other characters)';
 const COUNTRY = 'country must be a two-letter ISO 3166-1 country code such as DE';
 const SMS_NUMBER = 'phoneNumber must be 6 to 20 digits (international format without +, e.g. 436501234567) once formatting is removed';
+const E164 = 'phoneNumber must be in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678';
 const OTP = 'securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code)';
 
 const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
@@ -87,6 +88,8 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['document.addImage', 'journeyId', '  ', {}, { error: 'journeyId is required and must not be blank' }],
 	['document.addImage', 'imageData', 'data:image/png;base64,iVBO\nRw0KGgo=', {}, { wire: 'iVBORw0KGgo=' }],
 	['document.addImage', 'imageData', 'not base64!', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "not base64!"' }],
+	['document.addImage', 'imageData', 'ab-_cd', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "ab-_cd"' }],
+	['document.addImage', 'imageData', 'aGVsbG8=a', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "aGVsbG8=a"' }],
 	['document.verifyAge', 'minDisabilityPercentage', 101, {}, { error: 'minDisabilityPercentage must be a whole number from 0 to 100, got 101' }],
 	['document.verifyAge', 'ageFrom', 151, {}, { error: 'ageFrom must be a whole number from 0 to 150, got 151' }],
 	['document.verifyAge', 'ageTo', -1, {}, { error: 'ageTo must be a whole number from 0 to 150, got -1' }],
@@ -100,7 +103,13 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['aml.checkIndividual', 'dob', '1980', {}, { error: 'dob must be a full date as yyyy/mm/dd: a year alone needs search constraints (set Countries), got "1980"' }],
 	['aml.checkIndividual', 'dob', '1980', { countries: 'NL' }, { wire: '1980' }],
 	['aml.checkIndividual', 'matchingMode', 'loose', {}, { error: 'matchingMode must be one of exact, fuzzy, got "loose"' }],
+	['aml.checkIndividual', 'dob', '15.01.1970', {}, { error: 'dob must be a real date as yyyy/mm/dd (or an ISO date), got "15.01.1970"' }],
+	['aml.checkIndividual', 'dob', '2999-01-01', {}, { error: 'dob must be a date after 1900 and not in the future, got "2999-01-01"' }],
+	['aml.checkIndividual', 'dob', '1900', { countries: 'NL' }, { error: 'dob must be a date after 1900 and not in the future, got "1900"' }],
+	['aml.checkIndividual', 'countries', 'Netherlands', {}, { error: 'countries must be comma-separated two-letter ISO 3166-1 country codes such as NL,GB, got "Netherlands"' }],
 	['aml.registerIndividual', 'gender', 'x', {}, { error: 'gender must be one of female, male, got "x"' }],
+	['aml.registerIndividual', 'dob', '30.04.1980', {}, { error: 'dob must be a real date as yyyy/mm/dd (or an ISO date), got "30.04.1980"' }],
+	['aml.registerIndividual', 'fuzzySearch', 'maybe', {}, { error: 'fuzzySearch must be true or false, got "maybe"' }],
 	['phone.sendOtp', 'phoneNumber', '+43 (650) 123-4567', {}, { wire: '436501234567' }],
 	['phone.sendOtp', 'phoneNumber', '+43 650', { cleanPhoneNumber: false }, { error: 'phoneNumber must be 6 to 20 digits (international format without +, e.g. 436501234567), got "+43 650"' }],
 	['phone.sendOtp', 'phoneNumber', '123456', {}, { wire: '123456' }],
@@ -143,6 +152,14 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['qes.getVerification', 'sessionId', '   ', {}, { error: 'sessionId is required and must not be blank' }],
 	['qes.createSessionLink', 'phoneNumber', '+49 1511 2345678', {}, { wire: '+4915112345678' }],
 	['qes.createSessionLink', 'docUrl', 'http://example.com/a.pdf', {}, { error: 'docUrl must be an https:// URL, got "http://example.com/a.pdf"' }],
+	['qes.createSessionLink', 'docUrl', 'contract.pdf', {}, { error: 'docUrl must be an https:// URL, got "contract.pdf"' }],
+	['qes.createSessionLink', 'phoneNumber', '4915112345678', {}, { error: `${E164}, got "4915112345678"` }],
+	['qes.createSessionLink', 'phoneNumber', '+49151', {}, { error: `${E164}, got "+49151"` }],
+	['qes.createSessionLink', 'phoneNumber', '+4915112345678901', {}, { error: `${E164}, got "+4915112345678901"` }],
+	['qes.createSessionLink', 'email', 'erika@', {}, { error: 'email must be a valid e-mail address, got "erika@"' }],
+	['qes.createSessionLink', 'redirectUrl', 'example.com/done', {}, { error: 'redirectUrl must be an http:// or https:// URL, got "example.com/done"' }],
+	['qes.configureWebhook', 'webhookUrl', 'ftp://example.com/hook', {}, { error: 'webhookUrl must be an http:// or https:// URL, got "ftp://example.com/hook"' }],
+	['qes.configureWebhook', 'webhookUrl', 'https://', {}, { error: 'webhookUrl must be an http:// or https:// URL, got "https://"' }],
 	['qes.createSessionLink', 'signForms', { form: [{}] }, {}, { error: 'signForms entry 1: fieldId must be a non-blank text, got ""' }],
 ];
 

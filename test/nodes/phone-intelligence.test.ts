@@ -190,18 +190,9 @@ describe('Get Phone ID: add-ons', () => {
 	});
 
 	it.each([
-		[{ addons: ['ageVerify'], consent: false }, 'Consent Given (consent) must be on: the add-ons Age Verification and Contact look up personal data and need the person\'s consent, got false'],
 		[{ addons: ['contact'] }, 'Consent Given (consent) must be on'],
-		[{ addons: ['ageVerify'], consent: true, ageThreshold: 0 }, 'Age Threshold (ageThreshold) must be a whole number from 1 to 120, got 0'],
-		[{ addons: ['ageVerify'], consent: true, ageThreshold: 121 }, 'Age Threshold (ageThreshold) must be a whole number from 1 to 120, got 121'],
-		[{ addons: ['portingHistory'], pastXDays: 0 }, 'Past Days (pastXDays) must be a whole number from 1 to 3650, got 0'],
-		[{ addons: ['portingHistory'], pastXDays: 3651 }, 'Past Days (pastXDays) must be a whole number from 1 to 3650, got 3651'],
-		[{ ...EVERY_ADDON, country: 'Austria' }, 'Country (country) must be an ISO 3166-1 country code of 2 or 3 letters'],
-		[{ ...EVERY_ADDON, state: '={{ $json.blank }}' }, 'State (state) is required'],
-		[{ addons: ['contact'], consent: true, email: 'erika@' }, 'Contact Email (email) must be a valid e-mail address, got "erika@"'],
 		[{ ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, 'Add-Ons (addons) must be a list of add-ons from ageVerify, breachedData,'],
 		[{ additionalFields: { originatingIp: '2001:db8::g' } }, 'Originating IP (originatingIp) must be an IPv4 or IPv6 address such as 192.0.2.10 or 2001:db8::1, got "2001:db8::g"'],
-		[{ phoneNumber: '12345' }, 'Phone Number (phoneNumber) must be 6 to 20 digits with the country code, without + (e.g. 436501234567) once formatting is removed, got "12345"'],
 	])('refuses %p before sending', async (change, message) => {
 		const result = await lookup('getPhoneId', { phoneNumber: '436501234567', ...change }, { input: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
@@ -230,12 +221,7 @@ describe('Get Risk Score: fields and answers', () => {
 	});
 
 	it.each([
-		[{ additionalFields: { originatingIp: '2001:db8::1' } }, 'Originating IP (originatingIp) must be an IPv4 address such as 192.0.2.10, got "2001:db8::1"'],
 		[{ additionalFields: { originatingIp: '256.1.1.1' } }, 'Originating IP (originatingIp) must be an IPv4 address such as 192.0.2.10, got "256.1.1.1"'],
-		[{ additionalFields: { emailAddress: 'erika.example.com' } }, 'Email Address (emailAddress) must be a valid e-mail address'],
-		[{ accountLifecycleEvent: '={{ "login" }}' }, 'Account Lifecycle Event (accountLifecycleEvent) must be one of create, delete, sign-in, transact, update, got "login"'],
-		[{ phoneNumber: '0043 650 1234567' }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0'],
-		[{ phoneNumber: '436501234567', options: { cleanPhoneNumber: false } }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0 (e.g. +436501234567), got "436501234567"'],
 	])('refuses %p before sending', async (change, message) => {
 		const result = await lookup('getRiskScore', { phoneNumber: '+436501234567', ...change });
 		await expectValidationError(emulator() as never, result, 0, message);
@@ -257,9 +243,6 @@ describe('Get Risk Score: fields and answers', () => {
 
 describe('Get Full Intelligence and Get Phone Status refuse before sending', () => {
 	it.each([
-		['getFullIntelligence', { phoneNumber: '4365012' }, 'Phone Number (phoneNumber) must be 8 to 20 digits with the country code, without + (e.g. 436501234567) once formatting is removed, got "4365012"'],
-		['getFullIntelligence', { phoneNumber: '4'.repeat(21) }, 'Phone Number (phoneNumber) must be 8 to 20 digits'],
-		['getFullIntelligence', { phoneNumber: '436501234567', additionalFields: { externalId: 'signup 4711' } }, 'External ID (externalId) must be at most 80 letters, digits, dots, underscores and hyphens, got "signup 4711"'],
 		['getFullIntelligence', { phoneNumber: '436501234567', additionalFields: { externalId: 'x'.repeat(81) } }, 'External ID (externalId) must be at most 80 letters, digits, dots, underscores and hyphens'],
 		['getPhoneStatus', { phoneNumber: '+43 650 CALL ME' }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits, the first not 0 (e.g. +436501234567) once formatting is removed, got "+43 650 CALL ME"'],
 		['getPhoneStatus', { phoneNumber: '+4365012345678901' }, 'Phone Number (phoneNumber) must be an international number: + and 6 to 15 digits'],

@@ -396,21 +396,6 @@ describe('getVerification', () => {
 			}
 		});
 	});
-
-	describe('validation: nothing is sent', () => {
-		it('requires sessionId', async () => {
-			const result = await run(getVerification(), sessions('qes-completed-001', '   '));
-			await expectValidationError(result, 1, 'Session ID (sessionId) is required and must not be blank');
-		});
-
-		it('refuses a binary field prefix that is not a plain name', async () => {
-			const result = await run(
-				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'signed doc.' }),
-				sessions('qes-completed-001'),
-			);
-			await expectValidationError(result, 0, 'Binary Field Prefix (binaryPropertyPrefix) must be letters, digits, _ or -, got "signed doc."');
-		});
-	});
 });
 
 describe('configureWebhook', () => {
@@ -485,23 +470,6 @@ describe('configureWebhook', () => {
 	});
 
 	describe('validation: nothing is sent', () => {
-		it.each([
-			['ftp://example.com/hook'],
-			['example.com/hook'],
-			['https://'],
-		])('refuses webhookUrl %s', async (webhookUrl) => {
-			const result = await run(configure({ webhookUrl: '={{ $json.url }}' }), [
-				{ json: { url: 'https://example.com/ok' } },
-				{ json: { url: webhookUrl } },
-			]);
-			await expectValidationError(result, 1, `Webhook URL (webhookUrl) must be an http:// or https:// URL, got "${webhookUrl}"`);
-		});
-
-		it('requires webhookUrl', async () => {
-			const result = await run(configure({ webhookUrl: '={{ $json.url }}' }));
-			await expectValidationError(result, 0, 'Webhook URL (webhookUrl) is required');
-		});
-
 		it.each<[string, ReturnType<typeof headers>, ...string[]]>([
 			['a header name with a space', headers(['X Token', 'abc']), 'Auth Headers (authHeader) entry 1: the header name must be letters, digits', 'got "X Token"'],
 			['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'Auth Headers (authHeader) entry 2: the header name must be'],
@@ -635,31 +603,6 @@ describe('createSessionLink', () => {
 	});
 
 	describe('validation: nothing is sent', () => {
-		it.each([
-			['docUrl', 'http://example.com/contract.pdf', 'Document URL (docUrl) must be an https:// URL, got "http://example.com/contract.pdf"'],
-			['docUrl', 'contract.pdf', 'Document URL (docUrl) must be an https:// URL, got "contract.pdf"'],
-			['phoneNumber', '4915112345678', 'Phone Number (phoneNumber) must be in E.164 format: + and 7 to 15 digits, the first not 0, e.g. +4915112345678, got "4915112345678"'],
-			['phoneNumber', '+49151', 'Phone Number (phoneNumber) must be in E.164 format'],
-			['phoneNumber', '+4915112345678901', 'Phone Number (phoneNumber) must be in E.164 format'],
-			['email', 'erika@', 'Email (email) must be a valid e-mail address, got "erika@"'],
-			['redirectUrl', 'example.com/done', 'Redirect URL (redirectUrl) must be an http:// or https:// URL, got "example.com/done"'],
-		])('refuses %s %p', async (field, value, message) => {
-			const result = await run({ ...required, [field]: '={{ $json.value }}' }, [{ json: { value: (required as IDataObject)[field] } }, { json: { value } }]);
-			await expectValidationError(result, 1, message);
-		});
-
-		it('requires every one of the four fields', async () => {
-			for (const [field, label] of [
-				['email', 'Email'],
-				['phoneNumber', 'Phone Number'],
-				['redirectUrl', 'Redirect URL'],
-				['docUrl', 'Document URL'],
-			]) {
-				const result = await run({ ...required, [field]: '={{ $json.none }}' });
-				await expectValidationError(result, 0, `${label} (${field}) is required`);
-			}
-		});
-
 		it('refuses a sign form without a field id and a fill form entry without a field id', async () => {
 			const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
 			await expectValidationError(noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');

@@ -91,23 +91,6 @@ describe('emulator: signed results as the provider sends them', () => {
 		expect(delivery.attempts[1]).toMatchObject({ status: 200 });
 	});
 
-	it('gives up after the configured number of resends', async () => {
-		receiver.answers = [[500, 0]];
-		const { delivery } = (await control.post('/results/journey', { retries: 2 })).data;
-		expect(delivery).toMatchObject({ delivered: false, done: true });
-		expect(delivery.attempts).toHaveLength(3);
-	});
-
-	it('reset ends the resends still waiting', async () => {
-		await control.post('/config', { resultDelivery: { timeScale: 1 } });
-		receiver.answers = [[500, 0]];
-		const { delivery } = (await control.post('/results/journey', { wait: false })).data;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		await control.post('/reset');
-		expect((await control.get(`/results/deliveries/${delivery.id}`)).status).toBe(404);
-		expect(receiver.received).toHaveLength(1);
-	});
-
 	it('encrypt sends the result as signed text/plain that the documented stand-in scheme opens', async () => {
 		const { payload } = (await control.post('/results/payment', { referenceId: 'ref-enc', encrypt: true })).data;
 		const [got] = receiver.received;

@@ -461,43 +461,6 @@ class Instance {
 		return server;
 	}
 
-	requireServer() {
-		if (!this.server) throw new Error('start the server first: await instance.startServer()');
-		return this.server;
-	}
-
-	/** Shortcuts to the running server's REST helpers (see rest.js). */
-	async setupOwner(opts) {
-		return await this.requireServer().setupOwner(opts);
-	}
-	async login(opts) {
-		return await this.requireServer().login(opts);
-	}
-	async activateWorkflow(id) {
-		return await this.requireServer().activateWorkflow(id);
-	}
-	async deactivateWorkflow(id) {
-		return await this.requireServer().deactivateWorkflow(id);
-	}
-	async listExecutions(workflowId, opts) {
-		return await this.requireServer().listExecutions(workflowId, opts);
-	}
-	async getExecution(id) {
-		return await this.requireServer().getExecution(id);
-	}
-	async waitForExecutions(workflowId, opts) {
-		return await this.requireServer().waitForExecutions(workflowId, opts);
-	}
-	async getNodeTypes() {
-		return await this.requireServer().getNodeTypes();
-	}
-	async getCredentialTypes() {
-		return await this.requireServer().getCredentialTypes();
-	}
-	async testCredential(credential) {
-		return await this.requireServer().testCredential(credential);
-	}
-
 	/** Stops every server this instance started. */
 	async stop() {
 		await Promise.all([...this.servers].map((s) => s.stop()));

@@ -87,7 +87,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		baseUrl,
 		owner: { ...OWNER },
 		request,
-		/** GET/POST/PATCH/DELETE shortcuts that return the unwrapped `data`. */
+		/** GET/POST/PATCH shortcuts that return the unwrapped `data`. */
 		async get(p, opts) {
 			return (await request('GET', p, opts)).body;
 		},
@@ -96,9 +96,6 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		},
 		async patch(p, body, opts) {
 			return (await request('PATCH', p, { ...opts, body })).body;
-		},
-		async del(p, opts) {
-			return (await request('DELETE', p, opts)).body;
 		},
 
 		/** Creates the instance owner (first call only) and keeps its auth cookie. */
@@ -155,11 +152,6 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 				if (Date.now() - started > timeoutMs) throw new Error(`workflow ${id} not published after ${timeoutMs} ms: ${JSON.stringify(st)}`);
 				await new Promise((r) => setTimeout(r, 200));
 			}
-		},
-
-		/** Publication status of a workflow (2.x only): { status, liveVersionId, pendingVersionId, triggers }. */
-		async getPublicationStatus(id) {
-			return await client.get(`/rest/workflows/${id}/publication-status`);
 		},
 
 		async deactivateWorkflow(id) {
@@ -234,16 +226,6 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		/** All node type descriptions the server knows (GET /types/nodes.json, needs login). */
 		async getNodeTypes() {
 			return (await request('GET', '/types/nodes.json', { raw: true })).body;
-		},
-
-		/** All credential type descriptions (GET /types/credentials.json, needs login). */
-		async getCredentialTypes() {
-			return (await request('GET', '/types/credentials.json', { raw: true })).body;
-		},
-
-		/** Credentials visible to the logged-in user. */
-		async listCredentials() {
-			return await client.get('/rest/credentials');
 		},
 
 		/**
