@@ -6,7 +6,7 @@
  * secrets) stays in request-path.contract.test.ts and request-limits.contract.test.ts.
  */
 import type { ApiResponse, ResponseExpectation } from '../../nodes/shared/operation/operation-types';
-import { type Answer, type Attempt, classify, MAX_TIMEOUT_RETRIES, type Pace, type SendRules, type Verdict } from '../../nodes/shared/transport/classify';
+import { type Answer, type Sendings, classify, MAX_TIMEOUT_RETRIES, type Pace, type SendRules, type Verdict } from '../../nodes/shared/transport/classify';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -101,9 +101,9 @@ const rows: Array<[string, Row]> = [
 
 describe('classify: what happens after one sending', () => {
 	it.each(rows)('%s', (_, row) => {
-		const attempt: Attempt = { sent: row.sent ?? 1, timeouts: row.timeouts ?? 0, renewed: row.renewed ?? false, cancelled: row.cancelled ?? false, now: NOW, jitter: 0 };
+		const sendings: Sendings = { sent: row.sent ?? 1, timeouts: row.timeouts ?? 0, renewed: row.renewed ?? false, cancelled: row.cancelled ?? false, now: NOW, jitter: 0 };
 		const rules: SendRules = { repeatable: row.repeatable, maxRetries: 3, acceptsAnswer: row.acceptsAnswer, expects: row.expects };
-		const verdict = classify(row.answer, attempt, rules);
+		const verdict = classify(row.answer, sendings, rules);
 		expect(verdict.next).toBe(row.next);
 		expect(verdict.pace).toEqual(row.pace);
 		expect(verdict.mayGoOutAgain).toBe(row.again);

@@ -26,7 +26,7 @@ export type Answer =
 	| { kind: 'noAnswer'; network: NetworkFailure; timedOut: boolean; deadline?: string };
 
 /** The sendings of one request so far, this one included. */
-export interface Attempt {
+export interface Sendings {
 	/** Sendings made; a resend after a renewed token does not count. */
 	sent: number;
 	/** Sendings that timed out. */
@@ -86,15 +86,16 @@ export type Verdict = {
 	| { next: 'fail'; failure: Failure }
 );
 
-export function classify(answer: Answer, attempt: Attempt, rules: SendRules): Verdict {
-	if (answer.kind === 'response') return classifyResponse(answer.response, attempt, rules);
+export function classify(answer: Answer, sendings: Sendings, rules: SendRules): Verdict {
+	if (answer.kind === 'response') return classifyResponse(answer.response, sendings, rules);
 	const outcome: SendOutcome =
 		answer.kind === 'noAnswer'
 			? outcomeOfNetworkFailure(answer.network.code)
 			: 'mayHaveBeenCarriedOut';
 	const again = mayGoOutAgain(outcome, rules.repeatable);
 	// A request that must not go out again was let finish (transport.ts): its answer is reported.
-	if (attempt.cancelled && again) return { next: 'cancelled', pace: NOTHING, mayGoOutAgain: again };
+	if (sendings.cancelled && again)
+		return { next: 'cancelled', pace: NOTHING, mayGoOutAgain: again };
 	// A redirect or an oversized body would be the same when sent again.
 	if (answer.kind === 'refused') {
 		const { statusCode, message, redirect } = answer;
@@ -102,10 +103,10 @@ export function classify(answer: Answer, attempt: Attempt, rules: SendRules): Ve
 		return { next: 'fail', failure, pace: NOTHING, mayGoOutAgain: again };
 	}
 	const mayRetry = answer.timedOut
-		? attempt.timeouts <= MAX_TIMEOUT_RETRIES
-		: attempt.sent <= rules.maxRetries;
+		? sendings.timeouts <= MAX_TIMEOUT_RETRIES
+		: sendings.sent <= rules.maxRetries;
 	if (again && mayRetry) {
-		const afterMs = backoffMs(attempt.sent, attempt.jitter);
+		const afterMs = backoffMs(sendings.sent, sendings.jitter);
 		return { next: 'retry', afterMs, pace: OVERLOADED, mayGoOutAgain: again };
 	}
 	const { network, timedOut, deadline } = answer;
@@ -113,11 +114,12 @@ export function classify(answer: Answer, attempt: Attempt, rules: SendRules): Ve
 	return { next: 'fail', failure, pace: OVERLOADED, mayGoOutAgain: again };
 }
 
-function classifyResponse(response: ApiResponse, attempt: Attempt, rules: SendRules): Verdict {
+function classifyResponse(response: ApiResponse, sendings: Sendings, rules: SendRules): Verdict {
 	const { statusCode } = response;
 	const outcome = outcomeOfStatus(statusCode);
 	const again = mayGoOutAgain(outcome, rules.repeatable);
-	if (attempt.cancelled && again) return { next: 'cancelled', pace: NOTHING, mayGoOutAgain: again };
+	if (sendings.cancelled && again)
+		return { next: 'cancelled', pace: NOTHING, mayGoOutAgain: again };
 	if (statusCode >= 200 && statusCode < 300) {
 		const check = checkAnswer(response, rules.expects);
 		if (check.trusted)
@@ -140,12 +142,12 @@ function classifyResponse(response: ApiResponse, attempt: Attempt, rules: SendRu
 	}
 	const overloaded = statusCode === 503;
 	// A 401 means the request was not processed: renewing the token and resending is safe.
-	if (statusCode === 401 && !attempt.renewed)
+	if (statusCode === 401 && !sendings.renewed)
 		return { next: 'renewToken', pace: NOTHING, mayGoOutAgain: again };
 	// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
-	if ((statusCode === 429 || overloaded) && again && attempt.sent <= rules.maxRetries) {
+	if ((statusCode === 429 || overloaded) && again && sendings.sent <= rules.maxRetries) {
 		const afterMs =
-			retryAfterMs(response.headers, attempt.now) ?? backoffMs(attempt.sent, attempt.jitter);
+			retryAfterMs(response.headers, sendings.now) ?? backoffMs(sendings.sent, sendings.jitter);
 		const pace = overloaded ? OVERLOADED : { rateLimitedMs: afterMs };
 		return { next: 'retry', afterMs, pace, mayGoOutAgain: again };
 	}

@@ -10,7 +10,7 @@ import {
 	MAX_ANSWER_BYTES,
 	RedirectRefused,
 } from './bounded-request';
-import { type Answer, type Attempt, classify, type SendRules, type Verdict } from './classify';
+import { type Answer, type Sendings, classify, type SendRules, type Verdict } from './classify';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
 import { type RequestAbout, requestError } from './errors';
 import { networkFailure, timedOut } from './network-failure';
@@ -119,7 +119,7 @@ export class ApiClient {
 			throw earlier.error;
 		}
 		const rules: SendRules = { ...options, maxRetries: this.settings.maxRetries };
-		const attempt: Attempt = {
+		const sendings: Sendings = {
 			sent: 0,
 			timeouts: 0,
 			renewed: false,
@@ -135,16 +135,16 @@ export class ApiClient {
 				this.pacer.settle(admission, {});
 				const cancelled = error instanceof ExecutionCancelled;
 				return Promise.reject(
-					cancelled ? error : this.leave(tokenFailure(error), options, attempt, false),
+					cancelled ? error : this.leave(tokenFailure(error), options, sendings, false),
 				);
 			});
-			attempt.sent++;
+			sendings.sent++;
 			const answer = await this.transmit(request, token, options.repeatable);
-			if (answer.kind === 'noAnswer' && answer.timedOut) attempt.timeouts++;
-			attempt.cancelled = this.signal?.aborted === true;
-			attempt.now = Date.now();
-			attempt.jitter = Math.random();
-			const verdict: Verdict = classify(answer, attempt, rules);
+			if (answer.kind === 'noAnswer' && answer.timedOut) sendings.timeouts++;
+			sendings.cancelled = this.signal?.aborted === true;
+			sendings.now = Date.now();
+			sendings.jitter = Math.random();
+			const verdict: Verdict = classify(answer, sendings, rules);
 			this.pacer.settle(admission, verdict.pace);
 			switch (verdict.next) {
 				case 'ok':
@@ -156,14 +156,14 @@ export class ApiClient {
 					await wait(verdict.afterMs, this.signal);
 					continue;
 				case 'renewToken':
-					attempt.sent--;
-					attempt.renewed = true;
+					sendings.sent--;
+					sendings.renewed = true;
 					rejected = token;
 					continue;
 				case 'cancelled':
 					throw new ExecutionCancelled();
 				case 'fail': {
-					const failed = this.leave(verdict.failure, options, attempt, !verdict.mayGoOutAgain);
+					const failed = this.leave(verdict.failure, options, sendings, !verdict.mayGoOutAgain);
 					if (sendKey !== undefined && !verdict.mayGoOutAgain)
 						rememberSend(sendKey, { error: failed });
 					throw failed;
@@ -237,7 +237,7 @@ export class ApiClient {
 	private leave(
 		failure: Failure,
 		options: SendOptions,
-		attempt: Attempt,
+		sendings: Sendings,
 		mayHaveBeenCarriedOut: boolean,
 	): RequestFailed {
 		const redactor = this.redactor.with(...this.tokensSeen, ...(options.secrets ?? []));
@@ -245,7 +245,7 @@ export class ApiClient {
 			Object.entries(failure).map(([key, value]) => [key, redactor.value(value)]),
 		) as Failure;
 		return new RequestFailed(redacted, {
-			attempts: attempt.sent,
+			attempts: sendings.sent,
 			repeatable: options.repeatable,
 			mayHaveBeenCarriedOut,
 			baseUrl: this.credentials.baseUrl,
