@@ -145,6 +145,27 @@ function shapeError(
 	}
 }
 
+/**
+ * What to do about a refusal: the operation's hint (`notFound` for a 404 or a "not found" answer,
+ * else the one for the status), else the general one; for an operation that is not repeatable, first
+ * whether the API may have acted (not after 401 and 429: refused before acting, and resent).
+ */
+export function refusalHint(
+	statusCode: number,
+	body: unknown,
+	repeatable: boolean,
+	hints?: ErrorHints,
+): string {
+	const known =
+		(isNotFound(statusCode, body) ? hints?.notFound : undefined) ??
+		hints?.[statusCode] ??
+		HINTS[statusCode] ??
+		(statusCode >= 500 ? HINTS[500] : HINTS[400]);
+	return repeatable || statusCode === 429 || statusCode === 401
+		? known
+		: `${mayHaveActed(statusCode)} ${known}`;
+}
+
 /** NodeApiError with the status, the API's message, the operation and what to do; no request headers. */
 function apiError(
 	node: INode,
@@ -153,15 +174,7 @@ function apiError(
 	{ operation, itemIndex, hints }: RequestAbout,
 ): NodeApiError {
 	const said = (apiMessage(body) ?? 'no message').slice(0, 500);
-	const known =
-		(isNotFound(statusCode, body) ? hints?.notFound : undefined) ??
-		hints?.[statusCode] ??
-		HINTS[statusCode] ??
-		(statusCode >= 500 ? HINTS[500] : HINTS[400]);
-	const hint =
-		repeatable || statusCode === 429 || statusCode === 401
-			? known
-			: `${mayHaveActed(statusCode)} ${known}`;
+	const hint = refusalHint(statusCode, body, repeatable, hints);
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const responseBody = body && typeof body === 'object' ? (body as JsonObject) : { message: said };
 	return new NodeApiError(node, responseBody, {
