@@ -97,14 +97,14 @@ describe('the token cache is bounded', () => {
 describe('the pacers are bounded', () => {
 	it(`${VERSIONS} accounts: at most 1,000 pacers; a busy pacer is never replaced`, async () => {
 		const busy = pacerFor('busy');
-		await busy.acquire();
+		const admission = await busy.admit();
 		for (let n = 0; n < VERSIONS; n++) {
 			pacerFor(`account-${n}`);
 			advance(1);
 		}
 		expect(pacerCount()).toBeLessThanOrEqual(1_000);
 		expect(pacerFor('busy')).toBe(busy);
-		busy.release();
+		busy.settle(admission, {});
 		advance(10 * 60_000);
 		pacerFor('another');
 		expect(pacerFor('busy')).not.toBe(busy);

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
+import type { Pace } from '../../nodes/shared/transport/classify';
 import { INITIAL_WINDOW } from '../../nodes/shared/transport/concurrency-window';
 import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
 
@@ -22,13 +23,17 @@ class FakeClock implements Clock {
 async function sendTimes(pacer: Pacer, clock: FakeClock, count: number, maxRequestsPerSecond = 0): Promise<number[]> {
 	const times: number[] = [];
 	for (let i = 0; i < count; i++) {
-		const admission = await pacer.acquire(maxRequestsPerSecond);
+		const admission = await pacer.admit(maxRequestsPerSecond);
 		times.push(clock.now());
-		pacer.release();
-		pacer.recordSuccess(admission);
+		pacer.settle(admission, DELIVERED);
 	}
 	return times;
 }
+
+const DELIVERED: Pace = { delivered: true };
+
+/** The end of a request that taught the pacer nothing (its admission is not read). */
+const release = (pacer: Pacer) => pacer.settle({ atMs: 0, delivered: 0 }, {});
 
 /** An admission of a request sent 50 ms ago, for reporting its answer. */
 const sentBefore = (clock: FakeClock): Admission => ({ atMs: clock.now() - 50, delivered: 0 });
@@ -52,9 +57,9 @@ describe('Pacer', () => {
 		const times: number[] = [];
 		const run = async () => {
 			for (let i = 0; i < 5; i++) {
-				await pacer.acquire(10);
+				await pacer.admit(10);
 				times.push(clock.now());
-				pacer.release();
+				release(pacer);
 			}
 		};
 		await Promise.all([run(), run()]);
@@ -76,7 +81,7 @@ describe('Pacer', () => {
 		const pacer = new Pacer(clock);
 		const inFlight: Array<{ admission: Admission; answer: () => void }> = [];
 		const callers = Array.from({ length: 60 }, async () => {
-			const admission = await pacer.acquire();
+			const admission = await pacer.admit();
 			await new Promise<void>((answer) => inFlight.push({ admission, answer }));
 		});
 		const rounds: number[] = [];
@@ -88,8 +93,7 @@ describe('Pacer', () => {
 			clock.advance(50);
 			for (const { admission, answer } of inFlight.splice(0)) {
 				expect(pacer.inFlight).toBeLessThanOrEqual(pacer.inFlightWindow);
-				pacer.release();
-				pacer.recordSuccess(admission);
+				pacer.settle(admission, DELIVERED);
 				answer();
 				await settle();
 			}
@@ -106,11 +110,10 @@ describe('Pacer', () => {
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 200; i++) {
 			const admissions = [];
-			for (let c = 0; c < INITIAL_WINDOW - 1; c++) admissions.push(await pacer.acquire());
+			for (let c = 0; c < INITIAL_WINDOW - 1; c++) admissions.push(await pacer.admit());
 			clock.advance(50);
 			for (const admission of admissions) {
-				pacer.release();
-				pacer.recordSuccess(admission);
+				pacer.settle(admission, DELIVERED);
 			}
 		}
 		expect(pacer.inFlightWindow).toBe(INITIAL_WINDOW);
@@ -119,11 +122,11 @@ describe('Pacer', () => {
 	it('Max Requests per Second spaces the requests; the window still bounds how many are in flight', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		const admitted = Array.from({ length: INITIAL_WINDOW + 2 }, () => pacer.acquire(1000).then(() => clock.now()));
+		const admitted = Array.from({ length: INITIAL_WINDOW + 2 }, () => pacer.admit(1000).then(() => clock.now()));
 		await settle();
 		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
-		pacer.release();
-		pacer.release();
+		release(pacer);
+		release(pacer);
 		const times = await Promise.all(admitted);
 		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
 		expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(1);
@@ -132,11 +135,11 @@ describe('Pacer', () => {
 	it('a 429 halves the window and pauses everybody; then the learnt pace holds requests back', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		const first = await Promise.all(Array.from({ length: INITIAL_WINDOW }, () => pacer.acquire()));
+		const first = await Promise.all(Array.from({ length: INITIAL_WINDOW }, () => pacer.admit()));
 		const waiting = Array.from({ length: 15 }, async () => {
-			await pacer.acquire();
+			await pacer.admit();
 			const at = clock.now();
-			pacer.release();
+			release(pacer);
 			return at;
 		});
 		await settle();
@@ -144,11 +147,9 @@ describe('Pacer', () => {
 		clock.advance(50);
 		const [limited, ...accepted] = first;
 		for (const admission of accepted) {
-			pacer.release();
-			pacer.recordSuccess(admission);
+			pacer.settle(admission, DELIVERED);
 		}
-		pacer.release();
-		pacer.rateLimited(limited, 1000);
+		pacer.settle(limited, { rateLimitedMs: 1000 });
 		expect(pacer.inFlightWindow).toBe(Math.floor(INITIAL_WINDOW / 2));
 		const pausedAt = clock.now();
 		const times = await Promise.all(waiting);
@@ -161,10 +162,10 @@ describe('Pacer', () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		await sendTimes(pacer, clock, 5);
-		pacer.rateLimited(sentBefore(clock), 1000);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		clock.advance(61_000);
-		await pacer.acquire();
-		pacer.release();
+		await pacer.admit();
+		release(pacer);
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
 		expect(pacer.inFlightWindow).toBe(INITIAL_WINDOW);
 	});
@@ -172,23 +173,23 @@ describe('Pacer', () => {
 	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
-		pacer.rateLimited(sentBefore(clock), 1000);
+		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		const start = clock.now();
-		await pacer.acquire();
+		await pacer.admit();
 		expect(clock.now() - start).toBe(1000);
 		// 10 accepted in the last second -> 9.5 req/s
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		const next = clock.now();
-		await pacer.acquire();
+		await pacer.admit();
 		expect(clock.now() - next).toBeCloseTo(1000 / 9.5, 5);
 	});
 
 	it('treats the 429s of one burst as one signal', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.recordSuccess(sentBefore(clock));
-		for (let i = 0; i < 5; i++) pacer.rateLimited(sentBefore(clock), 1000);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		for (let i = 0; i < 5; i++) pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		expect(pacer.rateLimits).toBe(5);
 	});
@@ -196,12 +197,12 @@ describe('Pacer', () => {
 	it('cuts again on a 429 after the pause: the new pace was still too fast', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.recordSuccess(sentBefore(clock));
-		pacer.rateLimited(sentBefore(clock), 1000);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		clock.advance(1_100);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
-		pacer.rateLimited(sentBefore(clock), 1000);
+		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		expect(pacer.rateLimits).toBe(2);
 	});
@@ -209,20 +210,20 @@ describe('Pacer', () => {
 	it('probes back up slowly after a quiet period and forgets after a long one', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.recordSuccess(sentBefore(clock));
-		pacer.rateLimited(sentBefore(clock), 1000);
+		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		clock.advance(29_500); // still quiet period: no probing yet
-		await pacer.acquire();
-		pacer.release();
+		await pacer.admit();
+		release(pacer);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		clock.advance(2_500); // 2 s past the 30 s quiet period: +0.2 req/s per second
-		await pacer.acquire();
-		pacer.release();
+		await pacer.admit();
+		release(pacer);
 		expect(pacer.rate).toBeCloseTo(9.9, 1);
 		clock.advance(60_000);
-		await pacer.acquire();
-		pacer.release();
+		await pacer.admit();
+		release(pacer);
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
 	});
 
@@ -246,24 +247,23 @@ describe('Pacer', () => {
 		const end = clock.now() + 120_000;
 		const startedAt = clock.now();
 		// Start b unthrottled but a already learnt a slow pace: fairness must still emerge.
-		for (let i = 0; i < 4; i++) a.recordSuccess(sentBefore(clock));
-		a.rateLimited(sentBefore(clock), 1);
+		for (let i = 0; i < 4; i++) a.settle(sentBefore(clock), DELIVERED);
+		a.settle(sentBefore(clock), { rateLimitedMs: 1 });
 		while (clock.now() < end) {
 			const [pacer, at] = [...nextAt.entries()].sort((x, y) => x[1] - y[1])[0];
 			if (at > clock.now()) clock.advance(at - clock.now());
-			await pacer.acquire();
-			pacer.release();
+			await pacer.admit();
 			const now = clock.now();
 			while (admitted.length && admitted[0] <= now - 1000) admitted.shift();
 			if (admitted.length < quota) {
 				admitted.push(now);
-				pacer.recordSuccess(sentBefore(clock));
+				pacer.settle(sentBefore(clock), DELIVERED);
 				if (now - startedAt > 60_000) sent.set(pacer, (sent.get(pacer) ?? 0) + 1);
 				nextAt.set(pacer, now + 1);
 			} else {
 				rejected++;
 				const retryAfterMs = Math.max(1000, Math.ceil((admitted[0] + 1000 - now) / 1000) * 1000);
-				pacer.rateLimited(sentBefore(clock), retryAfterMs);
+				pacer.settle(sentBefore(clock), { rateLimitedMs: retryAfterMs });
 				nextAt.set(pacer, now + 1);
 			}
 		}
@@ -285,12 +285,12 @@ describe('Pacer', () => {
 
 	it('counts requests in flight across callers', async () => {
 		const pacer = new Pacer(new FakeClock());
-		await pacer.acquire();
-		await pacer.acquire();
+		await pacer.admit();
+		await pacer.admit();
 		expect(pacer.inFlight).toBe(2);
-		pacer.release();
-		pacer.release();
-		pacer.release();
+		release(pacer);
+		release(pacer);
+		release(pacer);
 		expect(pacer.inFlight).toBe(0);
 	});
 });

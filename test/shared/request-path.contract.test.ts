@@ -182,14 +182,6 @@ describe('request path: what is resent', () => {
 		expect(await emulator().count(AUTH)).toBe(2);
 	});
 
-	it('a read rides out the status sequence 503, 503, 200', async () => {
-		await emulator().configure({ failures: [{ route: AML, status: 503, count: 2, retryAfter: 0 }] });
-		const { error, items: out } = await checkIndividual(1);
-		expect(error).toBeUndefined();
-		expect(out[0].json.screeningSummary).toMatchObject({ isHit: false, totalHits: 0 });
-		expect(await emulator().count(AML)).toBe(3);
-	});
-
 	it('a 400 on a deposit says it was not carried out', async () => {
 		await emulator().configure({ failures: [{ route: DEPOSIT, status: 400 }] });
 		const { error } = await deposits(1);

@@ -16,7 +16,6 @@ import type { IDataObject, INodeExecutionData, NodeApiError, OnError } from 'n8n
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { mayGoOutAgain, outcomeOfNetworkFailure, outcomeOfStatus } from '../../nodes/shared/transport/resend-rule';
 import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { items, useEmulator } from '../helpers/emulator';
@@ -54,27 +53,6 @@ async function deposits(input: INodeExecutionData[], run: { onError?: OnError; r
 }
 
 const json = (out: INodeExecutionData[]) => out.map((item) => item.json);
-
-describe('the resend rule', () => {
-	it.each<[string, ReturnType<typeof outcomeOfStatus>, boolean]>([
-		['200', outcomeOfStatus(200), false],
-		['400', outcomeOfStatus(400), true],
-		['401', outcomeOfStatus(401), true],
-		['429', outcomeOfStatus(429), true],
-		['500', outcomeOfStatus(500), false],
-		['503', outcomeOfStatus(503), false],
-		['307', outcomeOfStatus(307), false],
-		['ECONNREFUSED', outcomeOfNetworkFailure('ECONNREFUSED'), true],
-		['ENOTFOUND', outcomeOfNetworkFailure('ENOTFOUND'), true],
-		['CERT_HAS_EXPIRED', outcomeOfNetworkFailure('CERT_HAS_EXPIRED'), true],
-		['ECONNRESET', outcomeOfNetworkFailure('ECONNRESET'), false],
-		['ETIMEDOUT', outcomeOfNetworkFailure('ETIMEDOUT'), false],
-		['no code', outcomeOfNetworkFailure(undefined), false],
-	])('after %s (%s) a money or message request may go out again: %s', (_, outcome, again) => {
-		expect(mayGoOutAgain(outcome, false)).toBe(again);
-		expect(mayGoOutAgain(outcome, true)).toBe(true);
-	});
-});
 
 describe('Retry On Fail never sends a money or message request twice', () => {
 	it('Challenge Deposit, 5 items, the 3rd answered 500, Stop Workflow: one request per item, accepted ones listed', async () => {

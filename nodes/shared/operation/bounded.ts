@@ -3,6 +3,11 @@
  * an entry finishes (the limit may change while the entries run). The first error, or `stop()`
  * turning true, starts no new entry, and the entries under way finish. Resolves with how many entries
  * were started; the caller collects the errors.
+ *
+ * This bounds the items of one run; the pacer (pacing.ts) bounds the requests of the whole process.
+ * A new item starts only here, after an earlier one has finished and its failure is known, never
+ * when a place in the pacer's window frees up: a place frees before the failure of the request that
+ * held it reaches the runner, and a payment item waiting there would be sent after it.
  */
 export async function forEachBounded<T>(
 	entries: T[],

@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldError } from '../fields/field-error';
 import { isObject } from '../answers/json';
 import type { ApiRequest, FieldValues, OperationDefinition } from './operation-types';
-import { valueFields } from './read-values';
 
 /**
  * A value read only when its item is sent (a file's bytes), so that validating every item first
@@ -25,7 +24,9 @@ export class SentLater {
 export function buildRequest(op: OperationDefinition, values: FieldValues): ApiRequest {
 	const body: IDataObject = {};
 	const qs: IDataObject = {};
-	for (const field of valueFields(op)) {
+	for (const field of op.fields) {
+		// Notices and other fields without a rule carry no value.
+		if (!field.rule) continue;
 		const { name } = field.property;
 		const value = values[name];
 		if (value === undefined) continue;

@@ -131,7 +131,10 @@ export interface ItemContext {
 	ctx: IExecuteFunctions;
 	itemIndex: number;
 	values: FieldValues;
-	/** Sends through the shared request path (admission, token, retries, error mapping). */
+	/**
+	 * Sends through the shared request path (admission, token, retries). A failure is a RequestFailed,
+	 * which the runner turns into the item's error (errors.ts `itemError`, with the operation's hints).
+	 */
 	send: (request: ApiRequest) => Promise<ApiResponse>;
 	/** GET of a file the API links to, without the token (see ApiClient.download). */
 	download: (url: string) => Promise<BoundedAnswer>;

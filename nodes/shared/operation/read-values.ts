@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldError } from '../fields/field-error';
 import type { ItemParameters } from './item-parameters';
-import type { Field, FieldValues, OperationDefinition, ValueField } from './operation-types';
+import type { FieldValues, OperationDefinition, ValueField } from './operation-types';
 import { type RequestSettings, requestSettings } from '../transport/request-settings';
 
 /**
@@ -89,9 +89,4 @@ function isDisplayed(
 		const value = parameters.get(name, itemIndex);
 		return (Array.isArray(value) ? value : [value]).some((v) => (allowed as unknown[]).includes(v));
 	});
-}
-
-/** The fields whose values are sent or read, with their rules (notices left out). */
-export function valueFields(op: OperationDefinition): ValueField[] {
-	return op.fields.filter((f: Field): f is ValueField => f.rule !== undefined);
 }

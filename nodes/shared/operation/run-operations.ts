@@ -8,7 +8,7 @@ import {
 
 import { forEachBounded } from './bounded';
 import { buildRequest, withContent } from './build-request';
-import { itemError, itemHints } from '../transport/errors';
+import { itemError } from '../transport/errors';
 import { ItemParameters } from './item-parameters';
 import { responseJson } from '../answers/response-json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
@@ -43,8 +43,9 @@ export async function runOperations(
 
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
-	const fail = (error: unknown, itemIndex: number) =>
-		itemError(ctx.getNode(), op, error, itemIndex);
+	// The one place an item's failure becomes the error n8n shows (the operation's hints filled).
+	const fail = (error: unknown, itemIndex: number, values?: FieldValues) =>
+		itemError(ctx.getNode(), op, error, itemIndex, values);
 	const parameters = new ItemParameters(ctx);
 	let settings: RequestSettings;
 	try {
@@ -91,7 +92,7 @@ export async function runOperations(
 						cancelledBeforeSending.push(entry.itemIndex);
 						return;
 					}
-					const failure = fail(error, entry.itemIndex);
+					const failure = fail(error, entry.itemIndex, entry.values);
 					failed.push({ itemIndex: entry.itemIndex, error: failure });
 					if (continueOnFail) {
 						results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
@@ -138,21 +139,16 @@ async function runItem(
 	const { itemIndex, values, request } = entry;
 	let sequence = 0;
 	const secrets = op.fields.filter((f) => f.rule && f.secret).map((f) => values[f.property.name]);
-	const hints = itemHints(op, values);
 	const item: ItemContext = {
 		ctx,
 		itemIndex,
 		values,
 		send: async (toSend) =>
 			await client.send(await withContent(toSend), {
-				itemIndex,
-				operation: op.name,
 				repeatable: op.repeatable,
 				acceptsAnswer: op.acceptsAnswer,
 				expects: op.expects,
-				hints,
 				secrets: secrets.filter((value) => value !== undefined),
-				receipt: op.receipt,
 				...(scope !== undefined ? { sendKey: sendKey(scope, itemIndex, sequence++) } : {}),
 			}),
 		download: async (url) => await client.download(url),

@@ -69,21 +69,18 @@ function holdsResult(body: unknown): boolean {
 	return said.length > 0 && !reportsError(body);
 }
 
-/** The trusted body (JSON parsed, a file as bytes, an empty answer as ''), or what was expected and what arrived. */
+/**
+ * The trusted body (a file as bytes, an empty answer as ''), or what was expected and what arrived.
+ * The body comes decoded (decodeText, decodeBytes): JSON is parsed once, before this check.
+ */
 export function checkAnswer(response: ApiResponse, expects: ResponseExpectation = {}): AnswerCheck {
 	const contentType = contentTypeOf(response.headers);
 	let body = response.body;
 	if (Buffer.isBuffer(body)) {
 		const file = expects.body === 'jsonOrFile' && body.length > 0 && !/html/i.test(contentType);
 		if (file) return { trusted: true, body };
+		// Bytes that are not a file: described by their text.
 		body = body.toString('utf8');
-	}
-	if (typeof body === 'string' && body.trim() !== '' && /json/i.test(contentType)) {
-		try {
-			body = JSON.parse(body);
-		} catch {
-			// stays text: reported below
-		}
 	}
 	const empty =
 		body === undefined || body === null || (typeof body === 'string' && body.trim() === '');

@@ -1,28 +1,25 @@
 import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import {
-	AnswerDeadline,
-	type AnswerRefused,
-	AnswerTooLarge,
-	RedirectRefused,
-} from './bounded-request';
+import { AnswerDeadline, AnswerTooLarge, RedirectRefused } from './bounded-request';
 import { FieldError } from '../fields/field-error';
 import { fieldLabel } from '../fields/field-labels';
 import { isObject } from '../answers/json';
 import type { ErrorHints, FieldValues, OperationDefinition } from '../operation/operation-types';
-import { TokenExchangeError } from './token-exchange';
 import {
 	describeNetworkFailure,
 	type NetworkFailure,
 	networkDetail,
 	networkFailure,
-	timeoutWords,
 } from './network-failure';
+import { type Failure, type FailedSending, RequestFailed } from './request-failure';
+import { markMayHaveBeenCarriedOut, receiptIn } from './resend-rule';
 
 /**
- * The one module that turns failures into the errors n8n shows: refused requests, network failures,
- * answers that cannot be trusted, a refused or failed token exchange, invalid values. Each says what
- * happened (operation, HTTP status, the API's own words) and, as its description, what to do.
+ * The one module that turns failures into the errors n8n shows, once, at the boundary of the request
+ * path (an item of a node run, or a trigger's or load-options' single request): refused requests,
+ * network failures, answers that cannot be trusted, a refused or failed token exchange, invalid
+ * values. Each says what happened (operation, HTTP status, the API's own words) and, as its
+ * description, what to do: the operation's own hints first.
  */
 
 export const AUTH_HINT =
@@ -99,31 +96,85 @@ function isNotFound(statusCode: number, body: unknown): boolean {
 	);
 }
 
-export interface ApiFailure {
-	statusCode: number;
-	/** Already redacted. */
-	body: unknown;
+/** Who asked for the request: named in the error, with the operation's hints filled for the item. */
+export interface RequestAbout {
 	operation: string;
 	itemIndex: number;
-	attempts: number;
-	/** False for operations that move money or send a message: the description then says what may have happened. */
-	repeatable: boolean;
 	hints?: ErrorHints;
+	/** Where the answer names what the API did (OperationDefinition.receipt). */
+	receipt?: string;
 }
 
-/** NodeApiError with the status, the API's message, the operation and what to do; no request headers. */
-export function apiError(node: INode, failure: ApiFailure): NodeApiError {
-	const { statusCode, body, operation, itemIndex, attempts, repeatable, hints } = failure;
-	const said = (apiMessage(body) ?? 'no message').slice(0, 500);
+/**
+ * The error n8n shows for a failed request (already redacted by the request path). One that may
+ * have been carried out is marked so (resend-rule.ts), with its receipt and the answer when one came.
+ */
+export function requestError(
+	node: INode,
+	failed: RequestFailed,
+	about: RequestAbout,
+): NodeApiError {
+	const { failure, sending } = failed;
+	const error = shapeError(node, failure, sending, about);
+	if (!sending.mayHaveBeenCarriedOut) return error;
+	if (failure.kind !== 'unusableAnswer' || !('answer' in failure))
+		return markMayHaveBeenCarriedOut(error);
+	return markMayHaveBeenCarriedOut(error, {
+		answer: failure.answer,
+		...receiptIn(failure.answer, about.receipt),
+	});
+}
+
+function shapeError(
+	node: INode,
+	failure: Failure,
+	sending: FailedSending,
+	about: RequestAbout,
+): NodeApiError {
+	switch (failure.kind) {
+		case 'token':
+			return tokenError(node, failure, about);
+		case 'refusedAnswer':
+			return answerRefusedError(node, failure, sending, about);
+		case 'noAnswer':
+			return networkError(node, failure, sending, about);
+		case 'status':
+			return apiError(node, failure, sending, about);
+		case 'unusableAnswer':
+			return unexpectedAnswerError(node, failure, sending, about);
+	}
+}
+
+/**
+ * What to do about a refusal: the operation's hint (`notFound` for a 404 or a "not found" answer,
+ * else the one for the status), else the general one; for an operation that is not repeatable, first
+ * whether the API may have acted (not after 401 and 429: refused before acting, and resent).
+ */
+export function refusalHint(
+	statusCode: number,
+	body: unknown,
+	repeatable: boolean,
+	hints?: ErrorHints,
+): string {
 	const known =
 		(isNotFound(statusCode, body) ? hints?.notFound : undefined) ??
 		hints?.[statusCode] ??
 		HINTS[statusCode] ??
 		(statusCode >= 500 ? HINTS[500] : HINTS[400]);
-	const hint =
-		repeatable || statusCode === 429 || statusCode === 401
-			? known
-			: `${mayHaveActed(statusCode)} ${known}`;
+	return repeatable || statusCode === 429 || statusCode === 401
+		? known
+		: `${mayHaveActed(statusCode)} ${known}`;
+}
+
+/** NodeApiError with the status, the API's message, the operation and what to do; no request headers. */
+function apiError(
+	node: INode,
+	{ statusCode, body }: Extract<Failure, { kind: 'status' }>,
+	{ attempts, repeatable }: FailedSending,
+	{ operation, itemIndex, hints }: RequestAbout,
+): NodeApiError {
+	const said = (apiMessage(body) ?? 'no message').slice(0, 500);
+	const hint = refusalHint(statusCode, body, repeatable, hints);
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const responseBody = body && typeof body === 'object' ? (body as JsonObject) : { message: said };
 	return new NodeApiError(node, responseBody, {
@@ -140,35 +191,27 @@ function causeOf(failure: NetworkFailure): Error {
 }
 
 /** A failure before any response: connection refused, reset, TLS, DNS, proxy, timeout. */
-export function networkError(
+function networkError(
 	node: INode,
-	failure: {
-		error: unknown;
-		timedOut: boolean;
-		operation: string;
-		itemIndex: number;
-		baseUrl: string;
-		attempts: number;
-		repeatable: boolean;
-		timeoutMs: number;
-	},
+	{ network, timedOut: late, deadline }: Extract<Failure, { kind: 'noAnswer' }>,
+	sending: FailedSending,
+	{ operation, itemIndex }: RequestAbout,
 ): NodeApiError {
-	const { timedOut: late } = failure;
-	const cause = networkFailure(failure.error);
 	const what = late
-		? timeoutWords(failure.error, failure.timeoutMs)
-		: describeNetworkFailure(failure.error);
-	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
-	const advice = failure.repeatable
+		? (deadline ?? `no answer within the timeout of ${sending.timeoutMs / 1000} s`)
+		: describeNetworkFailure(network);
+	const tries = sending.attempts > 1 ? ` after ${sending.attempts} attempts` : '';
+	// A request that never reached the API is described as a read's: nothing can have happened.
+	const advice = !sending.mayHaveBeenCarriedOut
 		? `${late ? 'The API did not answer in time' : 'The request could not reach the API'}${tries}. Check that the base URL is reachable from n8n${late ? ', or raise Timeout (Seconds) in the node options' : ''}.`
 		: `${mayHaveActed(undefined)} It is never resent after a ${late ? 'timeout' : 'network error'}.`;
 	const error = new NodeApiError(node, { message: what } as JsonObject, {
-		message: `${failure.operation} could not ${late ? 'get an answer from' : 'reach'} the API at ${failure.baseUrl} (${what})`,
-		description: late ? advice : `${networkDetail(cause)} ${advice}`,
-		itemIndex: failure.itemIndex,
+		message: `${operation} could not ${late ? 'get an answer from' : 'reach'} the API at ${sending.baseUrl} (${what})`,
+		description: late ? advice : `${networkDetail(network)} ${advice}`,
+		itemIndex,
 	});
 	Object.defineProperty(error, 'cause', {
-		value: causeOf(cause),
+		value: causeOf(network),
 		configurable: true,
 		writable: true,
 	});
@@ -179,22 +222,21 @@ export function networkError(
  * An answer the request path does not use: a redirect (never followed, so the token stays with the
  * API) or a body over the size cap. Neither is sent again: it would be answered the same.
  */
-export function answerRefusedError(
+function answerRefusedError(
 	node: INode,
-	refused: AnswerRefused,
-	failure: { operation: string; itemIndex: number; repeatable: boolean },
+	{ statusCode, message, redirect }: Extract<Failure, { kind: 'refusedAnswer' }>,
+	{ repeatable }: FailedSending,
+	{ operation, itemIndex }: RequestAbout,
 ): NodeApiError {
-	const { statusCode } = refused;
-	const redirect = refused instanceof RedirectRefused;
 	const advice = redirect
 		? 'Redirects are never followed, so the token was not sent there. Check the base URL of the credential: an old address or a proxy may redirect.'
 		: 'The answer was cut off at the size limit and not used. If the API really sends answers this large, report it to the provider.';
 	const acted = statusCode >= 300 && statusCode < 400 ? undefined : statusCode;
-	return new NodeApiError(node, { message: refused.message } as JsonObject, {
-		message: `${failure.operation} got ${refused.message}`,
-		description: failure.repeatable ? advice : `${mayHaveActed(acted)} ${advice}`,
+	return new NodeApiError(node, { message } as JsonObject, {
+		message: `${operation} got ${message}`,
+		description: repeatable ? advice : `${mayHaveActed(acted)} ${advice}`,
 		httpCode: String(statusCode),
-		itemIndex: failure.itemIndex,
+		itemIndex,
 	});
 }
 
@@ -225,20 +267,14 @@ export function quoteAnswer(answer: unknown, receipt?: { path: string; value: un
  * API accepted it, so it may have been carried out: the error keeps its receipt and the whole answer
  * (`answer`, redacted), so that nobody sends it again to find out.
  */
-export function unexpectedAnswerError(
+function unexpectedAnswerError(
 	node: INode,
-	failure: {
-		statusCode: number;
-		operation: string;
-		itemIndex: number;
-		expected: string;
-		arrived: string;
-		repeatable: boolean;
-		answer?: unknown;
-		receipt?: { path: string; value: unknown };
-	},
+	failure: Extract<Failure, { kind: 'unusableAnswer' }>,
+	{ repeatable }: FailedSending,
+	{ operation, itemIndex, receipt: receiptPath }: RequestAbout,
 ): NodeApiError {
-	const { statusCode, operation, itemIndex, expected, arrived, repeatable, receipt } = failure;
+	const { statusCode, expected, arrived } = failure;
+	const receipt = repeatable ? undefined : receiptIn(failure.answer, receiptPath).receipt;
 	const carriedOut = `The API accepted the request (HTTP ${statusCode}), so it may have been carried out (money moved or a message sent), but its answer cannot be read. Check the result on the provider side before running this item again.`;
 	const description = repeatable
 		? 'The answer is not used as a result. A proxy, a maintenance page or an API change may be in the way: check the base URL of the credential, then try again.'
@@ -255,22 +291,16 @@ export function unexpectedAnswerError(
 }
 
 /** The token exchange failed: the item's error names the operation and says what to check. */
-export function tokenError(
+function tokenError(
 	node: INode,
-	error: unknown,
-	operation: string,
-	itemIndex: number,
+	failure: Extract<Failure, { kind: 'token' }>,
+	{ operation, itemIndex }: RequestAbout,
 ): NodeApiError {
-	const failure =
-		error instanceof TokenExchangeError
-			? error
-			: new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
-	const description =
-		failure.reason === 'rejected'
-			? AUTH_HINT
-			: failure.network
-				? networkDetail(failure.network)
-				: undefined;
+	const description = failure.rejected
+		? AUTH_HINT
+		: failure.network
+			? networkDetail(failure.network)
+			: undefined;
 	const message = `${operation} failed: ${failure.message}`;
 	// The same text as errorResponse, so that n8n does not repeat the message as the description.
 	const mapped = new NodeApiError(node, { message } as JsonObject, {
@@ -311,14 +341,22 @@ export function validationError(
 	});
 }
 
-/** Any failure of an item as the error n8n shows for it. */
+/**
+ * Any failure of an item as the error n8n shows for it: a broken rule, a failed request (with the
+ * operation's hints filled with the item's `values`), or what an operation threw itself.
+ */
 export function itemError(
 	node: INode,
 	op: OperationDefinition,
 	error: unknown,
 	itemIndex: number,
+	values?: FieldValues,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof FieldError) return validationError(node, op, error, itemIndex);
+	if (error instanceof RequestFailed) {
+		const hints = values ? itemHints(op, values) : undefined;
+		return requestError(node, error, { operation: op.name, itemIndex, hints, receipt: op.receipt });
+	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

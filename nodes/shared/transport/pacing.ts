@@ -1,4 +1,5 @@
 import { BoundedMemory, type MemoryLimits } from './bounded-memory';
+import type { Pace } from './classify';
 import { ConcurrencyWindow } from './concurrency-window';
 import { unlessCancelled, wait } from './wait';
 
@@ -25,7 +26,7 @@ const FORGET_MS = 60_000;
 /** The window over which the accepted rate is counted. */
 const BURST_MS = 1_000;
 
-/** One admitted request, as acquire() hands it out: what release() and the answer report need. */
+/** One admitted request, as admit() hands it out: what settle() needs. */
 export interface Admission {
 	atMs: number;
 	/** Successes of the account counted when the request was admitted. */
@@ -55,13 +56,12 @@ export class Pacer {
 	private lastRateLimitMs = Number.NEGATIVE_INFINITY;
 	private lastProbeMs = 0;
 	private readonly recentSuccesses: number[] = [];
-	private delivered = 0;
+	private deliveredCount = 0;
 	private inFlightCount = 0;
-	/** Callers inside acquire(), waiting for a slot or for room. */
+	/** Callers inside admit(), waiting for a slot or for room. */
 	private waitingCount = 0;
 	private rateLimitedCount = 0;
 	private readonly window = new ConcurrencyWindow();
-	private windowWasFull = false;
 	/** Callers waiting for room in the window; woken (all) whenever the room or the rules change. */
 	private windowWaiters: Array<() => void> = [];
 
@@ -72,7 +72,7 @@ export class Pacer {
 	 * fixed quota; the spacing used is the slower of it and the adaptive pace. An aborted `signal`
 	 * (a cancelled execution) ends the wait at once with ExecutionCancelled, admitting nothing.
 	 */
-	async acquire(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
+	async admit(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
 		this.waitingCount++;
 		try {
@@ -96,7 +96,7 @@ export class Pacer {
 				if (start <= now) {
 					this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
 					this.inFlightCount++;
-					return { atMs: now, delivered: this.delivered };
+					return { atMs: now, delivered: this.deliveredCount };
 				}
 				await this.clock.sleep(start - now, signal);
 			}
@@ -105,34 +105,39 @@ export class Pacer {
 		}
 	}
 
-	/** The request sent after acquire() has its answer (or failed): it no longer counts as in flight. */
-	release(): void {
-		this.windowWasFull = this.inFlightCount >= this.window.limit;
+	/**
+	 * The request admitted by admit() has its answer (or failed): it no longer counts as in flight, and
+	 * the pacer learns from its outcome (classify.ts `Pace`), in one step.
+	 */
+	settle(admission: Admission, pace: Pace): void {
+		const windowWasFull = this.inFlightCount >= this.window.limit;
 		if (this.inFlightCount > 0) this.inFlightCount--;
+		if (pace.overloaded) this.overloaded(admission);
+		if (pace.rateLimitedMs !== undefined) this.rateLimited(admission, pace.rateLimitedMs);
+		if (pace.delivered) this.delivered(admission, windowWasFull);
 		this.wakeWindowWaiters();
 	}
 
-	/** The request released last had a success (or an answer the operation accepts). */
-	recordSuccess(admission: Admission): void {
+	/** A success (or an answer the operation accepts). */
+	private delivered(admission: Admission, windowWasFull: boolean): void {
 		const now = this.clock.now();
-		this.delivered++;
+		this.deliveredCount++;
 		this.recentSuccesses.push(now);
 		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS)
 			this.recentSuccesses.shift();
 		const rttMs = Math.max(1, now - admission.atMs);
-		const deliveryRate = ((this.delivered - admission.delivered) * 1000) / rttMs;
-		// release() ran just before this and woke the waiters; they look at the window after this.
-		this.window.answered({ rttMs, deliveryRate, full: this.windowWasFull }, now);
+		const deliveryRate = ((this.deliveredCount - admission.delivered) * 1000) / rttMs;
+		this.window.answered({ rttMs, deliveryRate, full: windowWasFull }, now);
 	}
 
 	/** A 503, a timeout or a failed connection: fewer requests in flight. */
-	overloaded(admission: Admission): void {
+	private overloaded(admission: Admission): void {
 		const now = this.clock.now();
 		this.window.overloaded(now - admission.atMs, now);
 	}
 
 	/** The API said "too many requests": everybody waits, then the pace follows what it accepted. */
-	rateLimited(admission: Admission, waitMs: number): void {
+	private rateLimited(admission: Admission, waitMs: number): void {
 		const now = this.clock.now();
 		this.rateLimitedCount++;
 		// 429s that arrive during the pause answer requests sent before it: they say nothing new. A 429

@@ -1,43 +1,27 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { checkAnswer, contentTypeOf, decodeBytes, decodeText } from './answer-check';
+import { contentTypeOf, decodeBytes, decodeText } from './answer-check';
 import {
+	AnswerDeadline,
 	AnswerRefused,
 	type BoundedAnswer,
 	boundedRequest,
 	InsecureLink,
 	MAX_ANSWER_BYTES,
+	RedirectRefused,
 } from './bounded-request';
+import { type Answer, type Sendings, classify, type SendRules, type Verdict } from './classify';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
-import {
-	answerRefusedError,
-	apiError,
-	networkError,
-	tokenError,
-	unexpectedAnswerError,
-} from './errors';
+import { type RequestAbout, requestError } from './errors';
 import { networkFailure, timedOut } from './network-failure';
-import type {
-	ApiRequest,
-	ApiResponse,
-	ErrorHints,
-	ResponseExpectation,
-} from '../operation/operation-types';
+import type { ApiRequest, ApiResponse } from '../operation/operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
+import { type Failure, RequestFailed } from './request-failure';
 import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
-import {
-	type SendOutcome,
-	markMayHaveBeenCarriedOut,
-	mayGoOutAgain,
-	mayHaveBeenCarriedOut,
-	outcomeOfNetworkFailure,
-	outcomeOfStatus,
-	receiptIn,
-} from './resend-rule';
-import { backoffMs, retryAfterMs } from './retry-timing';
 import { recallSend, rememberSend } from './sent-requests';
 import { credentialKey, tokenFor } from './token-cache';
+import { TokenExchangeError } from './token-exchange';
 import { ExecutionCancelled, wait } from './wait';
 
 /** Any n8n context that has credentials and the request helper: execute, load options, hooks, webhooks. */
@@ -45,25 +29,9 @@ export type RequestContext = Pick<IExecuteFunctions, 'getNode' | 'getCredentials
 	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequest'>;
 };
 
-export interface SendOptions {
-	itemIndex: number;
-	/** The operation's name, quoted in errors. */
-	operation: string;
-	/**
-	 * Safe to send again (see OperationDefinition.repeatable). When false the request is resent only
-	 * after 401 and 429, answers that mean the API refused it before acting.
-	 */
-	repeatable: boolean;
-	/** A non-2xx response the operation takes as an answer (see OperationDefinition.acceptsAnswer). */
-	acceptsAnswer?: (statusCode: number, body: unknown) => boolean;
-	/** What a 2xx answer must be; default a JSON object or array. */
-	expects?: ResponseExpectation;
-	/** The operation's hints for refused requests, filled with the item's values. */
-	hints?: ErrorHints;
+export interface SendOptions extends Omit<SendRules, 'maxRetries'> {
 	/** Values of this request that are secrets (an OTP code, webhook auth headers). */
 	secrets?: unknown[];
-	/** Where the answer names what the API did (OperationDefinition.receipt): kept in the error of an answer the node cannot use. */
-	receipt?: string;
 	/**
 	 * This request's place in the execution (sent-requests.ts) when n8n may run it again (Retry On
 	 * Fail): a request that must not go out again gets what it got the first time.
@@ -71,27 +39,32 @@ export interface SendOptions {
 	sendKey?: string;
 }
 
-/** A read that timed out is tried once more, so a silent API fails an item within about two minutes. */
-const MAX_TIMEOUT_RETRIES = 1;
-
 /** What a request whose answer may be a file accepts; it is received as bytes (decodeBytes parses JSON). */
 const FILE_ACCEPT = 'application/json, */*;q=0.8';
 
 /**
- * The one request path of every node. Per request: admission by the account's pacer, then the
- * token (so a long pause never sends a stale one), the request with the bearer token, the retries
- * (429 and 503, and network errors and a timeout for repeatable operations, one token renewal after
- * 401), the check that a 2xx is the answer expected, the error mapping, and redaction of every
- * secret from what it throws. Each request follows no redirect and has one deadline for its whole
- * answer and a size cap (bounded-request.ts). `signal` (the execution's cancel signal, or the
- * trigger's deadline) ends every wait and the request under way at once; nothing more is sent.
+ * The one request path of every node, one sending after another until classify.ts says it is done:
+ *
+ * 1. admit: the account's pacer admits the sending (its concurrency window and pace, pacing.ts);
+ * 2. authorize: a token from the process-wide cache, after admission, so a long pause never sends a
+ *    stale one;
+ * 3. transmit: one sending under boundedRequest's rules (no redirect, one deadline for the whole
+ *    answer, a size cap), its body decoded once;
+ * 4. classify: what happens next, a pure decision (ok, retry after a pause, renew the token, an
+ *    accepted refusal, cancelled, fail);
+ * 5. settle: the pacer learns the outcome, in one call;
+ * 6. leave: a failure leaves redacted, as RequestFailed; the caller's boundary shapes it into the
+ *    error n8n shows (errors.ts `requestError`, where the operation's hints are known).
+ *
+ * `signal` (the execution's cancel signal, or the trigger's deadline) ends every wait and the
+ * request under way at once; nothing more is sent.
  */
 export class ApiClient {
 	/** Shared by every run in this process that uses the same account (see pacing.ts). */
 	private readonly pacer: Pacer;
 	private readonly key: string;
 	private readonly timeoutMs: number;
-	/** Key, customer id, and every token this client saw: cut out of everything it throws. */
+	/** Key, customer id, and every token this client saw: cut out of everything that leaves. */
 	private readonly redactor: Redactor;
 	private readonly tokensSeen = new Set<string>();
 
@@ -134,8 +107,9 @@ export class ApiClient {
 	}
 
 	/**
-	 * Everything the client throws has passed through here. A request that must not go out again
-	 * (resend-rule.ts) and that an earlier try of this node run sent gets that try's answer or error.
+	 * The answer the operation can use, or a RequestFailed (redacted) or ExecutionCancelled. A request
+	 * that must not go out again and that an earlier try of this node run sent gets that try's answer
+	 * or failure (sent-requests.ts).
 	 */
 	async send(request: ApiRequest, options: SendOptions): Promise<ApiResponse> {
 		const { sendKey } = options;
@@ -144,157 +118,68 @@ export class ApiClient {
 			if ('response' in earlier) return earlier.response;
 			throw earlier.error;
 		}
-		const redactor = options.secrets?.length
-			? this.redactor.with(...options.secrets)
-			: this.redactor;
-		const progress: { outcome: SendOutcome } = { outcome: 'notSent' };
-		try {
-			const response = await this.attempt(request, options, redactor, progress);
-			if (sendKey !== undefined && !mayGoOutAgain('answered', options.repeatable))
-				rememberSend(sendKey, { response });
-			return response;
-		} catch (error) {
-			const redacted = redactor.with(...this.tokensSeen).error(error);
-			const mayHaveActed = !mayGoOutAgain(progress.outcome, options.repeatable);
-			if (
-				mayHaveActed &&
-				error !== null &&
-				typeof error === 'object' &&
-				!mayHaveBeenCarriedOut(error)
-			) {
-				markMayHaveBeenCarriedOut(error);
-			}
-			if (sendKey !== undefined && mayHaveActed) rememberSend(sendKey, { error: redacted });
-			throw redacted;
-		}
-	}
-
-	/**
-	 * The request with its retries. `progress.outcome` follows what became of the latest sending, for
-	 * send() to apply the resend rule to whatever this throws.
-	 */
-	private async attempt(
-		request: ApiRequest,
-		options: SendOptions,
-		redactor: Redactor,
-		progress: { outcome: SendOutcome },
-	): Promise<ApiResponse> {
-		let attempts = 0;
-		let timeouts = 0;
+		const rules: SendRules = { ...options, maxRetries: this.settings.maxRetries };
+		const sendings: Sendings = {
+			sent: 0,
+			timeouts: 0,
+			renewed: false,
+			cancelled: false,
+			now: 0,
+			jitter: 0,
+		};
 		let rejected: string | undefined;
-		let renewedAfter401 = false;
 		for (;;) {
-			const admission = await this.pacer.acquire(this.settings.maxRequestsPerSecond, this.signal);
-			let token: string;
-			let response: ApiResponse | undefined;
-			let failure: unknown;
-			let sentAt: number;
-			try {
-				token = await this.token(options, rejected);
-				attempts++;
-				sentAt = Date.now();
-				progress.outcome = 'mayHaveBeenCarriedOut';
-				response = await this.transmit(request, token, options.repeatable).catch(
-					(error: unknown) => {
-						failure = error;
-						return undefined;
-					},
+			const admission = await this.pacer.admit(this.settings.maxRequestsPerSecond, this.signal);
+			// Nothing was sent when the token exchange fails: the failure may go out again.
+			const token = await this.authorize(rejected).catch((error: unknown) => {
+				this.pacer.settle(admission, {});
+				const cancelled = error instanceof ExecutionCancelled;
+				return Promise.reject(
+					cancelled ? error : this.leave(tokenFailure(error), options, sendings, false),
 				);
-				progress.outcome =
-					response !== undefined
-						? outcomeOfStatus(response.statusCode)
-						: outcomeOfNetworkFailure(networkFailure(failure).code);
-			} finally {
-				this.pacer.release();
-			}
-			// A request that must not go out again was let finish (see transmit): its answer is reported.
-			if (this.signal?.aborted && mayGoOutAgain(progress.outcome, options.repeatable))
-				throw new ExecutionCancelled();
-			// A redirect or an oversized body would be the same when sent again.
-			if (failure instanceof AnswerRefused)
-				throw answerRefusedError(this.ctx.getNode(), failure, options);
-
-			if (response === undefined) {
-				const late = timedOut(failure, sentAt, this.timeoutMs);
-				if (late) timeouts++;
-				this.pacer.overloaded(admission);
-				const mayRetry = late
-					? timeouts <= MAX_TIMEOUT_RETRIES
-					: attempts <= this.settings.maxRetries;
-				if (mayGoOutAgain(progress.outcome, options.repeatable) && mayRetry) {
-					await wait(backoffMs(attempts), this.signal);
-					continue;
-				}
-				throw networkError(this.ctx.getNode(), {
-					error: failure,
-					timedOut: late,
-					operation: options.operation,
-					itemIndex: options.itemIndex,
-					baseUrl: this.credentials.baseUrl,
-					attempts,
-					// A request that never reached the API is described as a read's: nothing can have happened.
-					repeatable: mayGoOutAgain(progress.outcome, options.repeatable),
-					timeoutMs: this.timeoutMs,
-				});
-			}
-
-			const { statusCode } = response;
-			if (statusCode >= 200 && statusCode < 300) {
-				this.pacer.recordSuccess(admission);
-				const trusted = this.trusted(response, options, redactor);
-				if ('response' in trusted) return trusted.response;
-				progress.outcome = 'mayHaveBeenCarriedOut';
-				throw trusted.unusable;
-			}
-			if (statusCode === 503) this.pacer.overloaded(admission);
-			// A 401 means the request was not processed: renewing the token and resending is safe.
-			if (statusCode === 401 && !renewedAfter401) {
-				renewedAfter401 = true;
-				rejected = token!;
-				attempts--;
-				continue;
-			}
-			// 429 means refused before acting; a 503 may come after the API acted, so only reads repeat it.
-			const retryable =
-				(statusCode === 429 || statusCode === 503) &&
-				mayGoOutAgain(progress.outcome, options.repeatable);
-			if (retryable && attempts <= this.settings.maxRetries) {
-				const waitMs = retryAfterMs(response.headers) ?? backoffMs(attempts);
-				if (statusCode === 429) this.pacer.rateLimited(admission, waitMs);
-				await wait(waitMs, this.signal);
-				continue;
-			}
-			if (options.acceptsAnswer?.(statusCode, response.body)) {
-				this.pacer.recordSuccess(admission);
-				progress.outcome = 'answered';
-				return response;
-			}
-			throw apiError(this.ctx.getNode(), {
-				statusCode,
-				body: redactor.with(...this.tokensSeen).value(response.body),
-				operation: options.operation,
-				itemIndex: options.itemIndex,
-				attempts,
-				repeatable: options.repeatable,
-				hints: options.hints,
 			});
+			sendings.sent++;
+			const answer = await this.transmit(request, token, options.repeatable);
+			if (answer.kind === 'noAnswer' && answer.timedOut) sendings.timeouts++;
+			sendings.cancelled = this.signal?.aborted === true;
+			sendings.now = Date.now();
+			sendings.jitter = Math.random();
+			const verdict: Verdict = classify(answer, sendings, rules);
+			this.pacer.settle(admission, verdict.pace);
+			switch (verdict.next) {
+				case 'ok':
+				case 'accepted':
+					if (sendKey !== undefined && !verdict.mayGoOutAgain)
+						rememberSend(sendKey, { response: verdict.response });
+					return verdict.response;
+				case 'retry':
+					await wait(verdict.afterMs, this.signal);
+					continue;
+				case 'renewToken':
+					sendings.sent--;
+					sendings.renewed = true;
+					rejected = token;
+					continue;
+				case 'cancelled':
+					throw new ExecutionCancelled();
+				case 'fail': {
+					const failed = this.leave(verdict.failure, options, sendings, !verdict.mayGoOutAgain);
+					if (sendKey !== undefined && !verdict.mayGoOutAgain)
+						rememberSend(sendKey, { error: failed });
+					throw failed;
+				}
+			}
 		}
 	}
 
-	/** A fresh token from the process-wide cache; a failed exchange becomes the item's error, with what to do. */
-	private async token(options: SendOptions, rejected: string | undefined): Promise<string> {
+	/** A fresh token from the process-wide cache. */
+	private async authorize(rejected: string | undefined): Promise<string> {
 		const token = await tokenFor(this.ctx.helpers.httpRequest, this.credentials, {
 			key: this.key,
 			rejected,
 			signal: this.signal,
 			timeoutMs: this.timeoutMs,
 			maxRetries: this.settings.maxRetries,
-		}).catch((error: unknown) => {
-			const failure =
-				error instanceof ExecutionCancelled
-					? error
-					: tokenError(this.ctx.getNode(), error, options.operation, options.itemIndex);
-			return Promise.reject(failure);
 		});
 		this.tokensSeen.add(token);
 		return token;
@@ -302,15 +187,11 @@ export class ApiClient {
 
 	/**
 	 * One sending, held to the rules of boundedRequest: no redirect, one deadline for the whole answer,
-	 * a size cap. The execution's cancel signal ends a repeatable request at once; a request that must
-	 * not go out again (money, messages) is let finish within that deadline, so that its answer, the
-	 * receipt of what the API did, is reported rather than lost.
+	 * a size cap; its body decoded once. The execution's cancel signal ends a repeatable request at
+	 * once; a request that must not go out again (money, messages) is let finish within that deadline,
+	 * so that its answer, the receipt of what the API did, is reported rather than lost.
 	 */
-	private async transmit(
-		request: ApiRequest,
-		token: string,
-		repeatable: boolean,
-	): Promise<ApiResponse> {
+	private async transmit(request: ApiRequest, token: string, repeatable: boolean): Promise<Answer> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
@@ -322,15 +203,54 @@ export class ApiClient {
 			...(request.qs !== undefined ? { qs: request.qs } : {}),
 			json: true,
 		};
-		const raw = await boundedRequest(this.ctx.helpers.httpRequest, options, {
+		const sentAt = Date.now();
+		try {
+			const raw = await boundedRequest(this.ctx.helpers.httpRequest, options, {
+				timeoutMs: this.timeoutMs,
+				maxBytes: MAX_ANSWER_BYTES,
+				signal: repeatable ? this.signal : undefined,
+			});
+			const body = request.answerAsBytes
+				? decodeBytes(raw.body, contentTypeOf(raw.headers))
+				: decodeText(raw.body);
+			const response = { statusCode: raw.statusCode, headers: raw.headers, body };
+			return { kind: 'response', response };
+		} catch (error) {
+			if (error instanceof AnswerRefused) {
+				const redirect = error instanceof RedirectRefused;
+				return { kind: 'refused', statusCode: error.statusCode, message: error.message, redirect };
+			}
+			const { code, message } = networkFailure(error);
+			return {
+				kind: 'noAnswer',
+				network: { ...(code !== undefined ? { code } : {}), message },
+				timedOut: timedOut(error, sentAt, this.timeoutMs),
+				...(error instanceof AnswerDeadline ? { deadline: error.message } : {}),
+			};
+		}
+	}
+
+	/**
+	 * The one place where a failure leaves the request path: every secret this client knows (key,
+	 * customer id, the tokens it saw, the request's own secrets) cut out of it, once.
+	 */
+	private leave(
+		failure: Failure,
+		options: SendOptions,
+		sendings: Sendings,
+		mayHaveBeenCarriedOut: boolean,
+	): RequestFailed {
+		const redactor = this.redactor.with(...this.tokensSeen, ...(options.secrets ?? []));
+		const redacted = Object.fromEntries(
+			Object.entries(failure).map(([key, value]) => [key, redactor.value(value)]),
+		) as Failure;
+		return new RequestFailed(redacted, {
+			attempts: sendings.sent,
+			repeatable: options.repeatable,
+			mayHaveBeenCarriedOut,
+			baseUrl: this.credentials.baseUrl,
 			timeoutMs: this.timeoutMs,
-			maxBytes: MAX_ANSWER_BYTES,
-			signal: repeatable ? this.signal : undefined,
 		});
-		const body = request.answerAsBytes
-			? decodeBytes(raw.body, contentTypeOf(raw.headers))
-			: decodeText(raw.body);
-		return { statusCode: raw.statusCode, headers: raw.headers, body };
 	}
 
 	/**
@@ -358,45 +278,37 @@ export class ApiClient {
 			Promise.reject(this.signal?.aborted ? new ExecutionCancelled() : error),
 		);
 	}
-
-	/**
-	 * A 2xx is used only when it is the JSON the operation expects; anything else says what arrived.
-	 * For a request that must not go out again the error keeps the whole answer, redacted, and its
-	 * receipt: the API accepted it, so it may have been carried out.
-	 */
-	private trusted(
-		response: ApiResponse,
-		options: SendOptions,
-		redactor: Redactor,
-	): { response: ApiResponse } | { unusable: Error } {
-		const check = checkAnswer(response, options.expects);
-		if (check.trusted) return { response: { ...response, body: check.body } };
-		const redact = redactor.with(...this.tokensSeen);
-		const keepsReceipt = !mayGoOutAgain('mayHaveBeenCarriedOut', options.repeatable);
-		const answer = keepsReceipt ? redact.value(check.body) : undefined;
-		const receipt = keepsReceipt ? receiptIn(answer, options.receipt) : {};
-		const error = unexpectedAnswerError(this.ctx.getNode(), {
-			statusCode: response.statusCode,
-			operation: options.operation,
-			itemIndex: options.itemIndex,
-			expected: check.expected,
-			arrived: redact.text(check.arrived),
-			repeatable: options.repeatable,
-			...(keepsReceipt ? { answer, ...receipt } : {}),
-		});
-		if (keepsReceipt) markMayHaveBeenCarriedOut(error, { answer, ...receipt });
-		return { unusable: error };
-	}
 }
 
-/** One request outside a node run (load options, trigger hooks and webhooks), with default settings. */
+/** A failed token exchange, as the failure of the request that waited for it. */
+function tokenFailure(error: unknown): Failure {
+	const exchange =
+		error instanceof TokenExchangeError
+			? error
+			: new TokenExchangeError(String((error as Error)?.message ?? error), 'failed');
+	return {
+		kind: 'token',
+		message: exchange.message,
+		rejected: exchange.reason === 'rejected',
+		...(exchange.network ? { network: exchange.network } : {}),
+	};
+}
+
+/**
+ * One request outside a node run (load options, trigger hooks and webhooks), with default settings;
+ * its failure is shaped here, the boundary of these callers.
+ */
 export async function requestOnce(
 	ctx: RequestContext,
 	request: ApiRequest,
-	options: Omit<SendOptions, 'itemIndex'>,
+	options: SendOptions & Pick<RequestAbout, 'operation' | 'hints'>,
 	settings: RequestSettings = DEFAULT_REQUEST_SETTINGS,
 	signal?: AbortSignal,
 ): Promise<ApiResponse> {
 	const client = await ApiClient.create(ctx, settings, signal);
-	return await client.send(request, { itemIndex: 0, ...options });
+	return await client.send(request, options).catch((error: unknown) => {
+		if (!(error instanceof RequestFailed)) throw error;
+		const { operation, hints } = options;
+		throw requestError(ctx.getNode(), error, { operation, hints, itemIndex: 0 });
+	});
 }
