@@ -10,9 +10,10 @@ import {
 	type NetworkFailure,
 	networkDetail,
 	networkFailure,
+	timeoutWords,
 } from './network-failure';
 import { type Failure, type FailedSending, RequestFailed } from './request-failure';
-import { markMayHaveBeenCarriedOut, receiptIn } from './resend-rule';
+import { type CarriedOutMark, markMayHaveBeenCarriedOut, receiptIn } from './resend-rule';
 
 /**
  * The one module that turns failures into the errors n8n shows, once, at the boundary of the request
@@ -115,14 +116,13 @@ export function requestError(
 	about: RequestAbout,
 ): NodeApiError {
 	const { failure, sending } = failed;
-	const error = shapeError(node, failure, sending, about);
-	if (!sending.mayHaveBeenCarriedOut) return error;
-	if (failure.kind !== 'unusableAnswer' || !('answer' in failure))
-		return markMayHaveBeenCarriedOut(error);
-	return markMayHaveBeenCarriedOut(error, {
-		answer: failure.answer,
-		...receiptIn(failure.answer, about.receipt),
-	});
+	// The answer of a 2xx the node could not use is kept only when it may have been carried out.
+	const kept =
+		failure.kind === 'unusableAnswer' && 'answer' in failure
+			? { answer: failure.answer, ...receiptIn(failure.answer, about.receipt) }
+			: undefined;
+	const error = shapeError(node, failure, sending, about, kept?.receipt);
+	return sending.mayHaveBeenCarriedOut ? markMayHaveBeenCarriedOut(error, kept) : error;
 }
 
 function shapeError(
@@ -130,6 +130,7 @@ function shapeError(
 	failure: Failure,
 	sending: FailedSending,
 	about: RequestAbout,
+	receipt: CarriedOutMark['receipt'],
 ): NodeApiError {
 	switch (failure.kind) {
 		case 'token':
@@ -141,7 +142,7 @@ function shapeError(
 		case 'status':
 			return apiError(node, failure, sending, about);
 		case 'unusableAnswer':
-			return unexpectedAnswerError(node, failure, sending, about);
+			return unexpectedAnswerError(node, failure, sending, about, receipt);
 	}
 }
 
@@ -197,9 +198,7 @@ function networkError(
 	sending: FailedSending,
 	{ operation, itemIndex }: RequestAbout,
 ): NodeApiError {
-	const what = late
-		? (deadline ?? `no answer within the timeout of ${sending.timeoutMs / 1000} s`)
-		: describeNetworkFailure(network);
+	const what = late ? timeoutWords(deadline, sending.timeoutMs) : describeNetworkFailure(network);
 	const tries = sending.attempts > 1 ? ` after ${sending.attempts} attempts` : '';
 	// A request that never reached the API is described as a read's: nothing can have happened.
 	const advice = !sending.mayHaveBeenCarriedOut
@@ -271,10 +270,10 @@ function unexpectedAnswerError(
 	node: INode,
 	failure: Extract<Failure, { kind: 'unusableAnswer' }>,
 	{ repeatable }: FailedSending,
-	{ operation, itemIndex, receipt: receiptPath }: RequestAbout,
+	{ operation, itemIndex }: RequestAbout,
+	receipt: CarriedOutMark['receipt'],
 ): NodeApiError {
 	const { statusCode, expected, arrived } = failure;
-	const receipt = repeatable ? undefined : receiptIn(failure.answer, receiptPath).receipt;
 	const carriedOut = `The API accepted the request (HTTP ${statusCode}), so it may have been carried out (money moved or a message sent), but its answer cannot be read. Check the result on the provider side before running this item again.`;
 	const description = repeatable
 		? 'The answer is not used as a result. A proxy, a maintenance page or an API change may be in the way: check the base URL of the credential, then try again.'

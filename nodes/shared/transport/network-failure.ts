@@ -73,9 +73,12 @@ export function timedOut(error: unknown, sentAt: number, timeoutMs: number): boo
 	);
 }
 
-/** "no answer within the timeout of 30 s", or "no complete answer" when the body was still arriving. */
-export function timeoutWords(error: unknown, timeoutMs: number): string {
-	return error instanceof AnswerDeadline
-		? error.message
-		: `no answer within the timeout of ${timeoutMs / 1000} s`;
+/** The deadline's own words ("no complete answer ...") when the body was still arriving at it. */
+export function deadlineWords(error: unknown): string | undefined {
+	return error instanceof AnswerDeadline ? error.message : undefined;
+}
+
+/** "no answer within the timeout of 30 s", or the deadline's words when the body was still arriving. */
+export function timeoutWords(deadline: string | undefined, timeoutMs: number): string {
+	return deadline ?? `no answer within the timeout of ${timeoutMs / 1000} s`;
 }

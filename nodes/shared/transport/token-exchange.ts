@@ -15,6 +15,7 @@ import {
 	networkFailure,
 	timedOut,
 	timeoutWords,
+	deadlineWords,
 } from './network-failure';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
@@ -121,7 +122,7 @@ export async function exchangeToken(
 		if (response === undefined) {
 			const late = timedOut(unreachable, sentAt, options.timeoutMs);
 			const what = late
-				? timeoutWords(unreachable, options.timeoutMs)
+				? timeoutWords(deadlineWords(unreachable), options.timeoutMs)
 				: describeNetworkFailure(unreachable);
 			throw new TokenExchangeError(
 				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { contentTypeOf, decodeBytes, decodeText } from './answer-check';
 import {
-	AnswerDeadline,
 	AnswerRefused,
 	type BoundedAnswer,
 	boundedRequest,
@@ -13,7 +12,7 @@ import {
 import { type Answer, type Sendings, classify, type SendRules, type Verdict } from './classify';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
 import { type RequestAbout, requestError } from './errors';
-import { networkFailure, timedOut } from './network-failure';
+import { deadlineWords, networkFailure, timedOut } from './network-failure';
 import type { ApiRequest, ApiResponse } from '../operation/operation-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
@@ -220,12 +219,12 @@ export class ApiClient {
 				const redirect = error instanceof RedirectRefused;
 				return { kind: 'refused', statusCode: error.statusCode, message: error.message, redirect };
 			}
-			const { code, message } = networkFailure(error);
+			const deadline = deadlineWords(error);
 			return {
 				kind: 'noAnswer',
-				network: { ...(code !== undefined ? { code } : {}), message },
+				network: networkFailure(error),
 				timedOut: timedOut(error, sentAt, this.timeoutMs),
-				...(error instanceof AnswerDeadline ? { deadline: error.message } : {}),
+				...(deadline !== undefined ? { deadline } : {}),
 			};
 		}
 	}
