@@ -8,7 +8,14 @@ import type {
 	OperationDefinition,
 	Rule,
 } from '../../shared/operation/operation-types';
-import { boolean, calendarDate, choice, number, text } from '../../shared/fields/rules';
+import {
+	boolean,
+	calendarDate,
+	choice,
+	listEntries,
+	number,
+	text,
+} from '../../shared/fields/rules';
 import { firstOf, pick } from '../../shared/answers/pick';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
@@ -78,12 +85,9 @@ function commaSeparated(options: {
 	return {
 		hint,
 		toWire: (value, field) => {
-			const parts = Array.isArray(value)
-				? value.map(String)
-				: typeof value === 'string'
-					? value.split(',')
-					: undefined;
-			const list = (parts ?? []).map((p) => options.normalize(p.trim())).filter((p) => p !== '');
+			const list = listEntries(value)
+				.map(options.normalize)
+				.filter((p) => p !== '');
 			if (!list.length || (options.check && !list.every(options.check.test)))
 				throw ruleBroken(field.name, hint ?? 'a comma-separated list', value);
 			return list.join(',');

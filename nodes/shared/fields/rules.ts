@@ -183,15 +183,20 @@ export const jsonObject: Rule = {
 	},
 };
 
+/** The entries of a comma-separated text (the editor) or of an array (an expression), trimmed. */
+export function listEntries(value: unknown): string[] {
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
+	return parts.map((part) => part.trim());
+}
+
 /** Several strings: a comma-separated text in the editor, or an array from an expression. */
 export const textList: Rule = {
 	toWire: (value, field) => {
-		const parts = Array.isArray(value)
-			? value.map(String)
-			: typeof value === 'string'
-				? value.split(',')
-				: undefined;
-		const list = (parts ?? []).map((p) => p.trim()).filter((p) => p !== '');
+		const list = listEntries(value).filter((p) => p !== '');
 		if (!list.length)
 			throw ruleBroken(
 				field.name,
