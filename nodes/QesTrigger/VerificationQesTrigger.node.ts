@@ -10,6 +10,7 @@ import {
 import { triggerProperties } from './description';
 import { receivePing } from './receive';
 import { forgetRegistration, hasRegistration, register } from './webhook-lifecycle';
+import { deliveryWebhooks } from '../shared/delivery/delivery-webhook';
 
 /**
  * Starts a workflow for every QES onboarding status ping.
@@ -45,19 +46,7 @@ export class VerificationQesTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'verificationServicesApi', required: true }],
-		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
-		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
-		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
-		// answer the literal body "firstEntryJson").
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'webhook',
-			},
-		],
+		webhooks: deliveryWebhooks,
 		eventTriggerDescription: 'Waiting for a QES onboarding status ping',
 		activationMessage:
 			'QES status pings of this account now come to this workflow; the webhook set elsewhere for it was replaced.',

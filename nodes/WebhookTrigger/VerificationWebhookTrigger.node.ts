@@ -14,6 +14,7 @@ import {
 import { triggerProperties } from './description';
 import { CREDENTIAL_TYPE, receiveDelivery } from './receive';
 import { checkSigningSecret } from './secret-check';
+import { deliveryWebhooks } from '../shared/delivery/delivery-webhook';
 
 /**
  * Starts a workflow for every signed result the provider delivers: hosted identity journey results
@@ -57,19 +58,7 @@ export class VerificationWebhookTrigger implements INodeType {
 				displayOptions: { show: { unsignedPayments: ['confirm'] } },
 			},
 		],
-		// onReceived: n8n answers a started delivery itself, n8n 2.x only once it has created the
-		// execution (500 when it could not), so a 2xx is never sent for an event n8n did not take.
-		// responseData '': n8n then answers with webhook()'s webhookResponse (undefined would make it
-		// answer the literal body "firstEntryJson").
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'webhook',
-			},
-		],
+		webhooks: deliveryWebhooks,
 		eventTriggerDescription: 'Waiting for a signed result from the provider',
 		activationMessage:
 			"Signed results the provider sends to this workflow's production URL now start it.",
