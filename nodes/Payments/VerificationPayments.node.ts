@@ -18,7 +18,8 @@ export class VerificationPayments implements INodeType {
 		name: 'verificationPayments',
 		icon: { light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Simplify on by default for Challenge Deposit (version 1, as saved workflows hold it, keeps the whole answer).
+		version: [1, 2],
 		subtitle: operationSubtitle(paymentsOperations),
 		description:
 			'Verify the holder of a bank account with a small challenge deposit, and take payments by bank with their status',
