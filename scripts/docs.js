@@ -1,8 +1,9 @@
 'use strict';
-// npm run docs: rewrites README's operation reference from the built nodes (run npm run build first).
+// npm run docs: rewrites README's operation reference and its table of reads and actions from the built nodes (run npm run build first).
 const fs = require('fs');
 const path = require('path');
 const { renderOperations, operationTableOf, replaceSection } = require('./render-operations');
+const tools = require('./render-tools');
 
 const root = path.resolve(__dirname, '..');
 const pkg = require(path.join(root, 'package.json'));
@@ -13,5 +14,7 @@ nodes.forEach((node, i) => {
 	if (node.description.properties.some((p) => p.name === 'operation')) tables[node.description.name] = operationTableOf(files[i]);
 });
 const readmePath = path.join(root, 'README.md');
-fs.writeFileSync(readmePath, replaceSection(fs.readFileSync(readmePath, 'utf8'), renderOperations(nodes, tables)));
-console.log('README.md operation reference updated');
+const withOperations = replaceSection(fs.readFileSync(readmePath, 'utf8'), renderOperations(nodes, tables));
+const toolTables = tools.renderTools(tools.toolNodes(root, require));
+fs.writeFileSync(readmePath, replaceSection(withOperations, toolTables, tools.START, tools.END));
+console.log('README.md operation reference and table of reads and actions updated');
