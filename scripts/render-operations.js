@@ -40,13 +40,13 @@ function renderSimplify(description, operations) {
 	const version = condition(simple.displayOptions.show['@version']).replace('>= ', '');
 	const kept = (op) => {
 		const paths = Array.isArray(op.simplify) ? [...op.simplify, ...(op.receipt && !op.simplify.includes(op.receipt) ? [op.receipt] : [])] : undefined;
-		return paths ? paths.map((p) => `\`${p}\``).join(', ') : 'the summary of [What the model gets back](#what-the-model-gets-back)';
+		return paths ? paths.map((p) => `\`${p}\``).join(', ') : 'the summary in [AI agents and MCP](#ai-agents-and-mcp)';
 	};
 	const lines = (operations ?? [])
 		.filter((op) => simple.displayOptions.show.operation.includes(op.value))
 		.map((op) => `- ${op.name}: ${kept(op)}`);
 	return [
-		`**Simplify** (node version ${version} on, on by default; see [What the model gets back](#what-the-model-gets-back)) keeps:`,
+		`**Simplify** (node version ${version} on, on by default; see [AI agents and MCP](#ai-agents-and-mcp), *What the model gets back*) keeps:`,
 		'',
 		...lines,
 		'',
