@@ -21,11 +21,13 @@ const { parse } = require('./lib/compliance-model');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'mcp-reads-server.json'), 'utf8'));
-const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
+const CREDENTIALS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'));
+const SANDBOX_CREDENTIAL = CREDENTIALS[0];
+const BEARER = CREDENTIALS.find((c) => c.type === 'httpBearerAuth'); // the trigger's; npm start imports it too
+const TOKEN = BEARER.data.token;
 const SDK = (entry) => require(require.resolve(`@modelcontextprotocol/sdk/${entry}`, { paths: [path.join(__dirname, 'n8n-v2')] }));
 const { Client } = SDK('client');
 const { StreamableHTTPClientTransport } = SDK('client/streamableHttp.js');
-const TOKEN = 'mcp-e2e-bearer-token-7f3a9c';
 const TRIGGER = 'Verification Reads';
 const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/challenge-deposit', otp: 'POST /phone-service/verification' };
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
@@ -95,7 +97,7 @@ for (const version of VERSIONS) {
 			n8n = await createInstance(version, { name: 'mcp' });
 			await n8n.importCredentials([
 				{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
-				{ id: 'mcp-bearer-token', name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: TOKEN } },
+				BEARER,
 			]);
 			await n8n.importWorkflows([EXAMPLE, actions, optIn]);
 			server = await n8n.startServer();
