@@ -16,7 +16,8 @@ export class VerificationAml implements INodeType {
 		name: 'verificationAml',
 		icon: { light: 'file:../../icons/aml.svg', dark: 'file:../../icons/aml.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: as an AI tool, Register Individual and Remove Search Profile wait for a person's approval (version 1 runs them as saved).
+		version: [1, 2],
 		subtitle: operationSubtitle(amlOperations),
 		description:
 			'Screen people against sanction, PEP and criminal lists, and manage ongoing monitoring',

@@ -16,7 +16,8 @@ export class VerificationDocument implements INodeType {
 		name: 'verificationDocument',
 		icon: { light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: as an AI tool, Start Hosted Journey waits for a person's approval (version 1 runs it as saved).
+		version: [1, 2],
 		subtitle: operationSubtitle(documentOperations),
 		description:
 			"Open verification journeys, add ID document images, check age and disability and verify the document, or start the provider's hosted identity journey. The API marks the step-by-step journey (Open Journey to Verify Document) as upcoming: it may not be enabled for your account yet.",

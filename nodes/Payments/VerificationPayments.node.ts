@@ -18,7 +18,8 @@ export class VerificationPayments implements INodeType {
 		name: 'verificationPayments',
 		icon: { light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: as an AI tool, Challenge Deposit and Initiate Payment wait for a person's approval (version 1 runs them as saved).
+		version: [1, 2],
 		subtitle: operationSubtitle(paymentsOperations),
 		description:
 			'Verify the holder of a bank account with a small challenge deposit, and take payments by bank with their status',

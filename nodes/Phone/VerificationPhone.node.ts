@@ -17,7 +17,8 @@ export class VerificationPhone implements INodeType {
 		icon: { light: 'file:../../icons/phone.svg', dark: 'file:../../icons/phone.dark.svg' },
 		group: ['transform'],
 		// 2: Simplify on by default for the lookups (version 1, as saved workflows hold it, keeps the whole answer).
-		version: [1, 2],
+		// 3: as an AI tool, Send OTP waits for a person's approval (versions 1 and 2 run it as saved).
+		version: [1, 2, 3],
 		subtitle: operationSubtitle(phoneOperations),
 		description:
 			'Send one-time passwords by SMS or e-mail and check the code the person typed, and look phone numbers up: live status, identity data with add-ons and fraud risk',

@@ -16,7 +16,8 @@ export class VerificationQes implements INodeType {
 		name: 'verificationQes',
 		icon: { light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: as an AI tool, Configure Webhook and Create Session Link wait for a person's approval (version 1 runs them as saved).
+		version: [1, 2],
 		subtitle: operationSubtitle(qesOperations),
 		description:
 			'Start qualified electronic signature (QES) onboarding sessions, read their result, download the signed documents and configure the status webhook',

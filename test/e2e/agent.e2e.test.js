@@ -127,8 +127,9 @@ for (const version of VERSIONS) {
 			assert.deepEqual(Object.keys(tools).sort(), [toolName(OTP), toolName(AML), toolName(KYB)].sort());
 			const { checkIndividual } = require(path.join(REPO_ROOT, 'dist/nodes/Aml/operations/checkIndividual.js'));
 			const { sendOtp } = require(path.join(REPO_ROOT, 'dist/nodes/Phone/operations/sendOtp.js'));
-			assert.equal(tools[toolName(AML)].description, checkIndividual.toolDescription);
-			assert.equal(tools[toolName(OTP)].description, sendOtp.toolDescription);
+			const { toolDescriptionOf } = require(path.join(REPO_ROOT, 'dist/nodes/shared/operation/tool-output.js'));
+			assert.equal(tools[toolName(AML)].description, toolDescriptionOf(checkIndividual));
+			assert.equal(tools[toolName(OTP)].description, toolDescriptionOf(sendOtp));
 			assert.match(tools[toolName(OTP)].description, /SENDS A MESSAGE/);
 			assert.deepEqual(Object.keys(tools[toolName(AML)].parameters.properties).sort(), ['dob', 'name']);
 			assert.deepEqual(Object.keys(tools[toolName(KYB)].parameters.properties), ['companyName']);

@@ -147,7 +147,7 @@ describe('node description', () => {
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
 		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
-		const notice = description.properties.find((p) => p.type === 'notice' && p.name !== 'retryOnFailNotice')!;
+		const notice = description.properties.find((p) => p.type === 'notice' && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name))!;
 		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node sets its own URL when its workflow is published/);
 	});
 });

@@ -29,7 +29,7 @@ const leaves = (o: IDataObject): number =>
 describe('Simplify (Phone Verification lookups)', () => {
 	it('is n8n’s boolean, on by default, from node version 2, on the lookups whose answer has more than ten fields', () => {
 		const node = new VerificationPhone();
-		expect(node.description.version).toEqual([1, 2]);
+		expect(node.description.version).toEqual([1, 2, 3]);
 		const simple = node.description.properties.find((p) => p.name === 'simple') as INodeProperties;
 		expect(simple).toMatchObject({ displayName: 'Simplify', type: 'boolean', default: true, description: 'Whether to return a simplified version of the response instead of the raw data' });
 		expect(simple.displayOptions?.show?.operation).toEqual(['getPhoneStatus', 'getPhoneId', 'getRiskScore', 'getFullIntelligence']);

@@ -7,7 +7,7 @@ import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
-import { toolOutput } from '../../nodes/shared/operation/tool-output';
+import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
 import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -174,10 +174,10 @@ describe('tool parameters', () => {
 		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual(
 			['sendOtp', 'checkOtp', 'getPhoneStatus', 'getPhoneId', 'getRiskScore', 'getFullIntelligence'].map((operation) => [operation]),
 		);
-		expect(descriptions[0]).toMatchObject({ default: sendOtp.toolDescription, displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
-		expect(sendOtp.toolDescription).toMatch(/^SENDS A MESSAGE/);
+		expect(descriptions[0]).toMatchObject({ default: toolDescriptionOf(sendOtp), displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
+		expect(toolDescriptionOf(sendOtp)).toMatch(/^SENDS A MESSAGE: sends a one-time password/);
 		const aml = toolParameters(new VerificationAml());
-		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput']);
+		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
 	});
 });

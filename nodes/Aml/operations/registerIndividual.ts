@@ -13,8 +13,9 @@ export const registerIndividual: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/registerIndividual',
 	repeatable: true,
+	effect: { does: "changes the account's AML monitoring", reviewedFromVersion: 2 },
 	toolDescription:
-		"Add a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's full name); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
+		"adds a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's full name); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
 	expects: { body: 'nothing' },
 	fields: [
 		{

@@ -9,8 +9,9 @@ export const removeSearchProfile: OperationDefinition = {
 	method: 'POST',
 	path: '/aml/ongoingMonitoring/removeSearchProfile',
 	repeatable: true,
+	effect: { does: "changes the account's AML monitoring", reviewedFromVersion: 2 },
 	toolDescription:
-		"Stop ongoing AML monitoring of the profile registered earlier under profileId. Supply profileId. Changes the account's monitoring: call it only when the user asks to stop monitoring that person.",
+		"stops ongoing AML monitoring of the profile registered earlier under profileId. Supply profileId. Changes the account's monitoring: call it only when the user asks to stop monitoring that person.",
 	expects: { body: 'nothing' },
 	fields: [
 		{

@@ -41,8 +41,9 @@ export const startHostedJourney: OperationDefinition = {
 	path: '/sdk/universal/handshake',
 	// Each call starts a new, billed journey: never resent after a network error.
 	repeatable: false,
+	effect: { does: 'starts a billed identity journey for a real person', reviewedFromVersion: 2 },
 	toolDescription:
-		"STARTS A BILLED IDENTITY JOURNEY for a real person: returns uiHandle, the link the person opens to photograph their ID document and take a selfie in the provider's pages, and transactionId. The verdict (PASS, DECLINE, REVIEW or FLAG) arrives later at the Verification Webhook Trigger, not in this answer. Supply processName (agreed with the provider); optionally the person's data the document is checked against (fullName, DOB, address, iban, phoneNumber). Call it once per person, only when the user asks to verify that person.",
+		"returns uiHandle, the link the person opens to photograph their ID document and take a selfie in the provider's pages, and transactionId. The verdict (PASS, DECLINE, REVIEW or FLAG) arrives later at the Verification Webhook Trigger, not in this answer. Supply processName (agreed with the provider); optionally the person's data the document is checked against (fullName, DOB, address, iban, phoneNumber). Call it once per person, only when the user asks to verify that person.",
 	receipt: 'transactionId',
 	// No journey can go on without its link and id.
 	expects: { allOf: ['transactionId', 'uiHandle'] },

@@ -17,8 +17,9 @@ export const initiatePayment: OperationDefinition = {
 	path: '/payments/initiate',
 	// Each call creates a payment the payer can confirm: never resent after a network error.
 	repeatable: false,
+	effect: { does: 'moves money', reviewedFromVersion: 2 },
 	toolDescription:
-		'MOVES MONEY: creates a bank payment of amount (for example 49.90) in currency (ISO code such as EUR) to the account IBAN, with your referenceId, a transactionDescription the payer sees and the returnUrl the bank sends the payer back to. Returns redirectUrl: the payer must open it in a full browser window (never an iframe) to confirm at their bank; the result comes later (Get Payment Status with the same referenceId). Every call is a new payment request: call it once per order, only when the user asked for this payment, and never again to retry without asking the user.',
+		'creates a bank payment of amount (for example 49.90) in currency (ISO code such as EUR) to the account IBAN, with your referenceId, a transactionDescription the payer sees and the returnUrl the bank sends the payer back to. Returns redirectUrl: the payer must open it in a full browser window (never an iframe) to confirm at their bank; the result comes later (Get Payment Status with the same referenceId). Every call is a new payment request: call it once per order, only when the user asked for this payment, and never again to retry without asking the user.',
 	receipt: 'requestId',
 	// No payment can go on without the link the payer opens.
 	expects: { allOf: ['redirectUrl'] },

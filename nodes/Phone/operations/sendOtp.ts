@@ -46,8 +46,9 @@ export const sendOtp: OperationDefinition = {
 	path: '/phone-service/verification',
 	// Sends a message: a network error after sending is never retried (the SMS may have gone out).
 	repeatable: false,
+	effect: { does: 'sends a message', reviewedFromVersion: 3 },
 	toolDescription:
-		'SENDS A MESSAGE: sends a one-time password to a real person by SMS (phoneNumber: digits in international format, for example 436501234567) or e-mail (email), and returns the referenceId needed to check the code. Every call sends a new message that may be billed: call it once, only when the user asks to verify that number or address, and never to retry without asking the user.',
+		'sends a one-time password to a real person by SMS (phoneNumber: digits in international format, for example 436501234567) or e-mail (email), and returns the referenceId needed to check the code. Every call sends a new message that may be billed: call it once, only when the user asks to verify that number or address, and never to retry without asking the user.',
 	receipt: 'referenceId',
 	// Without a referenceId the code can never be checked: an error that says the message may have gone out.
 	expects: { oneOf: ['referenceId'] },

@@ -58,8 +58,9 @@ export const configureWebhook: OperationDefinition = {
 	path: '/onboarding/configureWebhook',
 	// Saving the same URL again leaves the same state.
 	repeatable: true,
+	effect: { does: "changes where the account's QES status pings go", reviewedFromVersion: 2 },
 	toolDescription:
-		"CHANGES ACCOUNT SETTINGS: replaces the account's one QES status webhook with webhookUrl, so status pings stop reaching whatever listened before. Supply webhookUrl. Call it only when the user asks for exactly this change.",
+		"replaces the account's one QES status webhook with webhookUrl, so status pings stop reaching whatever listened before. Supply webhookUrl. Call it only when the user asks for exactly this change.",
 	fields: [
 		{
 			property: {

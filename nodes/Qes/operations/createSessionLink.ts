@@ -75,8 +75,9 @@ export const createSessionLink: OperationDefinition = {
 		'Start a QES onboarding session: returns the link the person opens to identify and sign the document, its requestId and expiry',
 	method: 'POST',
 	path: '/onboarding/createSessionLink',
+	effect: { does: 'starts a signing session for a real person', reviewedFromVersion: 2 },
 	toolDescription:
-		'STARTS A SIGNING SESSION FOR A REAL PERSON: creates a QES onboarding link for email and phoneNumber (E.164, with +), with redirectUrl and docUrl (a public https PDF with a signature field). Returns url, requestId and expiresAfter; the link is usually mailed to the person next. Each call starts a new, possibly billed session: call it once, only when the user asks to onboard that person.',
+		'creates a QES onboarding link for email and phoneNumber (E.164, with +), with redirectUrl and docUrl (a public https PDF with a signature field). Returns url, requestId and expiresAfter; the link is usually mailed to the person next. Each call starts a new, possibly billed session: call it once, only when the user asks to onboard that person.',
 	// Each call starts a new session (and the next node usually mails its link): never resent blindly.
 	repeatable: false,
 	receipt: 'requestId',

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Field, OperationDefinition } from './operation-types';
 import { requestSettings } from '../transport/request-settings';
+import { humanReviewProperties } from './human-review';
 import { toolProperties } from './tool-output';
 
 /**
@@ -30,6 +31,7 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 		picker,
 		...retryNotice(operations),
 		...toolProperties(operations),
+		...humanReviewProperties(operations),
 		...operations.flatMap(propertiesOf),
 	];
 }

@@ -140,6 +140,17 @@ export interface ItemContext {
 	download: (url: string) => Promise<BoundedAnswer>;
 }
 
+/** What an action does to the world, as a person reviewing an AI agent's call should read it. */
+export interface ActionEffect {
+	/** Lower case, completing "this tool ...": "moves money", "sends a message to a person". */
+	does: string;
+	/**
+	 * The node version from which the action, used as an AI tool, waits for a person's approval by
+	 * default. Older versions keep running it as saved workflows expect, with the risk shown in the node.
+	 */
+	reviewedFromVersion: number;
+}
+
 export interface OperationDefinition {
 	/** The parameter value stored in workflows: never changes once released. */
 	value: string;
@@ -151,6 +162,13 @@ export interface OperationDefinition {
 	 * does, which values it needs, and its cost or side effects. Default: `description`.
 	 */
 	toolDescription?: string;
+	/**
+	 * Set when the operation is an action: it changes something outside n8n or reaches a person. Absent:
+	 * a read (a lookup or a check), which an AI agent or MCP client may always run. From it come the
+	 * first words of the tool description, the README's table of reads and actions, and the rule that an
+	 * action used as an AI tool runs only after a person approved the call (human-review.ts).
+	 */
+	effect?: ActionEffect;
 	method: IHttpRequestMethods;
 	/** Path with `{field}` placeholders, filled (URL-encoded) from the fields located in `path`. */
 	path: string;

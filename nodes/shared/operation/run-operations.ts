@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { forEachBounded } from './bounded';
+import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
 import { itemError } from '../transport/errors';
 import { ItemParameters } from './item-parameters';
@@ -43,6 +44,19 @@ export async function runOperations(
 
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
+	// An action the model chose without a person's approval: refused for every item, nothing sent.
+	const refusal = humanReviewRefusal(ctx, op);
+	if (refusal) {
+		if (!continueOnFail) throw refusal;
+		return [
+			toolOutput(
+				ctx,
+				op,
+				items.map((_, itemIndex) => errorItem(ctx, refusal, itemIndex)),
+			),
+		];
+	}
+
 	// The one place an item's failure becomes the error n8n shows (the operation's hints filled).
 	const fail = (error: unknown, itemIndex: number, values?: FieldValues) =>
 		itemError(ctx.getNode(), op, error, itemIndex, values);

@@ -40,6 +40,12 @@ export function toolErrorsGoToModel(ctx: IExecuteFunctions): boolean {
 	return runsAsTool(ctx) && ctx.getNode().onError !== 'stopWorkflow';
 }
 
+/** What the model reads about the tool: an action's effect comes first, in capitals. */
+export function toolDescriptionOf(op: OperationDefinition): string {
+	const text = op.toolDescription ?? op.description;
+	return op.effect ? `${op.effect.does.toUpperCase()}: ${text}` : text;
+}
+
 /**
  * The parameters only the Tool variant shows ('@tool'): the description the model reads, one per
  * operation, pre-filled from the operation table (n8n uses a node's own `toolDescription` parameter
@@ -48,7 +54,7 @@ export function toolErrorsGoToModel(ctx: IExecuteFunctions): boolean {
 export function toolProperties(operations: OperationDefinition[]): INodeProperties[] {
 	const descriptions: INodeProperties[] = operations.map((op) => {
 		// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
-		const toolDescription = op.toolDescription ?? op.description;
+		const toolDescription = toolDescriptionOf(op);
 		return {
 			displayName: 'Description',
 			name: 'toolDescription',
