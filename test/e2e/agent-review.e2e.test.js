@@ -21,7 +21,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { freshFetch, sleep } = require('./lib/util');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink } = require('./lib/smtp-sink');
 const { parse } = require('./lib/compliance-model');
@@ -139,7 +139,15 @@ for (const version of VERSIONS) {
 		};
 		/** The review e-mail for `needle` (a reference or a phone number in the call's arguments). */
 		const reviewMail = (needle) => smtp.nextMessage((m) => m.html.includes(needle));
+		/**
+		 * Opens a review link as a reviewer's browser does, once the execution is stored as waiting: the
+		 * e-mail goes out before n8n saves the wait, and a link opened in between is answered 500.
+		 */
 		const open = async (url) => {
+			const executionId = new URL(url).pathname.split('/')[2];
+			for (let t0 = Date.now(); (await server.getExecution(executionId)).status !== 'waiting'; await sleep(200)) {
+				if (Date.now() - t0 > 30000) throw new Error(`execution ${executionId} is not waiting for the review`);
+			}
 			const res = await freshFetch(url, { headers: { 'user-agent': BROWSER } });
 			return { status: res.status, text: await res.text() };
 		};

@@ -35,7 +35,8 @@ const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 const log = (message) => {
 	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e mcp] ${message}\n`);
 };
-const dist = (file, name) => require(path.join(REPO_ROOT, 'dist/nodes', file))[name].toolDescription;
+const { toolDescriptionOf } = require(path.join(REPO_ROOT, 'dist/nodes/shared/operation/tool-output.js'));
+const dist = (file, name) => toolDescriptionOf(require(path.join(REPO_ROOT, 'dist/nodes', file))[name]);
 
 /** The example served on another path, with Challenge Deposit and Send OTP beside the reads. */
 function withActions(id, mcpPath, parameters = {}) {
