@@ -23,7 +23,7 @@ const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sa
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { freshFetch, sleep } = require('./lib/util');
 const { startModelServer, conversation } = require('./lib/model-server');
-const { startSmtpSink } = require('./lib/smtp-sink');
+const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
 const { parse } = require('./lib/compliance-model');
 const { reviewModel, AGENT, DEPOSIT, OTP } = require('./lib/review-model');
 
@@ -32,7 +32,6 @@ const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) =>
 const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'agent-deposit-review.json'), 'utf8'));
 const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
 const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/challenge-deposit', otp: 'POST /phone-service/verification' };
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 // n8n's words to the model for a call the reviewer declined (processHitlResponses getDenialMessage).
 const REJECTED = /^User rejected the tool call to (Challenge Deposit|Send OTP) \(id: call_\w+\)\. STOP what you are doing/;
 const rejection = (content) => parse(content)?.[0]?.output;
@@ -148,7 +147,7 @@ for (const version of VERSIONS) {
 			for (let t0 = Date.now(); (await server.getExecution(executionId)).status !== 'waiting'; await sleep(200)) {
 				if (Date.now() - t0 > 30000) throw new Error(`execution ${executionId} is not waiting for the review`);
 			}
-			const res = await freshFetch(url, { headers: { 'user-agent': BROWSER } });
+			const res = await freshFetch(url, { headers: { 'user-agent': REVIEWER_USER_AGENT } });
 			return { status: res.status, text: await res.text() };
 		};
 		const told = (question) => conversation(model, question).toolResults;

@@ -8,8 +8,12 @@
 //   const mail = await smtp.nextMessage((m) => /Deposit/.test(m.html));   // { from, to, subject, html }
 //   smtp.links(mail)  // the /webhook-waiting/ links in it, e.g. { approve, decline }
 //   await smtp.close();
+// n8n ignores a review link opened by a bot (isbot on the User-Agent, Node's fetch included): open it
+// with REVIEWER_USER_AGENT, a browser's.
 
 const net = require('node:net');
+
+const REVIEWER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /** The body of one message, decoded (quoted-printable or base64, as nodemailer chose). */
 function decode(raw) {
@@ -110,4 +114,4 @@ async function startSmtpSink({ host = '127.0.0.1' } = {}) {
 	};
 }
 
-module.exports = { startSmtpSink };
+module.exports = { startSmtpSink, REVIEWER_USER_AGENT };
