@@ -5,7 +5,15 @@ import { join } from 'path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderOperations, replaceSection } = require('../../scripts/render-operations') as {
 	renderOperations: (nodes: unknown[]) => string;
-	replaceSection: (readme: string, generated: string) => string;
+	replaceSection: (readme: string, generated: string, start?: string, end?: string) => string;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tools = require('../../scripts/render-tools') as {
+	renderTools: (nodes: unknown[]) => string;
+	toolNodes: (root: string, load: (path: string) => unknown) => unknown[];
+	START: string;
+	END: string;
 };
 
 const root = join(__dirname, '..', '..');
@@ -21,5 +29,20 @@ describe('README operation reference', () => {
 		});
 		const readme = readFileSync(join(root, 'README.md'), 'utf8');
 		expect(readme).toBe(replaceSection(readme, renderOperations(nodes)));
+	});
+});
+
+describe('README table of reads and actions', () => {
+	it('matches the operation tables (run `npm run docs` when this fails)', () => {
+		// The sources the build compiles, in place of dist/.
+		const load = (path: string) =>
+			path.endsWith('.json')
+				? JSON.parse(readFileSync(path, 'utf8'))
+				: // eslint-disable-next-line @typescript-eslint/no-require-imports
+					require(path.replace(`${root}/dist/`, `${root}/`).replace(/\.js$/, '.ts'));
+		const readme = readFileSync(join(root, 'README.md'), 'utf8');
+		const generated = tools.renderTools(tools.toolNodes(root, load));
+		expect(generated).toMatch(/\| Payment Account Check \| Challenge Deposit \(`challengeDeposit`\) \| moves money \| 2 \|/);
+		expect(readme).toBe(replaceSection(readme, generated, tools.START, tools.END));
 	});
 });
