@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workfl
 
 import { payloadOf, valueAt } from '../../shared/answers/envelope';
 import { InsecureLink } from '../../shared/transport/bounded-request';
-import { downloadError } from '../../shared/transport/errors';
+import { downloadError } from '../download-error';
 import { baseFileName } from '../../shared/answers/file-name';
 import { isObject } from '../../shared/answers/json';
 import { responseJson } from '../../shared/answers/response-json';

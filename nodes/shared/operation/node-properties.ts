@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Field, OperationDefinition } from './operation-types';
-import { requestSettings } from '../transport/request-settings';
+import { requestSettings } from './request-options';
 import { toolProperties } from './tool-output';
 
 /**

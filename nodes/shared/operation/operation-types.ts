@@ -133,7 +133,7 @@ export interface ItemContext {
 	values: FieldValues;
 	/**
 	 * Sends through the shared request path (admission, token, retries). A failure is a RequestFailed,
-	 * which the runner turns into the item's error (errors.ts `itemError`, with the operation's hints).
+	 * which the runner turns into the item's error (item-error.ts `itemError`, with the operation's hints).
 	 */
 	send: (request: ApiRequest) => Promise<ApiResponse>;
 	/** GET of a file the API links to, without the token (see ApiClient.download). */

@@ -8,7 +8,7 @@ import {
 
 import { forEachBounded } from './bounded';
 import { buildRequest, withContent } from './build-request';
-import { itemError } from '../transport/errors';
+import { itemError } from './item-error';
 import { ItemParameters } from './item-parameters';
 import { responseJson } from '../answers/response-json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
