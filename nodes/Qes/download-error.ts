@@ -1,23 +1,23 @@
 import { type INode, NodeOperationError } from 'n8n-workflow';
 
 import {
-	AnswerDeadline,
-	AnswerTooLarge,
+	ResponseDeadline,
+	ResponseTooLarge,
 	RedirectRefused,
-} from '../shared/transport/bounded-request';
+} from '../shared/transport/limited-request';
 import {
 	describeNetworkFailure,
 	networkDetail,
 	networkFailure,
 } from '../shared/transport/network-failure';
 
-/** What to do when a download was refused by the request path's rules (bounded-request.ts). */
+/** What to do when a download was refused by the request path's rules (limited-request.ts). */
 function downloadAdvice(error: unknown): string | undefined {
 	if (error instanceof RedirectRefused)
 		return 'The file host answered with a redirect, which is never followed. Run Get Verification Result again to receive fresh links.';
-	if (error instanceof AnswerTooLarge)
+	if (error instanceof ResponseTooLarge)
 		return 'The file is larger than any signed document should be, so it was not kept. Check the session on the provider side.';
-	if (error instanceof AnswerDeadline)
+	if (error instanceof ResponseDeadline)
 		return 'The file did not arrive in time: raise Timeout (Seconds) in the node options, or run the operation again. The verification result itself was read.';
 	return undefined;
 }

@@ -8,8 +8,8 @@ import {
 import {
 	claimOrWait,
 	type DeliveryClaim,
-	settleByAnswer,
-	STARTED_ANSWER,
+	keepOrReleaseByResponse,
+	STARTED_RESPONSE,
 } from '../shared/delivery/delivery-memory';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { type Enrichment, fetchVerification } from './enrich';
@@ -70,7 +70,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 		if ('notStarted' in item) return item.notStarted;
 		if ('retry' in item)
 			return answer(this, 503, { received: true, started: false, reason: item.retry });
-		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_ANSWER };
+		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_RESPONSE };
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		if (claim && !claim.duplicate) claim.release();
@@ -122,7 +122,7 @@ async function claimPing(
 			}),
 		};
 	if ('duplicate' in outcome) return { answered: notStarted('duplicate') };
-	settleByAnswer(context, outcome.claim);
+	keepOrReleaseByResponse(context, outcome.claim);
 	return { claim: outcome.claim };
 }
 

@@ -5,11 +5,11 @@ import { bodyHash } from '../shared/delivery/canonical-json';
 import {
 	claimOrWait,
 	type DeliveryClaim,
-	settleByAnswer,
-	STARTED_ANSWER,
+	keepOrReleaseByResponse,
+	STARTED_RESPONSE,
 } from '../shared/delivery/delivery-memory';
-import { paymentOutcome } from '../shared/answers/payment-outcome';
-import { isObject } from '../shared/answers/json';
+import { paymentOutcome } from '../shared/responses/payment-outcome';
+import { isObject } from '../shared/responses/json';
 import { REDACTED } from '../shared/transport/redact';
 import {
 	type DeliveryContent,
@@ -141,7 +141,7 @@ async function startSigned(
 
 /**
  * Starts the workflow with `item` unless a delivery with one of `keys` was taken within the window
- * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_ANSWER.
+ * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_RESPONSE.
  */
 async function startOnce(
 	context: IWebhookFunctions,
@@ -163,8 +163,8 @@ async function startOnce(
 		onClaim(outcome.claim);
 		claim = outcome.claim;
 	}
-	settleByAnswer(context, claim);
-	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_ANSWER };
+	keepOrReleaseByResponse(context, claim);
+	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_RESPONSE };
 }
 
 /**

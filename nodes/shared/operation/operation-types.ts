@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { BoundedAnswer } from '../transport/bounded-request';
+import type { RawResponse } from '../transport/limited-request';
 
 /**
  * The operation-table contract. Every operation of every action node is one `OperationDefinition`
@@ -137,7 +137,7 @@ export interface ItemContext {
 	 */
 	send: (request: ApiRequest) => Promise<ApiResponse>;
 	/** GET of a file the API links to, without the token (see ApiClient.download). */
-	download: (url: string) => Promise<BoundedAnswer>;
+	download: (url: string) => Promise<RawResponse>;
 }
 
 export interface OperationDefinition {

@@ -6,7 +6,7 @@ import {
 	type NodeOperationError,
 } from 'n8n-workflow';
 
-import { valueAt } from '../answers/envelope';
+import { valueAt } from '../responses/envelope';
 import { quoteAnswer } from '../transport/errors';
 import type { OperationDefinition } from './operation-types';
 import { mayHaveBeenCarriedOut } from '../transport/resend-rule';

@@ -1,6 +1,6 @@
 import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { isObject } from '../answers/json';
+import { isObject } from '../responses/json';
 import type { ErrorHints } from '../operation/operation-types';
 import {
 	describeNetworkFailure,

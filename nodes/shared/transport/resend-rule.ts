@@ -1,4 +1,4 @@
-import { valueAt } from '../answers/envelope';
+import { valueAt } from '../responses/envelope';
 
 /**
  * The one rule for "may this request go out again?", whatever asks: the request path's own retries

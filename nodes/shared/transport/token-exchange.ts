@@ -1,14 +1,14 @@
-import { decodeText } from './answer-check';
+import { decodeText } from './response-check';
 import {
-	AnswerTooLarge,
-	boundedRequest,
+	ResponseTooLarge,
+	limitedRequest,
 	type HttpRequest,
-	MAX_TOKEN_ANSWER_BYTES,
+	MAX_TOKEN_RESPONSE_BYTES,
 	RedirectRefused,
-} from './bounded-request';
+} from './limited-request';
 import { classify, type SendRules, type Sendings, type Verdict } from './classify';
 import type { ApiCredentials } from './credential-values';
-import { isObject } from '../answers/json';
+import { isObject } from '../responses/json';
 import {
 	deadlineWords,
 	describeNetworkFailure,
@@ -22,7 +22,7 @@ import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
 import { wait } from './wait';
 
-export type { HttpRequest } from './bounded-request';
+export type { HttpRequest } from './limited-request';
 
 export interface IssuedToken {
 	token: string;
@@ -123,7 +123,7 @@ async function postAuth(
 	const sentAt = Date.now();
 	try {
 		// No redirect is followed: the key headers would go with it to the new origin.
-		const raw = await boundedRequest(
+		const raw = await limitedRequest(
 			httpRequest,
 			{
 				method: 'POST',
@@ -136,7 +136,7 @@ async function postAuth(
 				body: '',
 				json: false,
 			},
-			{ timeoutMs: options.timeoutMs, maxBytes: MAX_TOKEN_ANSWER_BYTES, signal: options.signal },
+			{ timeoutMs: options.timeoutMs, maxBytes: MAX_TOKEN_RESPONSE_BYTES, signal: options.signal },
 		);
 		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: decodeText(raw.body) };
 	} catch (error) {
@@ -157,7 +157,7 @@ function noAnswerError(
 			'failed',
 		);
 	}
-	if (error instanceof AnswerTooLarge)
+	if (error instanceof ResponseTooLarge)
 		return new TokenExchangeError(`The token exchange got ${error.message}`, 'failed');
 	const late = timedOut(error, sentAt, timeoutMs);
 	const what = late ? timeoutWords(deadlineWords(error), timeoutMs) : describeNetworkFailure(error);
