@@ -9,9 +9,9 @@ import {
 import { forEachBounded } from './bounded';
 import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
-import { itemError } from '../transport/errors';
+import { itemError } from './item-error';
 import { ItemParameters } from './item-parameters';
-import { responseJson } from '../answers/response-json';
+import { responseJson } from '../responses/response-json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
