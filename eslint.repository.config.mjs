@@ -25,6 +25,23 @@ export default tseslint.config(
 		settings: { 'import-x/extensions': ['.ts'] },
 		rules: { 'import-x/no-cycle': 'error' },
 	},
+	{
+		// The request path knows requests: not field rules, not one node (docs/design.md).
+		files: ['nodes/shared/transport/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/fields/**', '../../*/**', '!../../shared/**'],
+							message: 'The request path imports nothing from field rules or from a node folder.',
+						},
+					],
+				},
+			],
+		},
+	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: javascript })),
 	{
 		files: ['**/*.js', '**/*.cjs'],

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../shared/answers/envelope';
+import { valueAt } from '../shared/responses/envelope';
 
 /** The verdict the provider's `globalResult.overall` stands for; any other value needs a person to look. */
 const OUTCOMES: Record<string, string> = { OK: 'verified', REVIEW: 'review', NOK: 'notVerified' };

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError, quote } from '../shared/fields/field-error';
 import { entriesOf } from '../shared/fields/fixed-collection';
+import { listEntries } from '../shared/fields/rules';
 import type { Rule, ValueField } from '../shared/operation/operation-types';
 
 /**
@@ -24,15 +25,9 @@ function flag(name: string, setting: string, value: unknown): boolean {
 /** A comma-separated text or an array of codes, upper-cased; none when empty. */
 function countryList(name: string, where: string, value: unknown): string[] | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parts = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value.split(',')
-			: undefined;
-	const codes = (parts ?? [])
-		.map((part) => part.trim().toUpperCase())
-		.filter((part) => part !== '');
-	if (!parts || codes.some((code) => !/^[A-Z]{2,3}$/.test(code)))
+	const codes = listEntries(value).map((code) => code.toUpperCase());
+	const isList = Array.isArray(value) || typeof value === 'string';
+	if (!isList || codes.some((code) => !/^[A-Z]{2,3}$/.test(code)))
 		throw new FieldError(name, `${name}: ${where} must be ${COUNTRY_LIST}, got ${quote(value)}`);
 	return codes.length ? codes : undefined;
 }

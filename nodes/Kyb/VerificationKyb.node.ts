@@ -8,8 +8,8 @@ import {
 	NodeConnectionTypes,
 } from 'n8n-workflow';
 
-import { isObject } from '../shared/answers/json';
-import { responseJson } from '../shared/answers/response-json';
+import { isObject } from '../shared/responses/json';
+import { responseJson } from '../shared/responses/response-json';
 import { operationProperties, operationSubtitle } from '../shared/operation/node-properties';
 import { runOperations } from '../shared/operation/run-operations';
 import { requestOnce } from '../shared/transport/transport';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { member } from '../shared/answers/envelope';
-import { isObject } from '../shared/answers/json';
-import { pick } from '../shared/answers/pick';
+import { member } from '../shared/responses/envelope';
+import { isObject } from '../shared/responses/json';
+import { pick } from '../shared/responses/pick';
 
 /** Nesting a company record is read to; a record is a few levels deep in every generation. */
 const MAX_DEPTH = 8;

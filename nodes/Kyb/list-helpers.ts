@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../shared/answers/json';
+import { isObject } from '../shared/responses/json';
 
 /** A list element as an item's json: objects as they are, anything else under `value`. */
 export function elementJson(element: unknown): IDataObject {

@@ -1,4 +1,4 @@
-import { valueAt } from '../shared/answers/envelope';
+import { valueAt } from '../shared/responses/envelope';
 
 /** The provider's status codes of a code check. */
 export const OTP_VERIFIED = 3900;

@@ -5,7 +5,7 @@ import {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { valueAt } from '../shared/answers/envelope';
+import { valueAt } from '../shared/responses/envelope';
 import type {
 	ApiResponse,
 	ItemContext,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../shared/answers/envelope';
+import { valueAt } from '../shared/responses/envelope';
 import { ruleBroken } from '../shared/fields/field-error';
 import type { ItemContext, Rule, ValueField } from '../shared/operation/operation-types';
 import { countryCode, postalCode } from '../shared/fields/person-rules';

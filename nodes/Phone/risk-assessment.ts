@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../shared/answers/envelope';
+import { valueAt } from '../shared/responses/envelope';
 
 const RECOMMENDATIONS = ['allow', 'flag', 'block'];
 

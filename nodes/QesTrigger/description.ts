@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { DuplicateKey } from './ping-dedup';
-import { check } from '../shared/fields/rules';
+import { check, listEntries } from '../shared/fields/rules';
 
 export const DEFAULT_SECRET_HEADER = 'X-Verification-Webhook-Secret';
 export const DEFAULT_DEDUP_MINUTES = 10;
@@ -180,12 +180,7 @@ export function readTriggerOptions(raw: IDataObject | undefined): TriggerOptions
 }
 
 export function parseStatusList(value: unknown): string[] {
-	const parts = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value.split(',')
-			: [];
-	return parts.map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+	return listEntries(value).map((status) => status.toLowerCase());
 }
 
 /** RFC 9110 token characters: what a header name may consist of. */

@@ -8,8 +8,8 @@ import {
 import {
 	claimOrWait,
 	type DeliveryClaim,
-	settleByAnswer,
-	STARTED_ANSWER,
+	keepOrReleaseByResponse,
+	STARTED_RESPONSE,
 } from '../shared/delivery/delivery-memory';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { type Enrichment, fetchVerification } from './enrich';
@@ -48,41 +48,15 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	const registration = storedRegistration(staticData);
 	const headers = (this.getHeaderData() ?? {}) as IDataObject;
 
-	if (options.verifySecret) {
-		const accepted =
-			registration !== undefined &&
-			secretMatches(headerValue(headers, registration.secretHeader), registration.secretSha256);
-		if (!accepted) {
-			this.logger.debug(
-				registration
-					? 'QES trigger rejected a ping: the secret header is missing or wrong'
-					: 'QES trigger rejected a ping: no registration is stored; unpublish and publish the workflow (n8n 1.x: deactivate and activate)',
-			);
-			return answer(this, 401, { message: 'Unauthorized' });
-		}
-	}
+	if (options.verifySecret && !secretAccepted(this, registration, headers))
+		return answer(this, 401, { message: 'Unauthorized' });
 
 	const body: unknown = this.getBodyData();
 	// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
 	if (staticData.recentPings !== undefined) delete staticData.recentPings;
-	let claim: DeliveryClaim | undefined;
-	if (options.dedupMinutes > 0 && this.getMode() !== 'manual') {
-		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${registration?.secretSha256 ?? ''}`;
-		const outcome = await claimOrWait(
-			scope,
-			duplicateKey(body, options.dedupKey),
-			options.dedupMinutes * 60_000,
-		);
-		if ('undecided' in outcome)
-			return answer(this, 503, {
-				received: true,
-				started: false,
-				reason: 'a copy of this ping is being taken; send it again',
-			});
-		if ('duplicate' in outcome) return notStarted('duplicate');
-		claim = outcome.claim;
-		settleByAnswer(this, claim);
-	}
+	const taken = await claimPing(this, body, options, registration?.secretSha256);
+	if ('answered' in taken) return taken.answered;
+	const { claim } = taken;
 
 	try {
 		const item = await buildItem.call(
@@ -96,12 +70,60 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 		if ('notStarted' in item) return item.notStarted;
 		if ('retry' in item)
 			return answer(this, 503, { received: true, started: false, reason: item.retry });
-		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_ANSWER };
+		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_RESPONSE };
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		if (claim && !claim.duplicate) claim.release();
 		throw new NodeOperationError(this.getNode(), error as Error);
 	}
+}
+
+/** Verify Secret Header: the header value's SHA-256 against the stored registration's. */
+function secretAccepted(
+	context: IWebhookFunctions,
+	registration: ReturnType<typeof storedRegistration>,
+	headers: IDataObject,
+): boolean {
+	const accepted =
+		registration !== undefined &&
+		secretMatches(headerValue(headers, registration.secretHeader), registration.secretSha256);
+	if (!accepted)
+		context.logger.debug(
+			registration
+				? 'QES trigger rejected a ping: the secret header is missing or wrong'
+				: 'QES trigger rejected a ping: no registration is stored; unpublish and publish the workflow (n8n 1.x: deactivate and activate)',
+		);
+	return accepted;
+}
+
+/**
+ * Ignore Duplicates Within: the ping's claim in the duplicate memory (none when the memory is off or
+ * for a test event), or the answer for a copy already taken or still being taken.
+ */
+async function claimPing(
+	context: IWebhookFunctions,
+	body: unknown,
+	options: ReturnType<typeof readTriggerOptions>,
+	secretSha256: string | undefined,
+): Promise<{ claim?: DeliveryClaim } | { answered: IWebhookResponseData }> {
+	if (options.dedupMinutes <= 0 || context.getMode() === 'manual') return {};
+	const scope = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}\u0000${secretSha256 ?? ''}`;
+	const outcome = await claimOrWait(
+		scope,
+		duplicateKey(body, options.dedupKey),
+		options.dedupMinutes * 60_000,
+	);
+	if ('undecided' in outcome)
+		return {
+			answered: answer(context, 503, {
+				received: true,
+				started: false,
+				reason: 'a copy of this ping is being taken; send it again',
+			}),
+		};
+	if ('duplicate' in outcome) return { answered: notStarted('duplicate') };
+	keepOrReleaseByResponse(context, outcome.claim);
+	return { claim: outcome.claim };
 }
 
 type BuiltItem = { json: IDataObject } | { notStarted: IWebhookResponseData } | { retry: string };
@@ -121,42 +143,8 @@ async function buildItem(
 	const json: IDataObject = isPlainObject(body) ? { ...body } : { body: body as IDataObject };
 	const filterOnFetched = status === undefined && options.onlyStatuses.length > 0;
 	if (options.fetchVerification || filterOnFetched) {
-		const left = ANSWER_WITHIN_MS - (Date.now() - arrivedAt);
-		const sessionId = pingSessionId(body);
-		const fetched = await fetchVerification(
-			this,
-			sessionId,
-			Math.max(0, Math.min(options.fetchTimeLimitMs, left)),
-		);
-		let { verificationError } = fetched;
-		if (filterOnFetched) {
-			if (fetched.verification === undefined) {
-				if (sessionId !== undefined && isTransient(fetched)) {
-					const why =
-						fetched.verificationError?.timedOut === true
-							? 'Get Verification did not finish in time'
-							: String(fetched.verificationError?.message ?? 'Get Verification failed');
-					return { retry: `status unknown: ${why}; send the ping again` };
-				}
-			} else {
-				const fetchedStatus = bodyStatus(fetched.verification);
-				if (fetchedStatus !== undefined && !statusAllowed(fetchedStatus, options.onlyStatuses))
-					return { notStarted: notStarted('status', fetchedStatus) };
-				if (fetchedStatus === undefined)
-					verificationError = {
-						message: 'Get Verification named no status, so Only Statuses could not be applied',
-					};
-			}
-			if (verificationError !== undefined) {
-				verificationError = {
-					...verificationError,
-					message: `${String(verificationError.message)}; Only Statuses could not be applied, so the ping starts the workflow`,
-				};
-			}
-		}
-		if (options.fetchVerification && fetched.verification !== undefined)
-			addBeside(json, 'verification', fetched.verification as IDataObject);
-		if (verificationError !== undefined) addBeside(json, 'verificationError', verificationError);
+		const stop = await addVerification(this, json, body, options, arrivedAt, filterOnFetched);
+		if (stop) return stop;
 	}
 	if (options.includeHeaders) {
 		const secretHeaders = [options.secretHeader, ...(registeredHeader ? [registeredHeader] : [])];
@@ -164,6 +152,58 @@ async function buildItem(
 	}
 	if (options.includeReceiveTime) addBeside(json, 'receivedAt', new Date(arrivedAt).toISOString());
 	return { json };
+}
+
+/**
+ * Step 4: Get Verification's answer added to `json` (Fetch Verification Result), and Only Statuses
+ * applied to its status when the ping named none (`filterOnFetched`); a ping that must not start now
+ * is returned.
+ */
+async function addVerification(
+	context: IWebhookFunctions,
+	json: IDataObject,
+	body: unknown,
+	options: ReturnType<typeof readTriggerOptions>,
+	arrivedAt: number,
+	filterOnFetched: boolean,
+): Promise<Exclude<BuiltItem, { json: IDataObject }> | undefined> {
+	const left = ANSWER_WITHIN_MS - (Date.now() - arrivedAt);
+	const sessionId = pingSessionId(body);
+	const fetched = await fetchVerification(
+		context,
+		sessionId,
+		Math.max(0, Math.min(options.fetchTimeLimitMs, left)),
+	);
+	let { verificationError } = fetched;
+	if (filterOnFetched) {
+		if (fetched.verification === undefined) {
+			if (sessionId !== undefined && isTransient(fetched)) {
+				const why =
+					fetched.verificationError?.timedOut === true
+						? 'Get Verification did not finish in time'
+						: String(fetched.verificationError?.message ?? 'Get Verification failed');
+				return { retry: `status unknown: ${why}; send the ping again` };
+			}
+		} else {
+			const fetchedStatus = bodyStatus(fetched.verification);
+			if (fetchedStatus !== undefined && !statusAllowed(fetchedStatus, options.onlyStatuses))
+				return { notStarted: notStarted('status', fetchedStatus) };
+			if (fetchedStatus === undefined)
+				verificationError = {
+					message: 'Get Verification named no status, so Only Statuses could not be applied',
+				};
+		}
+		if (verificationError !== undefined) {
+			verificationError = {
+				...verificationError,
+				message: `${String(verificationError.message)}; Only Statuses could not be applied, so the ping starts the workflow`,
+			};
+		}
+	}
+	if (options.fetchVerification && fetched.verification !== undefined)
+		addBeside(json, 'verification', fetched.verification as IDataObject);
+	if (verificationError !== undefined) addBeside(json, 'verificationError', verificationError);
+	return undefined;
 }
 
 /** A failure that may pass: the call ran out of time, was rate-limited, met a 5xx or never got an answer. */

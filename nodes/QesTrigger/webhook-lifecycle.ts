@@ -54,11 +54,33 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 		);
 	}
 	const secret = randomBytes(32).toString('hex');
+	await configureWebhook(this, webhookUrl, secretHeader, secret);
+	const registration: Registration = {
+		webhookUrl,
+		secretHeader,
+		secretSha256: secretSha256(secret),
+	};
+	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
+	staticData.registration = registration;
+	// Where earlier versions kept their duplicate memory (static-data.ts).
+	delete staticData.recentPings;
+	return true;
+}
 
+/**
+ * POST /onboarding/configureWebhook with the secret in the header n8n will check; the secret is cut
+ * out of every error.
+ */
+async function configureWebhook(
+	context: IHookFunctions,
+	webhookUrl: string,
+	secretHeader: string,
+	secret: string,
+): Promise<void> {
 	let body: unknown;
 	try {
 		const response = await requestOnce(
-			this,
+			context,
 			{
 				method: 'POST',
 				path: '/onboarding/configureWebhook',
@@ -81,23 +103,13 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 	const answer = (body && typeof body === 'object' ? body : {}) as IDataObject;
 	if (answer.status === false) {
 		throw withoutSecret(
-			new NodeApiError(node, answer as JsonObject, {
+			new NodeApiError(context.getNode(), answer as JsonObject, {
 				message: `${OPERATION} answered that the webhook was not saved (status false)`,
 				description: `The API did not accept ${webhookUrl} as the account's webhook URL. Check that n8n's webhook URL is public (set WEBHOOK_URL), then publish the workflow again (n8n 1.x: activate).`,
 			}),
 			secret,
 		);
 	}
-	const registration: Registration = {
-		webhookUrl,
-		secretHeader,
-		secretSha256: secretSha256(secret),
-	};
-	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-	staticData.registration = registration;
-	// Where earlier versions kept their duplicate memory (static-data.ts).
-	delete staticData.recentPings;
-	return true;
 }
 
 /** The API cannot delete a webhook: forgetting the registration is all there is to do. */

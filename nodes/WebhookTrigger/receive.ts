@@ -5,11 +5,11 @@ import { bodyHash } from '../shared/delivery/canonical-json';
 import {
 	claimOrWait,
 	type DeliveryClaim,
-	settleByAnswer,
-	STARTED_ANSWER,
+	keepOrReleaseByResponse,
+	STARTED_RESPONSE,
 } from '../shared/delivery/delivery-memory';
-import { paymentOutcome } from '../shared/answers/payment-outcome';
-import { isObject } from '../shared/answers/json';
+import { paymentOutcome } from '../shared/responses/payment-outcome';
+import { isObject } from '../shared/responses/json';
 import { REDACTED } from '../shared/transport/redact';
 import {
 	type DeliveryContent,
@@ -61,58 +61,7 @@ const KEY_CHARS = 24;
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	let claim: DeliveryClaim | undefined;
 	try {
-		const read = await readDeliveryBody(this.getRequestObject() as unknown as DeliveryRequest);
-		if ('tooLarge' in read) return answer(this, 413, 'Payload Too Large');
-		if ('unreadable' in read) return answer(this, 400, 'Bad Request');
-
-		const headers = this.getHeaderData() as IDataObject;
-		const secret = await signingSecret(this);
-		const secretState = checkSigningSecret(secret);
-		if (secretState.status !== 'OK') {
-			this.logger.warn(`${this.getNode().name} refused a delivery: ${secretState.message}`);
-			return answer(this, 401, 'Unauthorized');
-		}
-		const options = readTriggerOptions(
-			this.getNodeParameter('events', 'all'),
-			this.getNodeParameter('dedupMinutes', undefined),
-			this.getNodeParameter('unsignedPayments', 'refuse'),
-		);
-		if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
-			if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined)
-				return await receiveUnsigned(this, read.bytes, headers, options);
-			this.logger.debug(
-				`${this.getNode().name} refused a delivery: the Signature header is missing or does not match the body`,
-			);
-			return answer(this, 401, 'Unauthorized');
-		}
-
-		const content = parseDeliveryBody(read.bytes, headers['content-type']);
-		const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
-		if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
-			this.logger.debug(
-				`${this.getNode().name} refused a delivery: its timestamp is outside the replay window`,
-			);
-			return answer(
-				this,
-				400,
-				`Stale result: its timestamp is more than ${replayMinutes} minutes from now`,
-			);
-		}
-		const type: ResultType =
-			'json' in content
-				? resultTypeOf(content.json)
-				: content.encrypted
-					? 'encrypted'
-					: 'unrecognised';
-		if (!passes(options.events, type)) return notStarted('not in Events');
-
-		return await startOnce(
-			this,
-			duplicateKeys(content, type),
-			outputItem(content, type),
-			options,
-			(taken) => (claim = taken),
-		);
+		return await takeDelivery(this, (taken) => (claim = taken));
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
 		if (claim && !claim.duplicate) claim.release();
@@ -123,9 +72,76 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 }
 
+/** Steps 1 to 3: the size, the signature (or an unsigned payment result to confirm), the body. */
+async function takeDelivery(
+	context: IWebhookFunctions,
+	onClaim: (claim: DeliveryClaim) => void,
+): Promise<IWebhookResponseData> {
+	const read = await readDeliveryBody(context.getRequestObject() as unknown as DeliveryRequest);
+	if ('tooLarge' in read) return answer(context, 413, 'Payload Too Large');
+	if ('unreadable' in read) return answer(context, 400, 'Bad Request');
+
+	const headers = context.getHeaderData() as IDataObject;
+	const secret = await signingSecret(context);
+	const secretState = checkSigningSecret(secret);
+	if (secretState.status !== 'OK') {
+		context.logger.warn(`${context.getNode().name} refused a delivery: ${secretState.message}`);
+		return answer(context, 401, 'Unauthorized');
+	}
+	const options = readTriggerOptions(
+		context.getNodeParameter('events', 'all'),
+		context.getNodeParameter('dedupMinutes', undefined),
+		context.getNodeParameter('unsignedPayments', 'refuse'),
+	);
+	if (!signatureMatches(read.bytes, signatureOf(headers), secret)) {
+		if (options.confirmUnsigned && headers[SIGNATURE_HEADER] === undefined)
+			return await receiveUnsigned(context, read.bytes, headers, options);
+		context.logger.debug(
+			`${context.getNode().name} refused a delivery: the Signature header is missing or does not match the body`,
+		);
+		return answer(context, 401, 'Unauthorized');
+	}
+	const content = parseDeliveryBody(read.bytes, headers['content-type']);
+	return await startSigned(context, content, options, onClaim);
+}
+
+/** Steps 4 to 7 for a signed delivery: the replay window, Events, duplicates, the execution. */
+async function startSigned(
+	context: IWebhookFunctions,
+	content: DeliveryContent,
+	options: TriggerOptions,
+	onClaim: (claim: DeliveryClaim) => void,
+): Promise<IWebhookResponseData> {
+	const replayMinutes = Math.max(REPLAY_WINDOW_MINUTES, options.dedupMinutes);
+	if ('json' in content && isStale(content.json, replayMinutes * 60_000)) {
+		context.logger.debug(
+			`${context.getNode().name} refused a delivery: its timestamp is outside the replay window`,
+		);
+		return answer(
+			context,
+			400,
+			`Stale result: its timestamp is more than ${replayMinutes} minutes from now`,
+		);
+	}
+	const type: ResultType =
+		'json' in content
+			? resultTypeOf(content.json)
+			: content.encrypted
+				? 'encrypted'
+				: 'unrecognised';
+	if (!passes(options.events, type)) return notStarted('not in Events');
+	return await startOnce(
+		context,
+		duplicateKeys(content, type),
+		outputItem(content, type),
+		options,
+		onClaim,
+	);
+}
+
 /**
  * Starts the workflow with `item` unless a delivery with one of `keys` was taken within the window
- * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_ANSWER.
+ * (duplicate memory: Ignore Duplicates Within; not for test events). n8n answers STARTED_RESPONSE.
  */
 async function startOnce(
 	context: IWebhookFunctions,
@@ -147,8 +163,8 @@ async function startOnce(
 		onClaim(outcome.claim);
 		claim = outcome.claim;
 	}
-	settleByAnswer(context, claim);
-	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_ANSWER };
+	keepOrReleaseByResponse(context, claim);
+	return { workflowData: [[{ json: item }]], webhookResponse: STARTED_RESPONSE };
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { member } from '../shared/answers/envelope';
-import { isObject } from '../shared/answers/json';
-import { isPaymentStatus } from '../shared/answers/payment-outcome';
+import { member } from '../shared/responses/envelope';
+import { isObject } from '../shared/responses/json';
+import { isPaymentStatus } from '../shared/responses/payment-outcome';
 
 /**
  * What a delivery is. The provider sends hosted identity journey results and payment results to

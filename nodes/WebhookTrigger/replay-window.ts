@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { member } from '../shared/answers/envelope';
-import { isObject } from '../shared/answers/json';
+import { member } from '../shared/responses/envelope';
+import { isObject } from '../shared/responses/json';
 
 /**
  * The provider resends a result it got no 2xx for over about 24 hours (6 more attempts, the last

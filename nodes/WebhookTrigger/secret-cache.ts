@@ -1,4 +1,4 @@
-import { BoundedMemory, type MemoryLimits } from '../shared/transport/bounded-memory';
+import { LruMemory, type MemoryLimits } from '../shared/transport/lru-memory';
 
 /**
  * Signing secrets as last read from their credential, per credential id, for SECRET_TTL_MS.
@@ -13,7 +13,7 @@ import { BoundedMemory, type MemoryLimits } from '../shared/transport/bounded-me
 export const SECRET_TTL_MS = 5_000;
 export const SECRET_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: SECRET_TTL_MS };
 
-const secrets = new BoundedMemory<{ until: number; secret: Promise<string> }>(
+const secrets = new LruMemory<{ until: number; secret: Promise<string> }>(
 	SECRET_MEMORY,
 	undefined,
 	(cached, now) => cached.until <= now,

@@ -1,10 +1,10 @@
 import { type IDataObject, sleep } from 'n8n-workflow';
 
 import { getPaymentStatus } from '../Payments/operations/getPaymentStatus';
-import { member, valueAt } from '../shared/answers/envelope';
-import { isObject } from '../shared/answers/json';
-import { responseJson } from '../shared/answers/response-json';
-import { paymentOutcome } from '../shared/answers/payment-outcome';
+import { member, valueAt } from '../shared/responses/envelope';
+import { isObject } from '../shared/responses/json';
+import { responseJson } from '../shared/responses/response-json';
+import { paymentOutcome } from '../shared/responses/payment-outcome';
 import { DEFAULT_REQUEST_SETTINGS } from '../shared/transport/request-settings';
 import { type RequestContext, requestOnce } from '../shared/transport/transport';
 

@@ -19,6 +19,8 @@ const editor = require('./lib/editor');
 const { waitingStep, resumeWaiting } = require('./lib/waiting');
 const { startModelServer } = require('../e2e/lib/model-server');
 const { complianceModel } = require('../e2e/lib/compliance-model');
+const { reviewModel } = require('../e2e/lib/review-model');
+const { startSmtpSink } = require('../e2e/lib/smtp-sink');
 const { ensureDataTables } = require('../e2e/lib/data-tables');
 const { TRIGGER: SIGNED_RESULT_TRIGGER, deliverSignedResult } = require('./lib/signed-results');
 
@@ -75,22 +77,30 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	let browser;
 	let page;
 	let model;
+	let smtp;
 	const workflows = {}; // example file -> { id, json }
 
 	before(async () => {
 		sandbox = await startSandbox({ port: 0 });
-		// The agent example's OpenAI credential points at the scripted model the agent e2e uses.
-		model = await startModelServer({ script: complianceModel });
+		// The agent examples' OpenAI credential points at the scripted models the agent e2e suites use,
+		// their review e-mails go to an SMTP sink.
+		model = await startModelServer({ script: (body, c) => (c.offeredTools.includes('Challenge_Deposit') ? reviewModel : complianceModel)(body, c) });
+		smtp = await startSmtpSink();
 		n8n = await createInstance('v2', { name: 'browser' });
 		const [credential, ...otherCredentials] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
 		const openAi = exampleFiles()
 			.flatMap((f) => readExample(f).nodes)
 			.map((n) => n.credentials?.openAiApi)
 			.find(Boolean);
+		const smtpCredential = exampleFiles()
+			.flatMap((f) => readExample(f).nodes)
+			.map((n) => n.credentials?.smtp)
+			.find(Boolean);
 		await n8n.importCredentials([
 			{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
 			...otherCredentials,
 			...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
+			...(smtpCredential ? [{ ...smtpCredential, type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } }] : []),
 		]);
 		const files = exampleFiles();
 		const jsons = files.map(readExample);
@@ -109,6 +119,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		await browser?.close();
 		await n8n?.destroy();
 		await model?.close();
+		await smtp?.close();
 		await sandbox?.close();
 	});
 
@@ -307,7 +318,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 						const waiting = await waitingStep(server, id);
 						const step = waiting && `${waiting.executionId}/${waiting.nodeName}`;
 						if (waiting && !skipped.has(waiting.nodeName) && !answered.has(step)) {
-							const resumed = await resumeWaiting({ server, sandbox, workflow: json, waiting });
+							const resumed = await resumeWaiting({ server, sandbox, smtp, workflow: json, waiting });
 							if (!resumed.ok) {
 								skipped.add(waiting.nodeName);
 								t.diagnostic(`${waiting.nodeName}: not resumed (${resumed.reason})`);

@@ -24,7 +24,7 @@ const path = require('node:path');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
-const { startModelServer } = require('./lib/model-server');
+const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -35,14 +35,6 @@ const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'exam
 const log = (message) => {
 	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e agent] ${message}\n`);
 };
-
-/** The requests of the conversations whose question starts with `prefix`, and the tool results in them. */
-function conversation(model, prefix) {
-	const question = (r) => [...r.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-	const requests = model.requests.filter((r) => question(r).startsWith(prefix));
-	const ids = new Set(requests.flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)));
-	return { requests, toolResults: model.toolResults().filter((t) => ids.has(t.toolCallId)) };
-}
 
 /** A copy of the example with another question (and the changes `edit` makes). */
 function variant(id, question, edit = () => {}) {

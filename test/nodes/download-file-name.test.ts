@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { fileNameOf } from '../../nodes/Kyb/operations/retrieveDocument';
-import { baseFileName } from '../../nodes/shared/answers/file-name';
+import { baseFileName } from '../../nodes/shared/responses/file-name';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import { runNode } from '../helpers/n8n';
 

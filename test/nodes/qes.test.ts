@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { MAX_ANSWER_BYTES } from '../../nodes/shared/transport/bounded-request';
+import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
@@ -372,7 +372,7 @@ describe('getVerification', () => {
 		});
 
 		it('a file over the size cap is an error naming the cap, and is not read further', async () => {
-			const host = await startFileHost({ file: { bytes: 2 * MAX_ANSWER_BYTES } });
+			const host = await startFileHost({ file: { bytes: 2 * MAX_RESPONSE_BYTES } });
 			try {
 				const { error } = await downloadRun(host);
 				expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);

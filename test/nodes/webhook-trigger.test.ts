@@ -8,8 +8,8 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
-import { forgetDeliveries, STARTED_ANSWER } from '../../nodes/shared/delivery/delivery-memory';
-import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/answers/payment-outcome';
+import { forgetDeliveries, STARTED_RESPONSE } from '../../nodes/shared/delivery/delivery-memory';
+import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/responses/payment-outcome';
 import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
 import { resultIdentity, resultTypeOf } from '../../nodes/WebhookTrigger/recognise';
 import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
@@ -393,7 +393,7 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 		const [item] = startedItems(result);
 		expect(item).toMatchObject({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', paymentOutcome: 'failed', resultType: 'paymentResult', signed: false });
 		expect(item.amount).toBeUndefined();
-		expect(result.response?.webhookResponse).toEqual(STARTED_ANSWER);
+		expect(result.response?.webhookResponse).toEqual(STARTED_RESPONSE);
 		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
 		// Its copy is a duplicate; a signed result of the same payment and status too.
 		expect((await deliverUnsigned({ referenceId: 'ref-declined' })).response?.webhookResponse).toMatchObject({ reason: 'duplicate' });

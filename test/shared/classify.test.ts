@@ -6,22 +6,22 @@
  * secrets) stays in request-path.contract.test.ts and request-limits.contract.test.ts.
  */
 import type { ApiResponse, ResponseExpectation } from '../../nodes/shared/operation/operation-types';
-import { type Answer, type Sendings, classify, MAX_TIMEOUT_RETRIES, type Pace, type SendRules, type Verdict } from '../../nodes/shared/transport/classify';
+import { type TransmitResult, type Sendings, classify, MAX_TIMEOUT_RETRIES, type Pace, type SendRules, type Verdict } from '../../nodes/shared/transport/classify';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-const response = (statusCode: number, body: unknown = { status: true, data: { id: 1 } }, headers: ApiResponse['headers'] = JSON_TYPE): Answer => ({ kind: 'response', response: { statusCode, headers, body } });
-const html = (statusCode: number): Answer => response(statusCode, '<html>maintenance</html>', { 'content-type': 'text/html' });
-const network = (code: string | undefined, timedOut = false): Answer => ({ kind: 'noAnswer', network: { ...(code ? { code } : {}), message: `connect ${code ?? 'failed'}` }, timedOut });
-const redirect: Answer = { kind: 'refused', statusCode: 307, message: 'a redirect (HTTP 307 to https://elsewhere.example), which is not followed', redirect: true };
-const tooLarge: Answer = { kind: 'refused', statusCode: 200, message: 'an answer larger than the limit of 64 MiB (HTTP 200), which was not read further', redirect: false };
+const response = (statusCode: number, body: unknown = { status: true, data: { id: 1 } }, headers: ApiResponse['headers'] = JSON_TYPE): TransmitResult => ({ kind: 'response', response: { statusCode, headers, body } });
+const html = (statusCode: number): TransmitResult => response(statusCode, '<html>maintenance</html>', { 'content-type': 'text/html' });
+const network = (code: string | undefined, timedOut = false): TransmitResult => ({ kind: 'noAnswer', network: { ...(code ? { code } : {}), message: `connect ${code ?? 'failed'}` }, timedOut });
+const redirect: TransmitResult = { kind: 'refused', statusCode: 307, message: 'a redirect (HTTP 307 to https://elsewhere.example), which is not followed', redirect: true };
+const tooLarge: TransmitResult = { kind: 'refused', statusCode: 200, message: 'an answer larger than the limit of 64 MiB (HTTP 200), which was not read further', redirect: false };
 
 /** The wrong-code answer Check OTP takes as its result. */
 const wrongCode = (statusCode: number, body: unknown) => statusCode === 400 && (body as { error?: string })?.error === 'Invalid OTP';
 
 interface Row {
-	answer: Answer;
+	answer: TransmitResult;
 	/** Sendings so far, this one included (1 = the first). */
 	sent?: number;
 	timeouts?: number;

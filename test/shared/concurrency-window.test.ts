@@ -1,4 +1,4 @@
-import { type Answer, ConcurrencyWindow, INITIAL_WINDOW, MAX_WINDOW } from '../../nodes/shared/transport/concurrency-window';
+import { type ResponseTiming, ConcurrencyWindow, INITIAL_WINDOW, MAX_WINDOW } from '../../nodes/shared/transport/concurrency-window';
 
 /**
  * The window's rule, replayed round trip by round trip: in each, as many requests as the window
@@ -17,7 +17,7 @@ class Replay {
 			this.now += rttMs;
 			const deliveryRate = Math.min(capacity, (inFlight * 1000) / rttMs);
 			// Full: the window, not the number of requests, held requests back in this round trip.
-			const answer: Answer = { rttMs, deliveryRate, full: inFlight < requests };
+			const answer: ResponseTiming = { rttMs, deliveryRate, full: inFlight < requests };
 			for (let answered = 0; answered < inFlight; answered++) this.window.answered(answer, this.now);
 		}
 		return limits;

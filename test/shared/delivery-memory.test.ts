@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { bodyHash, canonicalJson } from '../../nodes/shared/delivery/canonical-json';
-import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, settleByAnswer } from '../../nodes/shared/delivery/delivery-memory';
+import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, keepOrReleaseByResponse } from '../../nodes/shared/delivery/delivery-memory';
 
 /** {"a":{"a":...leaf}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */
 const nestedText = (depth: number, leaf: object) => `${'{"a":'.repeat(depth)}${JSON.stringify(leaf)}${'}'.repeat(depth)}`;
@@ -112,7 +112,7 @@ describe('delivery memory', () => {
 			const context = { getResponseObject: () => res } as unknown as IWebhookFunctions;
 			const key = `${statusCode}-${finished}`;
 			const claim = claimDelivery('answers', key, 600_000);
-			settleByAnswer(context, claim);
+			keepOrReleaseByResponse(context, claim);
 			if (finished) {
 				res.writableFinished = true;
 				res.emit('finish');

@@ -1,5 +1,5 @@
-import { checkAnswer, decodeBytes } from '../../nodes/shared/transport/answer-check';
-import { member, payloadOf, reportsError, valueAt } from '../../nodes/shared/answers/envelope';
+import { checkResponse, decodeBytes } from '../../nodes/shared/transport/response-check';
+import { member, payloadOf, reportsError, valueAt } from '../../nodes/shared/responses/envelope';
 
 // The same Send OTP answer in the API's generations (un-enveloped snake_case, un-enveloped camelCase, enveloped).
 const g1 = { reference_id: 'r1', status: { code: 3901, description: 'Request in progress' } };
@@ -60,17 +60,17 @@ describe('expectations read through the reader', () => {
 		['g2', g2],
 		['g3', g3],
 	])('oneOf referenceId holds for the %s answer', (_, body) => {
-		expect(checkAnswer(json(body), { oneOf: ['referenceId'] })).toEqual({ trusted: true, body });
+		expect(checkResponse(json(body), { oneOf: ['referenceId'] })).toEqual({ trusted: true, body });
 	});
 
 	it('result: a non-empty payload without an error, whichever shape', () => {
 		const result = { result: true };
-		expect(checkAnswer(json({ matchFound: false }), result).trusted).toBe(true);
-		expect(checkAnswer(json({ status: true, data: { timestamp: 't', totalHits: 0, foundRecords: [] } }), result).trusted).toBe(true);
+		expect(checkResponse(json({ matchFound: false }), result).trusted).toBe(true);
+		expect(checkResponse(json({ status: true, data: { timestamp: 't', totalHits: 0, foundRecords: [] } }), result).trusted).toBe(true);
 		for (const body of [{}, { status: true }, { status: true, data: {} }, { error: 'Invalid countries' }, { status: false, message: 'x' }, []]) {
-			expect(checkAnswer(json(body), result)).toMatchObject({ trusted: false, expected: 'a result (a non-empty JSON object without an error)' });
+			expect(checkResponse(json(body), result)).toMatchObject({ trusted: false, expected: 'a result (a non-empty JSON object without an error)' });
 		}
-		expect(checkAnswer(json('<html>maintenance</html>', 'text/html'), result)).toEqual({
+		expect(checkResponse(json('<html>maintenance</html>', 'text/html'), result)).toEqual({
 			trusted: false,
 			expected: 'a result (a non-empty JSON object without an error)',
 			arrived: 'text/html, starting "<html>maintenance</html>"',
@@ -80,11 +80,11 @@ describe('expectations read through the reader', () => {
 
 	it('jsonOrFile: a file stays bytes, JSON is parsed, HTML and an empty answer are refused', () => {
 		const pdf = Buffer.from('%PDF-1.4 ...');
-		expect(checkAnswer(json(pdf, 'application/pdf'), { body: 'jsonOrFile' })).toEqual({ trusted: true, body: pdf });
+		expect(checkResponse(json(pdf, 'application/pdf'), { body: 'jsonOrFile' })).toEqual({ trusted: true, body: pdf });
 		const decoded = decodeBytes(Buffer.from('{"status":true,"data":{"entry":1}}'), 'application/json');
-		expect(checkAnswer(json(decoded), { body: 'jsonOrFile' })).toEqual({ trusted: true, body: { status: true, data: { entry: 1 } } });
-		expect(checkAnswer(json(Buffer.from('<html>'), 'text/html'), { body: 'jsonOrFile' }).trusted).toBe(false);
-		expect(checkAnswer(json(Buffer.alloc(0), 'application/pdf'), { body: 'jsonOrFile' })).toMatchObject({
+		expect(checkResponse(json(decoded), { body: 'jsonOrFile' })).toEqual({ trusted: true, body: { status: true, data: { entry: 1 } } });
+		expect(checkResponse(json(Buffer.from('<html>'), 'text/html'), { body: 'jsonOrFile' }).trusted).toBe(false);
+		expect(checkResponse(json(Buffer.alloc(0), 'application/pdf'), { body: 'jsonOrFile' })).toMatchObject({
 			trusted: false,
 			arrived: 'an empty body (application/pdf)',
 		});

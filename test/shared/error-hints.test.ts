@@ -4,7 +4,8 @@ import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
 import { fieldLabel } from '../../nodes/shared/fields/field-labels';
 import { text } from '../../nodes/shared/fields/rules';
 import type { ErrorHints, FieldValues, OperationDefinition } from '../../nodes/shared/operation/operation-types';
-import { AUTH_HINT, apiMessage, itemHints, refusalHint } from '../../nodes/shared/transport/errors';
+import { itemHints } from '../../nodes/shared/operation/item-error';
+import { AUTH_HINT, apiMessage, refusalHint } from '../../nodes/shared/transport/errors';
 
 /** What an error says and what it tells the user to do, from plain function calls. */
 

@@ -10,7 +10,7 @@ import { phoneOperations } from '../../nodes/Phone/operations';
 import { qesOperations } from '../../nodes/Qes/operations';
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { FieldValues, OperationDefinition, ValueField } from '../../nodes/shared/operation/operation-types';
-import { requestSettings } from '../../nodes/shared/transport/request-settings';
+import { requestSettings } from '../../nodes/shared/operation/request-options';
 
 /**
  * What the request path relies on in every operation table, checked for operations added later too:

@@ -5,6 +5,7 @@ import { boolean, check, choice, integer, text } from '../../nodes/shared/fields
 import { ItemParameters } from '../../nodes/shared/operation/item-parameters';
 import type { FieldValues, OperationDefinition, Rule } from '../../nodes/shared/operation/operation-types';
 import { readSettings, readValues } from '../../nodes/shared/operation/read-values';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/request-settings';
 
 /**
  * Reading and validating one item's values without n8n: a minimal context whose getNodeParameter gives
@@ -94,7 +95,8 @@ describe('readSettings: Max Concurrent Requests, Max Requests per Second, Max Re
 	};
 	const RATE = 'must be 0 (no known quota) or a number from 0.01 to 1000';
 	it.each<[INodeParameters | undefined, Outcome]>([
-		[undefined, { values: { maxConcurrentRequests: 0, maxRequestsPerSecond: 0, maxRetries: 5, timeoutSeconds: 30 } }],
+		// No Options: the Options' defaults are the request path's own, which triggers and load options use.
+		[undefined, { values: { ...DEFAULT_REQUEST_SETTINGS } }],
 		[{ maxRetries: '2' }, { values: { maxConcurrentRequests: 0, maxRequestsPerSecond: 0, maxRetries: 2, timeoutSeconds: 30 } }],
 		[{ maxRequestsPerSecond: 1000, timeoutSeconds: 600 }, { values: { maxConcurrentRequests: 0, maxRequestsPerSecond: 1000, maxRetries: 5, timeoutSeconds: 600 } }],
 		[{ maxRequestsPerSecond: 0, timeoutSeconds: 0.1 }, { values: { maxConcurrentRequests: 0, maxRequestsPerSecond: 0, maxRetries: 5, timeoutSeconds: 0.1 } }],

@@ -10,7 +10,7 @@ import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-wor
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { MAX_ANSWER_BYTES } from '../../nodes/shared/transport/bounded-request';
+import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { items, useEmulator } from '../helpers/emulator';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
@@ -156,7 +156,7 @@ describe('one deadline for the headers and the whole body', () => {
 });
 
 describe('an answer is read up to the size cap', () => {
-	const over = MAX_ANSWER_BYTES + 1;
+	const over = MAX_RESPONSE_BYTES + 1;
 
 	it.each([
 		['with a Content-Length', false],

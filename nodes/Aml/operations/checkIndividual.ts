@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { payloadOf, valueAt } from '../../shared/answers/envelope';
+import { payloadOf, valueAt } from '../../shared/responses/envelope';
 import { FieldError, ruleBroken } from '../../shared/fields/field-error';
-import { responseJson } from '../../shared/answers/response-json';
+import { responseJson } from '../../shared/responses/response-json';
 import type {
 	FieldValues,
 	OperationDefinition,
@@ -16,7 +16,7 @@ import {
 	number,
 	text,
 } from '../../shared/fields/rules';
-import { firstOf, pick } from '../../shared/answers/pick';
+import { firstOf, pick } from '../../shared/responses/pick';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
 /** Where a best-match profile may state its verdict; without one, no isHit is derived. */

@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { iban } from '../../shared/fields/bank-account';
 import { CREDENTIAL_TYPE, readCredentials } from '../../shared/transport/credential-values';
-import { valueAt } from '../../shared/answers/envelope';
-import { isObject } from '../../shared/answers/json';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { isObject } from '../../shared/responses/json';
+import { responseJson } from '../../shared/responses/response-json';
 import type {
 	ItemContext,
 	OperationDefinition,

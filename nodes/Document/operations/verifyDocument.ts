@@ -1,8 +1,8 @@
 import type { IBinaryKeyData, IDataObject } from 'n8n-workflow';
 
 import { base64Check, normalizeBase64 } from '../../shared/fields/binary-input';
-import { isObject } from '../../shared/answers/json';
-import { responseJson } from '../../shared/answers/response-json';
+import { isObject } from '../../shared/responses/json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { boolean } from '../../shared/fields/rules';
 import { imageType } from '../image-type';

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers/envelope';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { birthDate, countryCode, postalCode } from '../../shared/fields/person-rules';
 import { internationalNumber } from '../../shared/fields/phone-number';
 import { boolean, text } from '../../shared/fields/rules';
-import { firstOf, pick } from '../../shared/answers/pick';
+import { firstOf, pick } from '../../shared/responses/pick';
 import { identityVerification } from '../identity-outcome';
 
 const trimmed = text({ normalize: (value) => value.trim() });

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers/envelope';
-import { isObject } from '../../shared/answers/json';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { isObject } from '../../shared/responses/json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { flagSet, integer, text } from '../../shared/fields/rules';
-import { firstOf, pick } from '../../shared/answers/pick';
+import { firstOf, pick } from '../../shared/responses/pick';
 import { linkTokensOf } from '../link-tokens';
 
 /** What an AI agent's model reads of a company record: who it is, who runs and owns it, and the document tokens. */

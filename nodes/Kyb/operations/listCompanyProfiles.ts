@@ -1,7 +1,7 @@
 import { type IDataObject, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../../shared/answers/json';
-import { responseJson } from '../../shared/answers/response-json';
+import { isObject } from '../../shared/responses/json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { boolean, integer } from '../../shared/fields/rules';
 import { elementJson, findList } from '../list-helpers';

@@ -1,8 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { contentTypeOf } from '../../shared/transport/answer-check';
-import { baseFileName } from '../../shared/answers/file-name';
-import { responseJson } from '../../shared/answers/response-json';
+import { contentTypeOf } from '../../shared/transport/response-check';
+import { baseFileName } from '../../shared/responses/file-name';
+import { responseJson } from '../../shared/responses/response-json';
 import type { ApiResponse, OperationDefinition } from '../../shared/operation/operation-types';
 import { check, text } from '../../shared/fields/rules';
 

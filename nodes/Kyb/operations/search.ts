@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers/envelope';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { boolean, check, text } from '../../shared/fields/rules';
-import { pick } from '../../shared/answers/pick';
+import { pick } from '../../shared/responses/pick';
 import { elementJson, findList } from '../list-helpers';
 
 /** Where the vendor's own client looks for the companies found. */

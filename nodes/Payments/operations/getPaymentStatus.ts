@@ -1,9 +1,9 @@
 import { type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers/envelope';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
-import { paymentOutcome } from '../../shared/answers/payment-outcome';
+import { paymentOutcome } from '../../shared/responses/payment-outcome';
 import { text } from '../../shared/fields/rules';
 
 export const getPaymentStatus: OperationDefinition = {

@@ -1,6 +1,6 @@
-import { valueAt } from '../../shared/answers/envelope';
+import { valueAt } from '../../shared/responses/envelope';
 import { bic, iban } from '../../shared/fields/bank-account';
-import { responseJson } from '../../shared/answers/response-json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { check, text } from '../../shared/fields/rules';
 import { amount, currencyField } from '../money-fields';

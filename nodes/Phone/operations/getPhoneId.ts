@@ -1,5 +1,5 @@
-import { valueAt } from '../../shared/answers/envelope';
-import { responseJson } from '../../shared/answers/response-json';
+import { valueAt } from '../../shared/responses/envelope';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition } from '../../shared/operation/operation-types';
 import { cleanPhoneNumber } from '../../shared/fields/phone-number';
 import {

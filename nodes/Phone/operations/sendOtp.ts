@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../../shared/answers/envelope';
+import { valueAt } from '../../shared/responses/envelope';
 import { ruleBroken } from '../../shared/fields/field-error';
-import { responseJson } from '../../shared/answers/response-json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { OperationDefinition, Rule } from '../../shared/operation/operation-types';
 import { boolean, check, choice, text } from '../../shared/fields/rules';
 

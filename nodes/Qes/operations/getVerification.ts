@@ -1,14 +1,14 @@
 import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { payloadOf, valueAt } from '../../shared/answers/envelope';
-import { InsecureLink } from '../../shared/transport/bounded-request';
-import { downloadError } from '../../shared/transport/errors';
-import { baseFileName } from '../../shared/answers/file-name';
-import { isObject } from '../../shared/answers/json';
-import { responseJson } from '../../shared/answers/response-json';
+import { payloadOf, valueAt } from '../../shared/responses/envelope';
+import { InsecureLink } from '../../shared/transport/limited-request';
+import { downloadError } from '../download-error';
+import { baseFileName } from '../../shared/responses/file-name';
+import { isObject } from '../../shared/responses/json';
+import { responseJson } from '../../shared/responses/response-json';
 import type { ItemContext, OperationDefinition } from '../../shared/operation/operation-types';
 import { boolean, check, text } from '../../shared/fields/rules';
-import { pick } from '../../shared/answers/pick';
+import { pick } from '../../shared/responses/pick';
 import { ExecutionCancelled } from '../../shared/transport/wait';
 
 const DEFAULT_BINARY_PREFIX = 'signedDocument';

@@ -127,7 +127,7 @@ export function forgetDeliveries(scopePrefix = ''): void {
 }
 
 /** What an accepted delivery is answered with (n8n sends it once the execution exists). */
-export const STARTED_ANSWER = { received: true, started: true };
+export const STARTED_RESPONSE = { received: true, started: true };
 
 /**
  * Settles `claim` by the answer this request gets: kept when n8n answered 2xx, dropped when it
@@ -135,7 +135,10 @@ export const STARTED_ANSWER = { received: true, started: true };
  * connection that closed before any answer keeps it: the execution may exist, and the provider's
  * resend is then answered as a duplicate instead of starting a second one.
  */
-export function settleByAnswer(context: IWebhookFunctions, claim: DeliveryClaim | undefined): void {
+export function keepOrReleaseByResponse(
+	context: IWebhookFunctions,
+	claim: DeliveryClaim | undefined,
+): void {
 	if (!claim || claim.duplicate) return;
 	const res = context.getResponseObject() as unknown as {
 		statusCode?: number;

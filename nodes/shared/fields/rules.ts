@@ -143,6 +143,19 @@ export const choice: Rule = {
 };
 
 /**
+ * The one reader of a list typed as comma-separated text (the editor) or given as an array (an
+ * expression): its entries trimmed, blank ones left out; none for any other value.
+ */
+export function listEntries(value: unknown): string[] {
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
+	return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/**
  * A multi-select sent as an object with `true` for each chosen option of the property (the others
  * left out), or not at all when none is chosen. Accepts the chosen values as a list, as
  * comma-separated text from an expression, or as an object of booleans.
@@ -152,14 +165,12 @@ export const flagSet: Rule = {
 		const members = listed(field.property);
 		const broken = () => ruleBroken(field.name, `a selection of ${members.join(', ')}`, value);
 		let chosen: string[];
-		if (Array.isArray(value)) chosen = value.map((v) => String(v).trim());
-		else if (typeof value === 'string') chosen = value.split(',').map((v) => v.trim());
+		if (Array.isArray(value) || typeof value === 'string') chosen = listEntries(value);
 		else if (value !== null && typeof value === 'object') {
 			const entries = Object.entries(value as IDataObject);
 			if (entries.some(([k, v]) => typeof v !== 'boolean' || !members.includes(k))) throw broken();
 			chosen = entries.filter(([, v]) => v === true).map(([k]) => k);
 		} else throw broken();
-		chosen = chosen.filter((c) => c !== '');
 		if (chosen.some((c) => !members.includes(c))) throw broken();
 		const sent = members.filter((m) => chosen.includes(m));
 		return sent.length ? Object.fromEntries(sent.map((m) => [m, true])) : undefined;
@@ -183,20 +194,10 @@ export const jsonObject: Rule = {
 	},
 };
 
-/** The entries of a comma-separated text (the editor) or of an array (an expression), trimmed. */
-export function listEntries(value: unknown): string[] {
-	const parts = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value.split(',')
-			: [];
-	return parts.map((part) => part.trim());
-}
-
 /** Several strings: a comma-separated text in the editor, or an array from an expression. */
 export const textList: Rule = {
 	toWire: (value, field) => {
-		const list = listEntries(value).filter((p) => p !== '');
+		const list = listEntries(value);
 		if (!list.length)
 			throw ruleBroken(
 				field.name,

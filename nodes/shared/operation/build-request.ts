@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError } from '../fields/field-error';
-import { isObject } from '../answers/json';
+import { isObject } from '../responses/json';
 import type { ApiRequest, FieldValues, OperationDefinition } from './operation-types';
 
 /**

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { isObject } from '../answers/json';
+import { isObject } from '../responses/json';
 
 /** Keys n8n's expression sandbox refuses: never read past them here either. */
 const GUARDED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

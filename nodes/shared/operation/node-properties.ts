@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Field, OperationDefinition } from './operation-types';
-import { requestSettings } from '../transport/request-settings';
 import { humanReviewProperties } from './human-review';
+import { requestSettings } from './request-options';
 import { toolProperties } from './tool-output';
 
 /**

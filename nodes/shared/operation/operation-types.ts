@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { BoundedAnswer } from '../transport/bounded-request';
+import type { RawResponse } from '../transport/limited-request';
 
 /**
  * The operation-table contract. Every operation of every action node is one `OperationDefinition`
@@ -133,11 +133,11 @@ export interface ItemContext {
 	values: FieldValues;
 	/**
 	 * Sends through the shared request path (admission, token, retries). A failure is a RequestFailed,
-	 * which the runner turns into the item's error (errors.ts `itemError`, with the operation's hints).
+	 * which the runner turns into the item's error (item-error.ts `itemError`, with the operation's hints).
 	 */
 	send: (request: ApiRequest) => Promise<ApiResponse>;
 	/** GET of a file the API links to, without the token (see ApiClient.download). */
-	download: (url: string) => Promise<BoundedAnswer>;
+	download: (url: string) => Promise<RawResponse>;
 }
 
 /** What an action does to the world, as a person reviewing an AI agent's call should read it. */

@@ -6,7 +6,7 @@ import {
 	type NodeOperationError,
 } from 'n8n-workflow';
 
-import { valueAt } from '../answers/envelope';
+import { valueAt } from '../responses/envelope';
 import { quoteAnswer } from '../transport/errors';
 import type { OperationDefinition } from './operation-types';
 import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
@@ -15,6 +15,17 @@ export interface ItemFailure {
 	itemIndex: number;
 	error: NodeApiError | NodeOperationError;
 }
+
+/** How far the run of an operation that moves money or sends a message came before it stopped. */
+export interface PartialRun {
+	sent: number[];
+	notSent: number[];
+	failed: ItemFailure[];
+	results: INodeExecutionData[][];
+	cancelled?: boolean;
+}
+
+const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
 
 /**
  * An operation that moves money or sends a message failed for an item while Continue On Fail is off,
@@ -26,30 +37,43 @@ export interface ItemFailure {
 export function partialFailure(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
-	run: {
-		sent: number[];
-		notSent: number[];
-		failed: ItemFailure[];
-		results: INodeExecutionData[][];
-		cancelled?: boolean;
-	},
+	run: PartialRun,
 ): NodeApiError {
-	const ordinal = (itemIndex: number) => `item ${itemIndex + 1}`;
+	const accepted = acceptedItems(op, run);
+	const notSent = run.notSent.map(ordinal);
+	const failed = [...run.failed].sort((a, b) => a.itemIndex - b.itemIndex);
+	const first = failed[0] as ItemFailure | undefined;
+	const acceptedAndNotSent = `${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`;
+	const message =
+		run.cancelled || !first
+			? `The execution was cancelled during ${op.name}; ${acceptedAndNotSent}`
+			: `${op.name} failed for ${failed.length === 1 ? ordinal(first.itemIndex) : `${failed.length} items`}; ${acceptedAndNotSent}`;
+	// A NodeApiError, so that the failing item's HTTP status stays on the error n8n shows.
+	const httpCode =
+		first?.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: describeRun({ accepted, notSent, failed, cancelled: run.cancelled }),
+		itemIndex: first?.itemIndex ?? run.notSent[0] ?? 0,
+		httpCode,
+	});
+}
+
+/** The items the API accepted, each with its receipt when the operation names one. */
+function acceptedItems(op: OperationDefinition, run: PartialRun): string[] {
 	const failedItems = new Set(run.failed.map((f) => f.itemIndex));
-	const accepted = run.sent
+	return run.sent
 		.filter((itemIndex) => run.results[itemIndex] !== undefined && !failedItems.has(itemIndex))
 		.map((itemIndex) => {
 			if (op.receipt === undefined) return ordinal(itemIndex);
 			const value = valueAt(run.results[itemIndex][0]?.json, op.receipt);
 			return `${ordinal(itemIndex)} (${op.receipt} ${value === undefined ? 'not in the answer' : String(value)})`;
 		});
-	const notSent = run.notSent.map(ordinal);
-	const failed = [...run.failed].sort((a, b) => a.itemIndex - b.itemIndex);
-	const first = failed[0] as ItemFailure | undefined;
-	const failedLines = failed.map(
-		({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`,
-	);
-	const unknown = failed.flatMap(({ itemIndex, error }) => {
+}
+
+/** The failed items that may have been carried out, with their receipt and answer when one came. */
+function mayHaveBeenCarriedOutItems(failed: ItemFailure[]): string[] {
+	return failed.flatMap(({ itemIndex, error }) => {
 		const mark = mayHaveBeenCarriedOut(error);
 		if (!mark) return [];
 		return [
@@ -58,32 +82,32 @@ export function partialFailure(
 				: ordinal(itemIndex),
 		];
 	});
-	const description = [
+}
+
+/** The error's description: one line per kind of item, then what to do. */
+function describeRun(run: {
+	accepted: string[];
+	notSent: string[];
+	failed: ItemFailure[];
+	cancelled?: boolean;
+}): string {
+	const { accepted, notSent, failed } = run;
+	const unknown = mayHaveBeenCarriedOutItems(failed);
+	const failedLines = failed.map(
+		({ itemIndex, error }) => `${ordinal(itemIndex)}: ${error.message}`,
+	);
+	return [
 		`Accepted by the API, do not send again: ${accepted.length ? accepted.join(', ') : 'none'}.`,
 		unknown.length
 			? `May have been carried out, check with the provider before sending again: ${unknown.join(', ')}.`
 			: '',
 		failedLines.length ? `Failed: ${failedLines.join('; ')}.` : '',
 		`Not sent: ${notSent.length ? notSent.join(', ') : 'none'}.`,
-		first?.error.description ?? '',
+		failed[0]?.error.description ?? '',
 		run.cancelled
 			? ''
 			: 'Turn on "On Error: Continue (using error output)" to get the accepted items as output and the failed ones on the error output.',
 	]
 		.filter(Boolean)
 		.join('\n');
-	const acceptedAndNotSent = `${accepted.length} item${accepted.length === 1 ? ' was' : 's were'} already accepted by the API and ${notSent.length} not sent`;
-	const message =
-		run.cancelled || !first
-			? `The execution was cancelled during ${op.name}; ${acceptedAndNotSent}`
-			: `${op.name} failed for ${failedLines.length === 1 ? ordinal(first.itemIndex) : `${failedLines.length} items`}; ${acceptedAndNotSent}`;
-	// A NodeApiError, so that the failing item's HTTP status stays on the error n8n shows.
-	const httpCode =
-		first?.error instanceof NodeApiError ? (first.error.httpCode ?? undefined) : undefined;
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description,
-		itemIndex: first?.itemIndex ?? run.notSent[0] ?? 0,
-		httpCode,
-	});
 }

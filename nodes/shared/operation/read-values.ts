@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { FieldError } from '../fields/field-error';
 import type { ItemParameters } from './item-parameters';
 import type { FieldValues, OperationDefinition, ValueField } from './operation-types';
-import { type RequestSettings, requestSettings } from '../transport/request-settings';
+import { requestSettings } from './request-options';
+import type { RequestSettings } from '../transport/request-settings';
 
 /**
  * Reads and validates one item's values: the Options first (a field's rule may depend on one, such

@@ -9,9 +9,9 @@ import {
 import { forEachBounded } from './bounded';
 import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
-import { itemError } from '../transport/errors';
+import { itemError } from './item-error';
 import { ItemParameters } from './item-parameters';
-import { responseJson } from '../answers/response-json';
+import { responseJson } from '../responses/response-json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
@@ -26,6 +26,21 @@ interface ReadyItem {
 	itemIndex: number;
 	values: FieldValues;
 	request: ApiRequest;
+}
+
+/** One execution of a node: its operation, the items' output slots and how an item's failure is handled. */
+interface Run {
+	ctx: IExecuteFunctions;
+	op: OperationDefinition;
+	continueOnFail: boolean;
+	/** One entry per input item, in input order. */
+	results: INodeExecutionData[][];
+	/** The one place an item's failure becomes the error n8n shows (the operation's hints filled). */
+	fail: (
+		error: unknown,
+		itemIndex: number,
+		values?: FieldValues,
+	) => NodeApiError | NodeOperationError;
 }
 
 /**
@@ -48,99 +63,103 @@ export async function runOperations(
 	const refusal = humanReviewRefusal(ctx, op);
 	if (refusal) {
 		if (!continueOnFail) throw refusal;
-		return [
-			toolOutput(
-				ctx,
-				op,
-				items.map((_, itemIndex) => errorItem(ctx, refusal, itemIndex)),
-			),
-		];
+		const refused = items.map((_, itemIndex) => errorItem(ctx, refusal, itemIndex));
+		return [toolOutput(ctx, op, refused)];
 	}
 
-	// The one place an item's failure becomes the error n8n shows (the operation's hints filled).
-	const fail = (error: unknown, itemIndex: number, values?: FieldValues) =>
-		itemError(ctx.getNode(), op, error, itemIndex, values);
+	const run: Run = {
+		ctx,
+		op,
+		continueOnFail,
+		results: new Array(items.length),
+		fail: (error, itemIndex, values) => itemError(ctx.getNode(), op, error, itemIndex, values),
+	};
 	const parameters = new ItemParameters(ctx);
 	let settings: RequestSettings;
 	try {
 		settings = readSettings(ctx, parameters);
 	} catch (error) {
-		throw fail(error, 0);
+		throw run.fail(error, 0);
 	}
-
-	const results: INodeExecutionData[][] = new Array(items.length);
-	const ready: ReadyItem[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const values = readValues(ctx, parameters, op, itemIndex);
-			ready.push({ itemIndex, values, request: buildRequest(op, values) });
-		} catch (error) {
-			if (!continueOnFail) throw fail(error, itemIndex);
-			results[itemIndex] = [errorItem(ctx, fail(error, itemIndex), itemIndex)];
-		}
-	}
-
-	if (ready.length) {
-		// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
-		// but a money or message request already on the wire, which is let finish (transport.ts).
-		const cancel = ctx.getExecutionCancelSignal?.();
-		const client = await ApiClient.create(ctx, settings, cancel);
-		// Where the requests that must not go out again are remembered when n8n may re-run the node.
-		const scope = op.repeatable ? undefined : runScope(ctx);
-		const failed: ItemFailure[] = [];
-		const cancelledBeforeSending: number[] = [];
-		const cancelled = () => cancel?.aborted === true;
-		const started = await forEachBounded(
-			ready,
-			() => client.concurrency,
-			async (entry) => {
-				try {
-					const produced = await runItem(ctx, client, op, entry, scope);
-					results[entry.itemIndex] = produced.map((item) => ({
-						...item,
-						pairedItem: { item: entry.itemIndex },
-					}));
-				} catch (error) {
-					// Stopped before its request left: never sent (the stop itself starts no new item).
-					if (error instanceof ExecutionCancelled && !op.repeatable) {
-						cancelledBeforeSending.push(entry.itemIndex);
-						return;
-					}
-					const failure = fail(error, entry.itemIndex, entry.values);
-					failed.push({ itemIndex: entry.itemIndex, error: failure });
-					if (continueOnFail) {
-						results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
-						return;
-					}
-					throw failure;
-				}
-			},
-			cancelled,
-		);
-		const startedItems = ready.slice(0, started).map((r) => r.itemIndex);
-		const sent = startedItems.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
-		const notSent = [
-			...cancelledBeforeSending,
-			...ready.slice(started).map((r) => r.itemIndex),
-		].sort((a, b) => a - b);
-		// A stopped execution reports what the API did with the money and messages sent so far. n8n
-		// saves a stopped execution when it is stopped, before the requests on the wire have answered,
-		// so the report (redacted, receipts included) also goes to n8n's log.
-		if (cancelled() && !op.repeatable && notSent.length) {
-			const report = partialFailure(ctx, op, { sent, notSent, failed, results, cancelled: true });
-			ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, {
-				node: ctx.getNode().name,
-				executionId: ctx.getExecutionId?.(),
-			});
-			throw report;
-		}
-		if (failed.length && !continueOnFail) {
-			if (op.repeatable || ready.length === 1) throw failed[0].error;
-			throw partialFailure(ctx, op, { sent, notSent, failed, results });
-		}
-	}
+	const ready = validateItems(run, parameters, items.length);
+	if (ready.length) await sendItems(run, settings, ready);
 	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
-	return [toolOutput(ctx, op, results.flat())];
+	return [toolOutput(ctx, op, run.results.flat())];
+}
+
+/** Every item's values and request; an invalid item stops the run, or becomes its error item. */
+function validateItems(run: Run, parameters: ItemParameters, count: number): ReadyItem[] {
+	const ready: ReadyItem[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			const values = readValues(run.ctx, parameters, run.op, itemIndex);
+			ready.push({ itemIndex, values, request: buildRequest(run.op, values) });
+		} catch (error) {
+			if (!run.continueOnFail) throw run.fail(error, itemIndex);
+			run.results[itemIndex] = [errorItem(run.ctx, run.fail(error, itemIndex), itemIndex)];
+		}
+	}
+	return ready;
+}
+
+/** Sends the valid items in input order, bounded by the account's window; reports what failed. */
+async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]): Promise<void> {
+	const { ctx, op } = run;
+	// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
+	// but a money or message request already on the wire, which is let finish (transport.ts).
+	const cancel = ctx.getExecutionCancelSignal?.();
+	const client = await ApiClient.create(ctx, settings, cancel);
+	// Where the requests that must not go out again are remembered when n8n may re-run the node.
+	const scope = op.repeatable ? undefined : runScope(ctx);
+	const failed: ItemFailure[] = [];
+	const cancelledBeforeSending: number[] = [];
+	const cancelled = () => cancel?.aborted === true;
+	const started = await forEachBounded(
+		ready,
+		() => client.concurrency,
+		async (entry) => {
+			try {
+				const produced = await runItem(ctx, client, op, entry, scope);
+				run.results[entry.itemIndex] = produced.map((item) => ({
+					...item,
+					pairedItem: { item: entry.itemIndex },
+				}));
+			} catch (error) {
+				// Stopped before its request left: never sent (the stop itself starts no new item).
+				if (error instanceof ExecutionCancelled && !op.repeatable) {
+					cancelledBeforeSending.push(entry.itemIndex);
+					return;
+				}
+				const failure = run.fail(error, entry.itemIndex, entry.values);
+				failed.push({ itemIndex: entry.itemIndex, error: failure });
+				if (!run.continueOnFail) throw failure;
+				run.results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+			}
+		},
+		cancelled,
+	);
+	const sent = ready
+		.slice(0, started)
+		.map((r) => r.itemIndex)
+		.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
+	const notSent = [...cancelledBeforeSending, ...ready.slice(started).map((r) => r.itemIndex)];
+	notSent.sort((a, b) => a - b);
+	const outcome = { sent, notSent, failed, results: run.results };
+	// A stopped execution reports what the API did with the money and messages sent so far. n8n
+	// saves a stopped execution when it is stopped, before the requests on the wire have answered,
+	// so the report (redacted, receipts included) also goes to n8n's log.
+	if (cancelled() && !op.repeatable && notSent.length) {
+		const report = partialFailure(ctx, op, { ...outcome, cancelled: true });
+		ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, {
+			node: ctx.getNode().name,
+			executionId: ctx.getExecutionId?.(),
+		});
+		throw report;
+	}
+	if (failed.length && !run.continueOnFail) {
+		if (op.repeatable || ready.length === 1) throw failed[0].error;
+		throw partialFailure(ctx, op, outcome);
+	}
 }
 
 async function runItem(

@@ -6,7 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { keepFields } from '../answers/keep-fields';
+import { listEntries } from '../fields/rules';
+import { keepFields } from '../responses/keep-fields';
 import type { OperationDefinition } from './operation-types';
 
 /**
@@ -183,8 +184,7 @@ function modelView(
 ): ((json: IDataObject) => IDataObject) | undefined {
 	if (output === 'full') return undefined;
 	if (output === 'fields') {
-		const listed = ctx.getNodeParameter('toolFields', 0, '') as string;
-		return selector(op, String(listed).split(','));
+		return selector(op, listEntries(ctx.getNodeParameter('toolFields', 0, '')));
 	}
 	return op.toolSummary ?? simplifier(op);
 }

@@ -1,5 +1,5 @@
 import type { ApiResponse, ResponseExpectation } from '../operation/operation-types';
-import { checkAnswer } from './answer-check';
+import { checkResponse } from './response-check';
 import type { NetworkFailure } from './network-failure';
 import type { Failure } from './request-failure';
 import {
@@ -18,9 +18,9 @@ import { backoffMs, retryAfterMs } from './retry-timing';
  */
 
 /** What one sending brought back (transport.ts `transmit`), the body decoded. */
-export type Answer =
+export type TransmitResult =
 	| { kind: 'response'; response: ApiResponse }
-	/** A redirect or a body over the size cap (bounded-request.ts). */
+	/** A redirect or a body over the size cap (limited-request.ts). */
 	| { kind: 'refused'; statusCode: number; message: string; redirect: boolean }
 	/** No answer. `deadline`: the deadline's words when the body was still arriving. */
 	| { kind: 'noAnswer'; network: NetworkFailure; timedOut: boolean; deadline?: string };
@@ -86,7 +86,7 @@ export type Verdict = {
 	| { next: 'fail'; failure: Failure }
 );
 
-export function classify(answer: Answer, sendings: Sendings, rules: SendRules): Verdict {
+export function classify(answer: TransmitResult, sendings: Sendings, rules: SendRules): Verdict {
 	if (answer.kind === 'response') return classifyResponse(answer.response, sendings, rules);
 	const outcome: SendOutcome =
 		answer.kind === 'noAnswer'
@@ -121,7 +121,7 @@ function classifyResponse(response: ApiResponse, sendings: Sendings, rules: Send
 	if (sendings.cancelled && again)
 		return { next: 'cancelled', pace: NOTHING, mayGoOutAgain: again };
 	if (statusCode >= 200 && statusCode < 300) {
-		const check = checkAnswer(response, rules.expects);
+		const check = checkResponse(response, rules.expects);
 		if (check.trusted)
 			return {
 				next: 'ok',

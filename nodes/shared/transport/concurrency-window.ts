@@ -66,7 +66,7 @@ class BestOfRecent {
 }
 
 /** What one answered request tells the window. */
-export interface Answer {
+export interface ResponseTiming {
 	/** From admission to answer. */
 	rttMs: number;
 	/** Requests answered (by anyone) while this one was under way, per second: the rate the API and n8n deliver. */
@@ -95,7 +95,7 @@ export class ConcurrencyWindow {
 	}
 
 	/** A request answered: a success, or an answer the operation accepts. */
-	answered(answer: Answer, now: number): void {
+	answered(answer: ResponseTiming, now: number): void {
 		this.startedMs ??= now;
 		this.bestRate.add(answer.deliveryRate, now);
 		this.quickestRtt.add(answer.rttMs, now);

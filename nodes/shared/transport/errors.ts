@@ -1,26 +1,23 @@
-import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { AnswerDeadline, AnswerTooLarge, RedirectRefused } from './bounded-request';
-import { FieldError } from '../fields/field-error';
-import { fieldLabel } from '../fields/field-labels';
-import { isObject } from '../answers/json';
-import type { ErrorHints, FieldValues, OperationDefinition } from '../operation/operation-types';
+import { isObject } from '../responses/json';
+import type { ErrorHints } from '../operation/operation-types';
 import {
 	describeNetworkFailure,
 	type NetworkFailure,
 	networkDetail,
-	networkFailure,
 	timeoutWords,
 } from './network-failure';
-import { type Failure, type FailedSending, RequestFailed } from './request-failure';
+import type { Failure, FailedSending, RequestFailed } from './request-failure';
 import { type CarriedOutMark, markMayHaveBeenCarriedOut, receiptIn } from './resend-rule';
 
 /**
- * The one module that turns failures into the errors n8n shows, once, at the boundary of the request
- * path (an item of a node run, or a trigger's or load-options' single request): refused requests,
- * network failures, answers that cannot be trusted, a refused or failed token exchange, invalid
- * values. Each says what happened (operation, HTTP status, the API's own words) and, as its
- * description, what to do: the operation's own hints first.
+ * The one module that turns a failed request into the error n8n shows, once, at the boundary of the
+ * request path (an item of a node run, or a trigger's or load-options' single request): refused
+ * requests, network failures, answers that cannot be trusted, a refused or failed token exchange.
+ * Each says what happened (operation, HTTP status, the API's own words) and, as its description,
+ * what to do: the operation's own hints first (filled with the item's values by the caller).
+ * Errors of field values live with the fields (fields/validation-error.ts).
  */
 
 export const AUTH_HINT =
@@ -36,19 +33,6 @@ const HINTS: Record<number, string> = {
 	500: 'The API failed on its side. Try again later; if it persists, send the provider the time of the request.',
 	503: 'The API is temporarily unavailable and stayed so through all retries. Try again later or raise Max Retries (node Options).',
 };
-
-/** The operation's hints with `{field}` replaced by the item's values (secret fields stay unnamed). */
-export function itemHints(op: OperationDefinition, values: FieldValues): ErrorHints | undefined {
-	if (!op.hints) return undefined;
-	const secret = new Set(op.fields.filter((f) => f.rule && f.secret).map((f) => f.property.name));
-	const fill = (text: string) =>
-		text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-			values[name] === undefined || secret.has(name) ? whole : String(values[name]),
-		);
-	return Object.fromEntries(
-		Object.entries(op.hints).map(([key, text]) => [key, fill(text as string)]),
-	) as ErrorHints;
-}
 
 /** For an operation that is not repeatable: whether the API may have acted on a failed request. */
 export function mayHaveActed(statusCode: number | undefined): string {
@@ -314,82 +298,4 @@ function tokenError(
 			writable: true,
 		});
 	return mapped;
-}
-
-/**
- * A value that broke its field's rule: the message names the field's label and name and counts the
- * item from 1 (as n8n's editor does; itemIndex stays 0-based, as n8n expects it).
- */
-export function validationError(
-	node: INode,
-	op: OperationDefinition,
-	error: FieldError,
-	itemIndex: number,
-): NodeOperationError {
-	const position = itemIndex + 1;
-	const label = fieldLabel(op, error.field);
-	const named = `${label} (${error.field})`;
-	const rest = error.message.slice(error.field.length);
-	const message =
-		error.message.startsWith(error.field) && /^[ :]/.test(rest)
-			? `${named}${rest}`
-			: `${named}: ${error.message}`;
-	return new NodeOperationError(node, `${message} (item ${position})`, {
-		itemIndex,
-		description: `Nothing was sent for item ${position}. Fix the value of "${label}" (${error.field}) and run again.`,
-	});
-}
-
-/**
- * Any failure of an item as the error n8n shows for it: a broken rule, a failed request (with the
- * operation's hints filled with the item's `values`), or what an operation threw itself.
- */
-export function itemError(
-	node: INode,
-	op: OperationDefinition,
-	error: unknown,
-	itemIndex: number,
-	values?: FieldValues,
-): NodeApiError | NodeOperationError {
-	if (error instanceof FieldError) return validationError(node, op, error, itemIndex);
-	if (error instanceof RequestFailed) {
-		const hints = values ? itemHints(op, values) : undefined;
-		return requestError(node, error, { operation: op.name, itemIndex, hints, receipt: op.receipt });
-	}
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
-
-/** What to do when a download was refused by the request path's rules (bounded-request.ts). */
-function downloadAdvice(error: unknown): string | undefined {
-	if (error instanceof RedirectRefused)
-		return 'The file host answered with a redirect, which is never followed. Run Get Verification Result again to receive fresh links.';
-	if (error instanceof AnswerTooLarge)
-		return 'The file is larger than any signed document should be, so it was not kept. Check the session on the provider side.';
-	if (error instanceof AnswerDeadline)
-		return 'The file did not arrive in time: raise Timeout (Seconds) in the node options, or run the operation again. The verification result itself was read.';
-	return undefined;
-}
-
-/** A file an operation downloads (a signed document) could not be fetched. */
-export function downloadError(
-	node: INode,
-	failure: { what: string; url: string; itemIndex: number; statusCode?: number; error?: unknown },
-): NodeOperationError {
-	const { what, url, itemIndex, statusCode, error } = failure;
-	const advice = downloadAdvice(error);
-	const how =
-		statusCode !== undefined
-			? `with HTTP ${statusCode}`
-			: advice !== undefined
-				? `(${(error as Error).message})`
-				: `(${describeNetworkFailure(error)})`;
-	return new NodeOperationError(node, `Downloading ${what} from ${url} failed ${how}`, {
-		itemIndex,
-		description:
-			statusCode !== undefined
-				? 'The pre-signed link was refused (it may have expired or been revoked). Run Get Verification Result again to receive fresh links.'
-				: (advice ??
-					`${networkDetail(networkFailure(error))} The file host could not be reached. Run the operation again; the verification result itself was read.`),
-	});
 }

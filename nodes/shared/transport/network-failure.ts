@@ -1,4 +1,4 @@
-import { AnswerDeadline } from './bounded-request';
+import { ResponseDeadline } from './limited-request';
 
 /**
  * What is known of a request that got no answer: its failure's code and words, whether it timed
@@ -75,7 +75,7 @@ export function timedOut(error: unknown, sentAt: number, timeoutMs: number): boo
 
 /** The deadline's own words ("no complete answer ...") when the body was still arriving at it. */
 export function deadlineWords(error: unknown): string | undefined {
-	return error instanceof AnswerDeadline ? error.message : undefined;
+	return error instanceof ResponseDeadline ? error.message : undefined;
 }
 
 /** "no answer within the timeout of 30 s", or the deadline's words when the body was still arriving. */

@@ -1,4 +1,4 @@
-import { BoundedMemory, type MemoryLimits } from './bounded-memory';
+import { LruMemory, type MemoryLimits } from './lru-memory';
 import type { Pace } from './classify';
 import { ConcurrencyWindow } from './concurrency-window';
 import { unlessCancelled, wait } from './wait';
@@ -212,7 +212,7 @@ export class Pacer {
  */
 export const PACER_MEMORY: MemoryLimits = { maxEntries: 1_000, idleMs: 10 * 60_000 };
 
-const pacers = new BoundedMemory<Pacer>(PACER_MEMORY, (pacer) => pacer.busy);
+const pacers = new LruMemory<Pacer>(PACER_MEMORY, (pacer) => pacer.busy);
 
 /** The process-wide pacer of one account (key: credentialKey of the credential). */
 export function pacerFor(key: string): Pacer {

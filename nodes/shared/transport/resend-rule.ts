@@ -1,4 +1,4 @@
-import { valueAt } from '../answers/envelope';
+import { valueAt } from '../responses/envelope';
 
 /**
  * The one rule for "may this request go out again?", whatever asks: the request path's own retries
@@ -44,7 +44,7 @@ const NEVER_REACHED = new Set([
 	'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The outcome of a request that got no answer, by its failure's code (errors.ts `networkFailure`). */
+/** The outcome of a request that got no answer, by its failure's code (network-failure.ts `networkFailure`). */
 export function outcomeOfNetworkFailure(code: string | undefined): SendOutcome {
 	return code !== undefined && NEVER_REACHED.has(code) ? 'notSent' : 'mayHaveBeenCarriedOut';
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { BoundedMemory, type MemoryLimits } from './bounded-memory';
+import { LruMemory, type MemoryLimits } from './lru-memory';
 import {
 	type ExchangeOptions,
 	exchangeToken,
@@ -52,11 +52,7 @@ function spent(entry: Entry, nowMs: number): boolean {
 	);
 }
 
-const entries = new BoundedMemory<Entry>(
-	TOKEN_MEMORY,
-	(entry) => entry.pending !== undefined,
-	spent,
-);
+const entries = new LruMemory<Entry>(TOKEN_MEMORY, (entry) => entry.pending !== undefined, spent);
 
 /** Keys the cache by a hash, so the map never holds the secrets themselves. */
 export function credentialKey(credentials: ApiCredentials): string {

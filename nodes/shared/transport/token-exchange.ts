@@ -1,28 +1,28 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { decodeText } from './response-check';
 import {
-	AnswerTooLarge,
-	type BoundedAnswer,
-	boundedRequest,
+	ResponseTooLarge,
+	limitedRequest,
 	type HttpRequest,
-	MAX_TOKEN_ANSWER_BYTES,
+	MAX_TOKEN_RESPONSE_BYTES,
 	RedirectRefused,
-} from './bounded-request';
+} from './limited-request';
+import { classify, type SendRules, type Sendings, type Verdict } from './classify';
 import type { ApiCredentials } from './credential-values';
+import { isObject } from '../responses/json';
 import {
+	deadlineWords,
 	describeNetworkFailure,
 	type NetworkFailure,
 	networkFailure,
 	timedOut,
 	timeoutWords,
-	deadlineWords,
 } from './network-failure';
+import type { ApiResponse } from '../operation/operation-types';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
-import { backoffMs, retryAfterMs } from './retry-timing';
 import { wait } from './wait';
 
-export type { HttpRequest } from './bounded-request';
+export type { HttpRequest } from './limited-request';
 
 export interface IssuedToken {
 	token: string;
@@ -67,9 +67,10 @@ export function rejectedKeyMessage(status: number): string {
 }
 
 /**
- * POST {base}/auth with the key and customer id in headers, as the vendor documents it. A 429 or 503
- * is waited out (Retry-After, else backoff) inside this one exchange. The request path calls it through
- * its token cache; the credential calls it for n8n's own requests (the HTTP Request node).
+ * POST {base}/auth with the key and customer id in headers, as the vendor documents it. What its
+ * answer means is decided by the request path's own classify.ts, so a 429 or 503 is waited out
+ * (Retry-After, else backoff) by the same rule and count as any request. The request path calls it
+ * through its token cache; the credential calls it for n8n's own requests (the HTTP Request node).
  */
 export async function exchangeToken(
 	httpRequest: HttpRequest,
@@ -87,73 +88,109 @@ export async function exchangeToken(
 		credentials.customerId,
 		credentials.accessToken,
 	]);
-	for (let attempt = 1; ; attempt++) {
-		let response: BoundedAnswer | undefined;
-		let unreachable: unknown;
-		const sentAt = Date.now();
-		try {
-			// No redirect is followed: the key headers would go with it to the new origin.
-			response = await boundedRequest(
-				httpRequest,
-				{
-					method: 'POST',
-					url: `${credentials.baseUrl}/auth`,
-					headers: {
-						'Api-Key': credentials.apiKey,
-						'Customer-Id': credentials.customerId,
-						'Content-Type': 'application/x-www-form-urlencoded',
-					},
-					body: '',
-					json: false,
-				},
-				{ timeoutMs: options.timeoutMs, maxBytes: MAX_TOKEN_ANSWER_BYTES, signal: options.signal },
-			);
-		} catch (error) {
-			unreachable = error;
-		}
-		if (unreachable instanceof RedirectRefused) {
-			throw new TokenExchangeError(
-				`The token exchange got ${unreachable.message}: the key was not sent there. Check the base URL of the credential's environment: an old address or a proxy may redirect`,
-				'failed',
-			);
-		}
-		if (unreachable instanceof AnswerTooLarge)
-			throw new TokenExchangeError(`The token exchange got ${unreachable.message}`, 'failed');
-		if (response === undefined) {
-			const late = timedOut(unreachable, sentAt, options.timeoutMs);
-			const what = late
-				? timeoutWords(deadlineWords(unreachable), options.timeoutMs)
-				: describeNetworkFailure(unreachable);
-			throw new TokenExchangeError(
-				`Could not reach the verification API at ${credentials.baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,
-				'unreachable',
-				late ? undefined : networkFailure(unreachable),
-			);
-		}
-		const { statusCode } = response;
-		if ((statusCode === 429 || statusCode === 503) && attempt <= options.maxRetries) {
-			await wait(retryAfterMs(response.headers ?? {}) ?? backoffMs(attempt), options.signal);
-			continue;
-		}
-		const body = parseBody(response.body.toString('utf8'));
-		if (statusCode === 401 || statusCode === 403) {
-			throw new TokenExchangeError(rejectedKeyMessage(statusCode), 'rejected');
-		}
-		if (statusCode < 200 || statusCode >= 300) {
-			const said =
-				typeof body.message === 'string' ? `: ${redactor.text(body.message).slice(0, 300)}` : '';
-			const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
-			throw new TokenExchangeError(
-				`The token exchange failed with HTTP ${statusCode}${tries}${said}`,
-				'failed',
-			);
-		}
-		const token = body.access_token;
-		if (typeof token !== 'string' || token === '') {
-			throw new TokenExchangeError('The token exchange answered without an access_token', 'failed');
-		}
-		return issued(token, body.expires_in);
+	// /auth's 401 refuses the key: there is no token to renew, so `renewed` holds from the start.
+	const sendings: Sendings = {
+		sent: 0,
+		timeouts: 0,
+		renewed: true,
+		cancelled: false,
+		now: 0,
+		jitter: 0,
+	};
+	const rules: SendRules = { repeatable: true, maxRetries: options.maxRetries };
+	for (;;) {
+		const response = await postAuth(httpRequest, credentials, options);
+		sendings.sent++;
+		sendings.now = Date.now();
+		sendings.jitter = Math.random();
+		const verdict = classify({ kind: 'response', response }, sendings, rules);
+		if (verdict.next !== 'retry') return issuedBy(verdict, sendings.sent, redactor);
+		await wait(verdict.afterMs, options.signal);
 	}
+}
+
+/**
+ * One POST /auth, its body decoded. No answer fails the exchange at once, unlike a request's network
+ * failure (classify.ts retries those): the item that waits for the token fails without anything sent,
+ * so n8n's Retry On Fail may run it again, and the credential's Test button tells a wrong base URL at
+ * once instead of after Max Retries backoffs.
+ */
+async function postAuth(
+	httpRequest: HttpRequest,
+	credentials: ApiCredentials,
+	options: ExchangeOptions,
+): Promise<ApiResponse> {
+	const sentAt = Date.now();
+	try {
+		// No redirect is followed: the key headers would go with it to the new origin.
+		const raw = await limitedRequest(
+			httpRequest,
+			{
+				method: 'POST',
+				url: `${credentials.baseUrl}/auth`,
+				headers: {
+					'Api-Key': credentials.apiKey,
+					'Customer-Id': credentials.customerId,
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				body: '',
+				json: false,
+			},
+			{ timeoutMs: options.timeoutMs, maxBytes: MAX_TOKEN_RESPONSE_BYTES, signal: options.signal },
+		);
+		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: decodeText(raw.body) };
+	} catch (error) {
+		throw noAnswerError(error, sentAt, credentials.baseUrl, options.timeoutMs);
+	}
+}
+
+/** Why POST /auth brought no answer the exchange can use: a redirect, an oversized body, the network. */
+function noAnswerError(
+	error: unknown,
+	sentAt: number,
+	baseUrl: string,
+	timeoutMs: number,
+): TokenExchangeError {
+	if (error instanceof RedirectRefused) {
+		return new TokenExchangeError(
+			`The token exchange got ${error.message}: the key was not sent there. Check the base URL of the credential's environment: an old address or a proxy may redirect`,
+			'failed',
+		);
+	}
+	if (error instanceof ResponseTooLarge)
+		return new TokenExchangeError(`The token exchange got ${error.message}`, 'failed');
+	const late = timedOut(error, sentAt, timeoutMs);
+	const what = late ? timeoutWords(deadlineWords(error), timeoutMs) : describeNetworkFailure(error);
+	return new TokenExchangeError(
+		`Could not reach the verification API at ${baseUrl} (${what}): check the base URL of the credential's environment${late ? ', or raise Timeout (Seconds) in the node options' : ''}`,
+		'unreachable',
+		late ? undefined : networkFailure(error),
+	);
+}
+
+/** The token of a trusted answer, or why there is none: a refused key, a failure, no access_token. */
+function issuedBy(verdict: Verdict, attempts: number, redactor: Redactor): IssuedToken {
+	const failure = verdict.next === 'fail' ? verdict.failure : undefined;
+	if (failure?.kind === 'status') {
+		const { statusCode, body } = failure;
+		if (statusCode === 401 || statusCode === 403)
+			throw new TokenExchangeError(rejectedKeyMessage(statusCode), 'rejected');
+		const said =
+			isObject(body) && typeof body.message === 'string'
+				? `: ${redactor.text(body.message).slice(0, 300)}`
+				: '';
+		const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+		throw new TokenExchangeError(
+			`The token exchange failed with HTTP ${statusCode}${tries}${said}`,
+			'failed',
+		);
+	}
+	const body =
+		verdict.next === 'ok' && isObject(verdict.response.body) ? verdict.response.body : {};
+	if (typeof body.access_token !== 'string' || body.access_token === '') {
+		throw new TokenExchangeError('The token exchange answered without an access_token', 'failed');
+	}
+	return issued(body.access_token, body.expires_in);
 }
 
 /**
@@ -183,15 +220,4 @@ function jwtExpiry(token: string): number | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-function parseBody(body: unknown): IDataObject {
-	if (typeof body === 'string') {
-		try {
-			return JSON.parse(body) as IDataObject;
-		} catch {
-			return {};
-		}
-	}
-	return (body ?? {}) as IDataObject;
 }

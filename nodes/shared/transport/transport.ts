@@ -1,15 +1,21 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { contentTypeOf, decodeBytes, decodeText } from './answer-check';
+import { contentTypeOf, decodeBytes, decodeText } from './response-check';
 import {
-	AnswerRefused,
-	type BoundedAnswer,
-	boundedRequest,
+	ResponseRefused,
+	type RawResponse,
+	limitedRequest,
 	InsecureLink,
-	MAX_ANSWER_BYTES,
+	MAX_RESPONSE_BYTES,
 	RedirectRefused,
-} from './bounded-request';
-import { type Answer, type Sendings, classify, type SendRules, type Verdict } from './classify';
+} from './limited-request';
+import {
+	type TransmitResult,
+	type Sendings,
+	classify,
+	type SendRules,
+	type Verdict,
+} from './classify';
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
 import { type RequestAbout, requestError } from './errors';
 import { deadlineWords, networkFailure, timedOut } from './network-failure';
@@ -47,7 +53,7 @@ const FILE_ACCEPT = 'application/json, */*;q=0.8';
  * 1. admit: the account's pacer admits the sending (its concurrency window and pace, pacing.ts);
  * 2. authorize: a token from the process-wide cache, after admission, so a long pause never sends a
  *    stale one;
- * 3. transmit: one sending under boundedRequest's rules (no redirect, one deadline for the whole
+ * 3. transmit: one sending under limitedRequest's rules (no redirect, one deadline for the whole
  *    answer, a size cap), its body decoded once;
  * 4. classify: what happens next, a pure decision (ok, retry after a pause, renew the token, an
  *    accepted refusal, cancelled, fail);
@@ -185,12 +191,16 @@ export class ApiClient {
 	}
 
 	/**
-	 * One sending, held to the rules of boundedRequest: no redirect, one deadline for the whole answer,
+	 * One sending, held to the rules of limitedRequest: no redirect, one deadline for the whole answer,
 	 * a size cap; its body decoded once. The execution's cancel signal ends a repeatable request at
 	 * once; a request that must not go out again (money, messages) is let finish within that deadline,
 	 * so that its answer, the receipt of what the API did, is reported rather than lost.
 	 */
-	private async transmit(request: ApiRequest, token: string, repeatable: boolean): Promise<Answer> {
+	private async transmit(
+		request: ApiRequest,
+		token: string,
+		repeatable: boolean,
+	): Promise<TransmitResult> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${this.credentials.baseUrl}${request.path}`,
@@ -204,9 +214,9 @@ export class ApiClient {
 		};
 		const sentAt = Date.now();
 		try {
-			const raw = await boundedRequest(this.ctx.helpers.httpRequest, options, {
+			const raw = await limitedRequest(this.ctx.helpers.httpRequest, options, {
 				timeoutMs: this.timeoutMs,
-				maxBytes: MAX_ANSWER_BYTES,
+				maxBytes: MAX_RESPONSE_BYTES,
 				signal: repeatable ? this.signal : undefined,
 			});
 			const body = request.answerAsBytes
@@ -215,7 +225,7 @@ export class ApiClient {
 			const response = { statusCode: raw.statusCode, headers: raw.headers, body };
 			return { kind: 'response', response };
 		} catch (error) {
-			if (error instanceof AnswerRefused) {
+			if (error instanceof ResponseRefused) {
 				const redirect = error instanceof RedirectRefused;
 				return { kind: 'refused', statusCode: error.statusCode, message: error.message, redirect };
 			}
@@ -257,7 +267,7 @@ export class ApiClient {
 	 * every request: https only (plain http only on the credential's own origin, such as a local
 	 * sandbox), no redirect, the deadline, the size cap and the cancel signal.
 	 */
-	async download(url: string): Promise<BoundedAnswer> {
+	async download(url: string): Promise<RawResponse> {
 		const target = new URL(url);
 		if (
 			target.protocol !== 'https:' &&
@@ -265,12 +275,12 @@ export class ApiClient {
 		) {
 			throw new InsecureLink(target.origin);
 		}
-		return await boundedRequest(
+		return await limitedRequest(
 			this.ctx.helpers.httpRequest,
 			{ method: 'GET', url },
 			{
 				timeoutMs: this.timeoutMs,
-				maxBytes: MAX_ANSWER_BYTES,
+				maxBytes: MAX_RESPONSE_BYTES,
 				signal: this.signal,
 			},
 		).catch((error: unknown) =>

@@ -1,9 +1,11 @@
 'use strict';
 // Examples that pause in a Wait or Form step (e.g. "wait for the code the user types in"): the test
 // plays the user. It reads the paused execution over REST and answers the step the way the person
-// would: an OTP code comes from the emulator's control API (what the phone would receive).
+// would: an OTP code comes from the emulator's control API (what the phone would receive), a human
+// review's approval from the e-mail it sent (the SMTP sink).
 
 const { freshFetch } = require('../../e2e/lib/util');
+const { REVIEWER_USER_AGENT } = require('../../e2e/lib/smtp-sink');
 
 const WAIT = 'n8n-nodes-base.wait';
 const FORM = 'n8n-nodes-base.form';
@@ -49,9 +51,14 @@ function resumeUrl(server, kind, waiting) {
 }
 
 /** Answers the waiting step. Returns { ok } or { ok: false, reason }. */
-async function resumeWaiting({ server, sandbox, workflow, waiting }) {
+async function resumeWaiting({ server, sandbox, smtp, workflow, waiting }) {
 	const node = workflow.nodes.find((n) => n.name === waiting.nodeName);
 	if (!node) return { ok: false, reason: 'the waiting node is not in the example' };
+	if (node.type.endsWith('HitlTool') && smtp) {
+		const { approve } = smtp.links(await smtp.nextMessage(() => true, { timeoutMs: 10000 }));
+		const res = await freshFetch(approve, { headers: { 'user-agent': REVIEWER_USER_AGENT } });
+		return res.ok ? { ok: true } : { ok: false, reason: `the review's approve link answered ${res.status}` };
+	}
 	const otp = await otpFor(sandbox, waiting.execution);
 	if (node.type === WAIT && node.parameters?.resume === 'webhook') {
 		const body = otp === undefined ? {} : { code: otp, otp, securityFactor: otp };

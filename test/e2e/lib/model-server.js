@@ -6,6 +6,7 @@
 //   ... run the agent ...
 //   model.requests        // every POST /v1/chat/completions body, in arrival order
 //   model.toolResults()   // every tool message the model was shown: [{ toolCallId, name, content }]
+//   conversation(model, 'Screen')   // { requests, toolResults } of the conversations whose question starts so
 //   await model.close();
 //
 // The script is a list of turns, or one function that answers every turn. The turn answered is the
@@ -181,4 +182,12 @@ function redactHeaders(headers) {
 	return out;
 }
 
-module.exports = { startModelServer, MODEL_ID };
+/** The requests of the conversations whose question starts with `prefix`, and the tool results in them. */
+function conversation(model, prefix) {
+	const question = (r) => [...r.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+	const requests = model.requests.filter((r) => question(r).startsWith(prefix));
+	const ids = new Set(requests.flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)));
+	return { requests, toolResults: model.toolResults().filter((t) => ids.has(t.toolCallId)) };
+}
+
+module.exports = { startModelServer, conversation, MODEL_ID };

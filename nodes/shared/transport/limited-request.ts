@@ -14,10 +14,10 @@ export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
  * The largest answer read: above the largest legitimate one (a KYB document or a signed QES
  * document, some tens of MB), far below what would exhaust n8n's memory.
  */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** A token exchange answers a few hundred bytes. */
-export const MAX_TOKEN_ANSWER_BYTES = 1024 * 1024;
+export const MAX_TOKEN_RESPONSE_BYTES = 1024 * 1024;
 
 /** Node's timers overflow above this (they then fire after 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -30,14 +30,14 @@ export interface RequestLimits {
 	signal?: AbortSignal;
 }
 
-export interface BoundedAnswer {
+export interface RawResponse {
 	statusCode: number;
 	headers: IDataObject;
 	body: Buffer;
 }
 
 /** An answer the request path refuses to use: a redirect, or a body over the size cap. */
-export abstract class AnswerRefused extends Error {
+export abstract class ResponseRefused extends Error {
 	constructor(
 		message: string,
 		readonly statusCode: number,
@@ -47,7 +47,7 @@ export abstract class AnswerRefused extends Error {
 }
 
 /** A 3xx: never followed. `target` is the origin it pointed at (never its path or query: they may hold a token). */
-export class RedirectRefused extends AnswerRefused {
+export class RedirectRefused extends ResponseRefused {
 	constructor(
 		statusCode: number,
 		readonly target: string,
@@ -57,7 +57,7 @@ export class RedirectRefused extends AnswerRefused {
 	}
 }
 
-export class AnswerTooLarge extends AnswerRefused {
+export class ResponseTooLarge extends ResponseRefused {
 	constructor(
 		statusCode: number,
 		readonly maxBytes: number,
@@ -66,12 +66,12 @@ export class AnswerTooLarge extends AnswerRefused {
 			`an answer larger than the limit of ${sizeText(maxBytes)} (HTTP ${statusCode}), which was not read further`,
 			statusCode,
 		);
-		this.name = 'AnswerTooLarge';
+		this.name = 'ResponseTooLarge';
 	}
 }
 
 /** The deadline passed: before the headers, or while the body was still arriving. */
-export class AnswerDeadline extends Error {
+export class ResponseDeadline extends Error {
 	readonly code = 'ETIMEDOUT';
 
 	constructor(
@@ -81,7 +81,7 @@ export class AnswerDeadline extends Error {
 		super(
 			`${headersArrived ? 'no complete answer' : 'no answer'} within the timeout of ${timeoutMs / 1000} s`,
 		);
-		this.name = 'AnswerDeadline';
+		this.name = 'ResponseDeadline';
 	}
 }
 
@@ -110,14 +110,14 @@ export function redirectTarget(location: unknown, requestUrl: string): string {
 
 /**
  * Sends `options` and reads the whole answer within `limits`. Rejects with RedirectRefused,
- * AnswerTooLarge, AnswerDeadline, the helper's own error (network failures), or, once the caller's
+ * ResponseTooLarge, ResponseDeadline, the helper's own error (network failures), or, once the caller's
  * signal aborted, whatever the aborted request threw (the caller checks its signal).
  */
-export async function boundedRequest(
+export async function limitedRequest(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions,
 	limits: RequestLimits,
-): Promise<BoundedAnswer> {
+): Promise<RawResponse> {
 	const deadline = AbortSignal.timeout(Math.min(Math.max(limits.timeoutMs, 1), MAX_TIMER_MS));
 	const ends = new AbortController();
 	const end = () => ends.abort();
@@ -156,7 +156,7 @@ export async function boundedRequest(
 		for (const signal of [limits.signal, deadline]) signal?.removeEventListener('abort', end);
 	}
 	if (deadline.aborted && !limits.signal?.aborted)
-		failure = new AnswerDeadline(limits.timeoutMs, headersArrived);
+		failure = new ResponseDeadline(limits.timeoutMs, headersArrived);
 	return await Promise.reject(failure);
 }
 
@@ -189,7 +189,7 @@ function bytesOf(body: unknown): Buffer {
 	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-/** The whole body, or AnswerTooLarge as soon as it passes `maxBytes` (a declared Content-Length above it: at once). */
+/** The whole body, or ResponseTooLarge as soon as it passes `maxBytes` (a declared Content-Length above it: at once). */
 async function readBody(
 	body: unknown,
 	answer: { statusCode: number; headers: IDataObject; maxBytes: number; signal: AbortSignal },
@@ -199,11 +199,11 @@ async function readBody(
 	// Compressed bodies are counted as they are unpacked.
 	if (!headers['content-encoding'] && Number.isFinite(declared) && declared > maxBytes) {
 		discard(body);
-		throw new AnswerTooLarge(statusCode, maxBytes);
+		throw new ResponseTooLarge(statusCode, maxBytes);
 	}
 	if (!isStream(body)) {
 		const bytes = bytesOf(body);
-		if (bytes.length > maxBytes) throw new AnswerTooLarge(statusCode, maxBytes);
+		if (bytes.length > maxBytes) throw new ResponseTooLarge(statusCode, maxBytes);
 		return bytes;
 	}
 	return await new Promise<Buffer>((resolve, reject) => {
@@ -223,7 +223,7 @@ async function readBody(
 		body.on('data', (chunk: unknown) => {
 			const bytes = bytesOf(chunk);
 			size += bytes.length;
-			if (size > maxBytes) finish(new AnswerTooLarge(statusCode, maxBytes));
+			if (size > maxBytes) finish(new ResponseTooLarge(statusCode, maxBytes));
 			else chunks.push(bytes);
 		});
 		body.on('end', () => finish());

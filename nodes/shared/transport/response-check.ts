@@ -1,6 +1,6 @@
-import { payloadOf, reportsError, valueAt } from '../answers/envelope';
+import { payloadOf, reportsError, valueAt } from '../responses/envelope';
 import { describeBody } from './errors';
-import { isObject, present } from '../answers/json';
+import { isObject, present } from '../responses/json';
 import type { ApiResponse, ResponseExpectation } from '../operation/operation-types';
 
 /**
@@ -8,7 +8,7 @@ import type { ApiResponse, ResponseExpectation } from '../operation/operation-ty
  * reader (envelope.ts), so an expectation names each value once whatever the API's generation.
  */
 
-export type AnswerCheck =
+export type ResponseCheck =
 	| { trusted: true; body: unknown }
 	/** `body`: what arrived, JSON parsed when it was JSON, else its text. */
 	| { trusted: false; expected: string; arrived: string; body: unknown };
@@ -73,7 +73,10 @@ function holdsResult(body: unknown): boolean {
  * The trusted body (a file as bytes, an empty answer as ''), or what was expected and what arrived.
  * The body comes decoded (decodeText, decodeBytes): JSON is parsed once, before this check.
  */
-export function checkAnswer(response: ApiResponse, expects: ResponseExpectation = {}): AnswerCheck {
+export function checkResponse(
+	response: ApiResponse,
+	expects: ResponseExpectation = {},
+): ResponseCheck {
 	const contentType = contentTypeOf(response.headers);
 	let body = response.body;
 	if (Buffer.isBuffer(body)) {

@@ -15,7 +15,7 @@ const SWEEP_EVERY_MS = 1_000;
  * beyond `maxEntries` the least recently used go first. An entry `inUse` says is busy (an exchange or
  * a request under way) is never dropped: its users would otherwise split into two.
  */
-export class BoundedMemory<V> {
+export class LruMemory<V> {
 	private readonly entries = new Map<string, { value: V; usedAtMs: number }>();
 	private sweptAtMs = Number.NEGATIVE_INFINITY;
 

@@ -15,10 +15,7 @@ export function keepFields(json: IDataObject, paths: string[]): IDataObject {
 	const wanted = [...paths, ...ALWAYS_KEPT, ...ALWAYS_KEPT.map((key) => `data.${key}`)];
 	let kept: IDataObject = {};
 	for (const path of wanted) {
-		const keys = path
-			.split('.')
-			.map((key) => key.trim())
-			.filter(Boolean);
+		const keys = path.split('.').filter(Boolean);
 		if (!keys.length) continue;
 		const picked = pickPath(json, keys);
 		if (picked !== undefined) kept = merge(kept, picked) as IDataObject;
