@@ -15,7 +15,7 @@ const WORK_DIR = path.join(__dirname, '.work');
 const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
 const { startSampler } = require('./lib/sampler');
 const { benchNames } = require('./lib/names');
-const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
+const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
@@ -33,7 +33,7 @@ const SETTINGS = {
 	memoryRuns: Math.max(1, num('BENCH_MEMORY_RUNS', 1)),
 	// After its first run, a configuration gets no further run once it has used this much time.
 	configBudgetMs: num('BENCH_CONFIG_BUDGET_S', 300) * 1000,
-	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger,flood,many').split(',').map((s) => s.trim()).filter(Boolean),
+	groups: (env.BENCH_ONLY || 'latency,rate,memory,trigger,flood,many,model').split(',').map((s) => s.trim()).filter(Boolean),
 	// Only these configurations (keys as printed in the log, e.g. L-aml,L-plain-http); empty: all.
 	keys: (env.BENCH_KEYS || '').split(',').map((s) => s.trim()).filter(Boolean),
 	build: env.BENCH_SKIP_BUILD !== '1',
@@ -93,6 +93,13 @@ function configurations(s) {
 			// n8n's own node sends the same requests through the same HTTP client: how much of the growth is that client's.
 			{ key: 'M-http-small', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${small} items`, scenario: flat, count: small, workflow: 'http', batching: null, runs: s.memoryRuns },
 			{ key: 'M-http-large', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'http', batching: null, runs: s.memoryRuns },
+			// Simplify on and off, alternating: Address Verification version 2 (an answer of 21 fields, 8 kept).
+			{ key: 'M-addr-same-small', group: g, kind: 'n8n', label: `Set node making Verify Address's whole output, no request (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'sameAddress', runs: s.memoryRuns },
+			{ key: 'M-addr-raw-small', group: g, kind: 'n8n', label: `Address Verification v2, Simplify off, ${small} items`, scenario: flat, count: small, workflow: 'address', options: { simple: false }, runs: s.memoryRuns },
+			{ key: 'M-addr-simple-small', group: g, kind: 'n8n', label: `Address Verification v2, Simplify on (default), ${small} items`, scenario: flat, count: small, workflow: 'address', options: { simple: true }, runs: s.memoryRuns },
+			{ key: 'M-addr-same-large', group: g, kind: 'n8n', label: `Set node making Verify Address's whole output, no request (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'sameAddress', runs: s.memoryRuns },
+			{ key: 'M-addr-raw-large', group: g, kind: 'n8n', label: `Address Verification v2, Simplify off, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'address', options: { simple: false }, runs: s.memoryRuns },
+			{ key: 'M-addr-simple-large', group: g, kind: 'n8n', label: `Address Verification v2, Simplify on (default), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'address', options: { simple: true }, runs: s.memoryRuns },
 		);
 	}
 	if (s.groups.includes('trigger')) {
@@ -210,8 +217,10 @@ async function runN8n(ctx, cfg) {
 	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
 	const outOk = items.filter((i) => i.json && i.json.error === undefined).length;
-	const sendsNothing = cfg.workflow === 'noop' || cfg.workflow === 'sameOutput';
-	const succeeded = sendsNothing ? outOk : Math.min(outOk, acct.succeeded);
+	const sendsNothing = cfg.workflow === 'noop' || cfg.workflow === 'sameOutput' || cfg.workflow === 'sameAddress';
+	// The emulator's account counts AML checks by name; other nodes are counted by their output items.
+	const notAml = sendsNothing || cfg.workflow === 'address';
+	const succeeded = notAml ? outOk : Math.min(outOk, acct.succeeded);
 	return {
 		nodeMs: task?.executionTime ?? null,
 		nodeStart: task?.startTime ?? null,
@@ -221,9 +230,9 @@ async function runN8n(ctx, cfg) {
 		processMs: res.durationMs,
 		succeeded,
 		outputItems: items.length,
-		serverSucceeded: sendsNothing ? null : acct.succeeded,
+		serverSucceeded: notAml ? null : acct.succeeded,
 		lost: cfg.count - succeeded,
-		duplicated: sendsNothing ? 0 : acct.duplicated,
+		duplicated: notAml ? 0 : acct.duplicated,
 		authCalls: acct.authCalls,
 		status429: acct.status429,
 		maxConcurrent: acct.maxConcurrent,
@@ -272,6 +281,20 @@ async function main() {
 	await waitForQuiet();
 	const settings = SETTINGS;
 	log(`settings: ${JSON.stringify(settings)}`);
+
+	// What a model reads per tool call, Simplified vs Raw, per operation (no n8n needed: the emulator and
+	// the node's own toolOutput, bench/model/characters.measure.ts).
+	let modelMarkdown = '';
+	if (settings.groups.includes('model')) {
+		log('model: characters a model receives per tool call, Simplified vs Raw (bench/model)');
+		const res = await runChild('npx', ['jest', '--config', 'bench/model/jest.config.js'], { timeoutMs: 5 * 60 * 1000 });
+		if (res.code !== 0) throw new Error(`bench/model failed:\n${res.stdout}\n${res.stderr}`);
+		modelMarkdown = `\n${fs.readFileSync(path.join(WORK_DIR, 'model-characters.md'), 'utf8')}`;
+		if (settings.groups.every((g) => g === 'model')) {
+			process.stdout.write(modelMarkdown);
+			return;
+		}
+	}
 
 	if (settings.build) {
 		log('npm run build (the benchmark measures the current source; BENCH_SKIP_BUILD=1 to skip)');
@@ -325,7 +348,7 @@ async function main() {
 				credentials.push(credential);
 				cfg.workflowId = driver.instanceLib.newId('wf');
 				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
-				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow, sameOutput: sameOutputWorkflow }[cfg.workflow];
+				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow, sameOutput: sameOutputWorkflow, address: addressWorkflow, sameAddress: sameAddressOutputWorkflow }[cfg.workflow];
 				workflows.push(build(spec));
 			}
 			await ctx.instance.importCredentials(credentials);
@@ -404,8 +427,8 @@ async function main() {
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
 	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
-	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + (ctx.flood ? renderFloodMarkdown(ctx.flood) : '') + renderManyExecutions(manyRows);
-	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + (ctx.flood ? renderFloodText(ctx.flood) : '') + renderManyExecutions(manyRows);
+	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + (ctx.flood ? renderFloodMarkdown(ctx.flood) : '') + renderManyExecutions(manyRows) + modelMarkdown;
+	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + (ctx.flood ? renderFloodText(ctx.flood) : '') + renderManyExecutions(manyRows) + modelMarkdown;
 	fs.writeFileSync(markdownFile, renderMarkdown(report) + extraMarkdown);
 	process.stdout.write(renderText(report) + extraText);
 	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);

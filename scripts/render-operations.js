@@ -2,6 +2,8 @@
 // Renders README's node and operation reference from the nodes' own descriptions, which are built from
 // the operation tables: the docs cannot drift from what the nodes show and send.
 
+const path = require('path');
+
 const NOT_FIELDS = new Set(['operation', 'options', 'additionalFields']);
 
 
@@ -31,7 +33,27 @@ function fieldsOf(properties, operation) {
 	};
 }
 
-function renderNode(description) {
+/** What Simplify keeps of each answer, for the operations that offer it: a line below the table. */
+function renderSimplify(description, operations) {
+	const simple = description.properties.find((p) => p.name === 'simple');
+	if (!simple) return [];
+	const version = condition(simple.displayOptions.show['@version']).replace('>= ', '');
+	const kept = (op) => {
+		const paths = Array.isArray(op.simplify) ? [...op.simplify, ...(op.receipt && !op.simplify.includes(op.receipt) ? [op.receipt] : [])] : undefined;
+		return paths ? paths.map((p) => `\`${p}\``).join(', ') : 'the summary in [AI agents and MCP](#ai-agents-and-mcp)';
+	};
+	const lines = (operations ?? [])
+		.filter((op) => simple.displayOptions.show.operation.includes(op.value))
+		.map((op) => `- ${op.name}: ${kept(op)}`);
+	return [
+		`**Simplify** (node version ${version} on, on by default; see [AI agents and MCP](#ai-agents-and-mcp), *What the model gets back*) keeps:`,
+		'',
+		...lines,
+		'',
+	];
+}
+
+function renderNode(description, operations) {
 	const picker = description.properties.find((p) => p.name === 'operation');
 	const rows = picker.options.map((op) => {
 		const f = fieldsOf(description.properties, op.value);
@@ -52,15 +74,22 @@ function renderNode(description) {
 		'| --- | --- | --- |',
 		...rows,
 		'',
+		...renderSimplify(description, operations),
 	].join('\n');
 }
 
-/** The whole generated section, for the nodes given (instances of the node classes). */
-function renderOperations(nodes) {
+/** The operation table of the node in `nodeFile` (its folder's operations/index): the first list it exports. */
+function operationTableOf(nodeFile) {
+	const exported = require(path.join(path.dirname(nodeFile), 'operations', 'index'));
+	return Object.values(exported).find(Array.isArray);
+}
+
+/** The whole generated section, for the nodes given (instances of the node classes) and their operation tables by node name. */
+function renderOperations(nodes, tables = {}) {
 	return nodes
 		.map((node) => node.description)
 		.filter((d) => d.properties.some((p) => p.name === 'operation'))
-		.map(renderNode)
+		.map((d) => renderNode(d, tables[d.name]))
 		.join('\n');
 }
 
@@ -75,4 +104,4 @@ function replaceSection(readme, generated, start = START, end = END) {
 	return `${readme.slice(0, from + start.length)}\n\n${generated}\n${readme.slice(to)}`;
 }
 
-module.exports = { renderOperations, replaceSection, START, END };
+module.exports = { renderOperations, operationTableOf, replaceSection, START, END };

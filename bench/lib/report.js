@@ -158,6 +158,23 @@ function evaluateTargets(results, settings, manyRows = []) {
 			`${mb(small.peakRssKb).toFixed(0)} MB -> ${mb(large.peakRssKb).toFixed(0)} MB (+${growth.toFixed(0)} MB, ${perItemKb.toFixed(1)} kB per extra item)${baseline}${http}`,
 		);
 	}
+	const addr = (key) => byKey(results, key)?.peakRssKb;
+	const [rawSmall, rawLarge, simpleSmall, simpleLarge] = ['M-addr-raw-small', 'M-addr-raw-large', 'M-addr-simple-small', 'M-addr-simple-large'].map(addr);
+	if (rawSmall && rawLarge && simpleSmall && simpleLarge) {
+		const raw = mb(rawLarge - rawSmall);
+		const simple = mb(simpleLarge - simpleSmall);
+		const noopGrowth = noopSmall?.peakRssKb && noopLarge?.peakRssKb ? mb(noopLarge.peakRssKb - noopSmall.peakRssKb) : undefined;
+		const sameGrowth = addr('M-addr-same-small') && addr('M-addr-same-large') ? mb(addr('M-addr-same-large') - addr('M-addr-same-small')) : undefined;
+		const shares = [
+			noopGrowth !== undefined ? `the node's own share (beyond n8n's No Operation node, +${noopGrowth.toFixed(0)} MB): ${(raw - noopGrowth).toFixed(0)} MB off, ${(simple - noopGrowth).toFixed(0)} MB on` : '',
+			sameGrowth !== undefined ? `beyond its output (a Set node making the whole answer grows ${sameGrowth.toFixed(0)} MB): ${(raw - sameGrowth).toFixed(0)} MB with Simplify off` : '',
+		].filter(Boolean);
+		add(
+			`Memory with Simplify (Address Verification v2, ${byKey(results, 'M-addr-raw-small').count} -> ${byKey(results, 'M-addr-raw-large').count} items): on grows less than off`,
+			simple < raw,
+			`off ${mb(rawSmall).toFixed(0)} -> ${mb(rawLarge).toFixed(0)} MB (+${raw.toFixed(0)} MB), on ${mb(simpleSmall).toFixed(0)} -> ${mb(simpleLarge).toFixed(0)} MB (+${simple.toFixed(0)} MB): Simplify saves ${(raw - simple).toFixed(0)} MB at ${byKey(results, 'M-addr-raw-large').count} items${shares.length ? `; ${shares.join('; ')}` : ''}`,
+		);
+	}
 	return targets;
 }
 

@@ -138,4 +138,42 @@ function sameOutputWorkflow({ id, name, count }) {
 	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} })]);
 }
 
-module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };
+const ADDRESS_TYPE = 'n8n-nodes-verification-services.verificationAddress';
+
+/**
+ * (d) Address Verification at version 2, Verify Address for every name (its answer has 21 fields),
+ * with Simplify on (the default, 8 fields kept) or off (the whole answer): what Simplify saves.
+ */
+function addressWorkflow({ id, name, count, credential, options = {} }) {
+	const parameters = { operation: 'verify', country: 'DE', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: '={{ $json.name }}', simple: options.simple !== false };
+	const address = node(NODE_UNDER_TEST, ADDRESS_TYPE, 2, parameters, { credentials: credentialRef(credential) });
+	return chain(id, name, [...head(count), address]);
+}
+
+/** The whole answer Verify Address outputs for a German address (emulator, older generation), field by field. */
+const ADDRESS_ANSWER = {
+	inputAddress: 'Heidestraße 17, 51147 Köln, DE',
+	correctedAddress: 'Heidestraße 17, 51147 Köln, DE',
+	finalAddress: 'Heidestraße 17, 51147 Köln, DE',
+	addressStatus: 'verified',
+	addressComponents: { street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', province: '', country: 'DE' },
+	matchQuality: 'EXACT',
+	score: 100,
+	globalResult: { overall: 'OK', totalScore: 100 },
+	identity: { fullName: 'Erika Bench Person 00000', dob: '' },
+	extendedMessage: 'addressFound',
+	addressVerification: { outcome: 'verified', overall: 'OK', matchQuality: 'EXACT', score: 100 },
+};
+
+/** Baseline for memory: n8n making Verify Address's whole output for every item with a Set node, no request. */
+function sameAddressOutputWorkflow({ id, name, count }) {
+	const assignments = Object.entries(ADDRESS_ANSWER).map(([field, value]) => ({
+		id: field,
+		name: field,
+		type: typeof value === 'object' ? 'object' : typeof value,
+		value: typeof value === 'object' ? JSON.stringify(value) : value,
+	}));
+	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} })]);
+}
+
+module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };

@@ -16,7 +16,8 @@ export class VerificationAddress implements INodeType {
 		name: 'verificationAddress',
 		icon: { light: 'file:../../icons/address.svg', dark: 'file:../../icons/address.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Simplify on by default for Verify Address (version 1, as saved workflows hold it, keeps the whole answer).
+		version: [1, 2],
 		subtitle: operationSubtitle(addressOperations),
 		description:
 			'Check that a person lives at an address, with the match quality and the corrected address',

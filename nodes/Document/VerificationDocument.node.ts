@@ -16,7 +16,8 @@ export class VerificationDocument implements INodeType {
 		name: 'verificationDocument',
 		icon: { light: 'file:../../icons/document.svg', dark: 'file:../../icons/document.dark.svg' },
 		group: ['transform'],
-		// 2: as an AI tool, Start Hosted Journey waits for a person's approval (version 1 runs it as saved).
+		// 2: Simplify on by default for Verify Document (version 1, as saved workflows hold it, keeps the whole answer);
+		// as an AI tool, Start Hosted Journey waits for a person's approval (version 1 runs it as saved).
 		version: [1, 2],
 		subtitle: operationSubtitle(documentOperations),
 		description:

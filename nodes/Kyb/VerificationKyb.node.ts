@@ -22,7 +22,8 @@ export class VerificationKyb implements INodeType {
 		name: 'verificationKyb',
 		icon: { light: 'file:../../icons/kyb.svg', dark: 'file:../../icons/kyb.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Simplify on by default for Search Companies, Get Company Details and List Company Profiles (version 1, as saved workflows hold it, keeps the whole answer).
+		version: [1, 2],
 		subtitle: operationSubtitle(kybOperations),
 		description:
 			'Search companies in business registries and get their details, officers, owners and documents',

@@ -18,7 +18,8 @@ export class VerificationPayments implements INodeType {
 		name: 'verificationPayments',
 		icon: { light: 'file:../../icons/payments.svg', dark: 'file:../../icons/payments.dark.svg' },
 		group: ['transform'],
-		// 2: as an AI tool, Challenge Deposit and Initiate Payment wait for a person's approval (version 1 runs them as saved).
+		// 2: Simplify on by default for Challenge Deposit (version 1, as saved workflows hold it, keeps the whole answer);
+		// as an AI tool, Challenge Deposit and Initiate Payment wait for a person's approval (version 1 runs them as saved).
 		version: [1, 2],
 		subtitle: operationSubtitle(paymentsOperations),
 		description:

@@ -16,7 +16,8 @@ export class VerificationQes implements INodeType {
 		name: 'verificationQes',
 		icon: { light: 'file:../../icons/qes.svg', dark: 'file:../../icons/qes.dark.svg' },
 		group: ['transform'],
-		// 2: as an AI tool, Configure Webhook and Create Session Link wait for a person's approval (version 1 runs them as saved).
+		// 2: Simplify on by default for Get Verification Result (version 1, as saved workflows hold it, keeps the whole answer);
+		// as an AI tool, Configure Webhook and Create Session Link wait for a person's approval (version 1 runs them as saved).
 		version: [1, 2],
 		subtitle: operationSubtitle(qesOperations),
 		description:

@@ -3,8 +3,9 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderOperations, replaceSection } = require('../../scripts/render-operations') as {
-	renderOperations: (nodes: unknown[]) => string;
+const { renderOperations, operationTableOf, replaceSection } = require('../../scripts/render-operations') as {
+	renderOperations: (nodes: unknown[], tables: Record<string, unknown>) => string;
+	operationTableOf: (nodeFile: string) => unknown;
 	replaceSection: (readme: string, generated: string, start?: string, end?: string) => string;
 };
 
@@ -21,14 +22,18 @@ const root = join(__dirname, '..', '..');
 describe('README operation reference', () => {
 	it('matches the operation tables (run `npm run docs` when this fails)', () => {
 		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
-		const nodes = pkg.n8n.nodes.map((file) => {
-			const source = join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		const sources = pkg.n8n.nodes.map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+		const nodes = sources.map((source) => {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const NodeClass = Object.values(require(source) as Record<string, new () => unknown>)[0];
+			const NodeClass = Object.values(require(source) as Record<string, new () => { description: { name: string; properties: { name: string }[] } }>)[0];
 			return new NodeClass();
 		});
+		const tables: Record<string, unknown> = {};
+		nodes.forEach((node, i) => {
+			if (node.description.properties.some((p) => p.name === 'operation')) tables[node.description.name] = operationTableOf(sources[i]);
+		});
 		const readme = readFileSync(join(root, 'README.md'), 'utf8');
-		expect(readme).toBe(replaceSection(readme, renderOperations(nodes)));
+		expect(readme).toBe(replaceSection(readme, renderOperations(nodes, tables)));
 	});
 });
 

@@ -14,9 +14,10 @@ import { expectValidationError as expectSandboxUntouched } from '../helpers/vali
 const sandbox = useSandbox();
 
 async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
+	// These tests read the whole answer: Simplify (on by default from node version 2) off.
 	return await runNode({
 		node: new VerificationDocument(),
-		parameters,
+		parameters: { simple: false, ...parameters },
 		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
 		credentialTypes: sandbox().credentialTypes,
 		input,

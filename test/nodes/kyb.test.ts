@@ -1,21 +1,24 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
-import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeParameters } from 'n8n-workflow';
 
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfiles';
 import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
-import { items, useEmulator } from '../helpers/emulator';
+import { type Emulator, items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();
+/** The node with Simplify (on by default from node version 2) off: these tests read the whole answer. */
+const whole = async (parameters: INodeParameters, options?: Parameters<Emulator['run']>[2]) =>
+	await emulator().run(node, { simple: false, ...parameters }, options);
 
 /** Runs a search through the node and returns its first company item's ids. */
 async function searchIds(name: string): Promise<{ transactionId: string; companyId: string }> {
-	const { items: out, error } = await emulator().run(node, { operation: 'search', name });
+	const { items: out, error } = await whole({ operation: 'search', name });
 	expect(error).toBeUndefined();
 	const { transactionId, companyId } = out[0].json as { transactionId: string; companyId: string };
 	return { transactionId, companyId };
@@ -33,7 +36,7 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 	const envelope = generation === 'g3' ? { status: true } : {};
 
 	it('sends {name} and outputs one item per company, each with companyId and transactionId', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'search', name: 'Acme' });
+		const { items: out, error } = await whole({ operation: 'search', name: 'Acme' });
 		expect(error).toBeUndefined();
 
 		const sent = await emulator().requests('POST /kyb/search');
@@ -61,7 +64,7 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 	});
 
 	it('sends registrationNumber (trimmed) beside the name, and the country upper-cased', async () => {
-		const { items: out, error } = await emulator().run(node, {
+		const { items: out, error } = await whole({
 			operation: 'search',
 			name: 'Acme',
 			country: 'de',
@@ -74,8 +77,7 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 	});
 
 	it('outputs {found: false} paired with its input when "Output an Item When Nothing Is Found" is on', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
+		const { items: out, error } = await whole(
 			{ operation: 'search', name: '={{ $json.company }}', registrationNumber: '={{ $json.number }}', options: { outputWhenNotFound: true } },
 			{ input: items({ company: 'Acme', number: '01234567' }, { company: 'Acme', number: '99999999' }) },
 		);
@@ -90,8 +92,7 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 
 describe('KYB: Search Companies', () => {
 	it('pairs the companies of several input items with their input', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
+		const { items: out, error } = await whole(
 			{ operation: 'search', name: '={{ $json.company }}' },
 			{ input: items({ company: 'Acme' }, { company: 'Globex' }) },
 		);
@@ -105,7 +106,7 @@ describe('KYB: Search Companies', () => {
 	});
 
 	it('outputs nothing for a search without result by default', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'search', name: 'No Such Company' });
+		const { items: out, error } = await whole({ operation: 'search', name: 'No Such Company' });
 		expect(error).toBeUndefined();
 		expect(out).toEqual([]);
 		expect(await emulator().count('POST /kyb/search')).toBe(1);
@@ -120,14 +121,13 @@ describe('KYB: Search Companies', () => {
 	});
 
 	it('leaves an empty literal name to n8n, which refuses to start the node', async () => {
-		const { error } = await emulator().run(node, { operation: 'search', name: '' });
+		const { error } = await whole({ operation: 'search', name: '' });
 		expect(error?.message).toContain('Parameter "Company Name" is required');
 		expect((await emulator().stats()).total).toBe(0);
 	});
 
 	it('continues on fail: valid, invalid, valid keep order and pairing, the error item in the middle', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
+		const { items: out, error } = await whole(
 			{ operation: 'search', name: 'Acme Holdings', country: '={{ $json.country }}' },
 			{ input: items({ country: 'DE' }, { country: 'Germany' }, { country: 'de' }), continueOnFail: true },
 		);
@@ -217,7 +217,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 
 	it('sends transactionId, companyId, only the chosen packages and timeoutMs; outputs the record and every linkToken it carries', async () => {
 		const ids = await searchIds('Acme Holdings');
-		const { items: out, error } = await emulator().run(node, {
+		const { items: out, error } = await whole({
 			operation: 'getDetails',
 			transactionId: ids.transactionId,
 			companyId: ids.companyId,
@@ -243,7 +243,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 	});
 
 	it('works with only companyId: no transactionId, no include, no timeoutMs sent', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'getDetails', companyId: 'US-DE-5551234' });
+		const { items: out, error } = await whole({ operation: 'getDetails', companyId: 'US-DE-5551234' });
 		expect(error).toBeUndefined();
 		expect((await emulator().requests('POST /kyb/company/details')).map((r) => r.body)).toEqual([{ companyId: 'US-DE-5551234' }]);
 		expect(((out[0].json.data as IDataObject).company as IDataObject).legalName).toBe('Globex Corporation');
@@ -251,8 +251,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 	});
 
 	it('accepts include as comma-separated text from an expression', async () => {
-		const { error } = await emulator().run(
-			node,
+		const { error } = await whole(
 			{ operation: 'getDetails', companyId: 'US-DE-5551234', include: '={{ $json.packages }}' },
 			{ input: items({ packages: 'financials, ownerships' }) },
 		);
@@ -264,7 +263,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 	});
 
 	it('turns the API 404 into a NodeApiError with the status and the API message', async () => {
-		const { error } = await emulator().run(node, { operation: 'getDetails', transactionId: 'unknown', companyId: 'DE-HRB-123456' });
+		const { error } = await whole({ operation: 'getDetails', transactionId: 'unknown', companyId: 'DE-HRB-123456' });
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe('Get Company Details failed with HTTP 404: Company not found for this transaction');
 		expect((error as NodeApiError).httpCode).toBe('404');
@@ -278,7 +277,7 @@ describe('KYB: Get Company Details', () => {
 		[{ status: true, data: { company: null } }],
 	])('a 200 without a company record is an error, never an empty record: %j', async (body) => {
 		await emulator().configure({ failures: [{ route: 'POST /kyb/company/details', status: 200, raw: JSON.stringify(body), contentType: 'application/json' }] });
-		const { error, items: out } = await emulator().run(node, { operation: 'getDetails', companyId: 'US-DE-5551234' });
+		const { error, items: out } = await whole({ operation: 'getDetails', companyId: 'US-DE-5551234' });
 		expect(out).toEqual([]);
 		expect(error!.message).toBe(`Get Company Details got an answer that is not a JSON object with company (HTTP 200): application/json, starting "${JSON.stringify(body)}"`);
 	});
@@ -290,8 +289,7 @@ describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => 
 	playing(emulator, generation);
 
 	it('a register document: the PDF becomes a binary property with its content type and file name', async () => {
-		const { items: out, error } = await emulator().run(
-			node,
+		const { items: out, error } = await whole(
 			{ operation: 'retrieveDocument' },
 			{ input: items(ACME_LINK_TOKENS[1]) },
 		);
@@ -312,7 +310,7 @@ describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => 
 	});
 
 	it('a transparency-register entry answered as JSON is output as it is, without binary', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-ubo-1' });
+		const { items: out, error } = await whole({ operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-ubo-1' });
 		expect(error).toBeUndefined();
 		const entry = {
 			linkToken: 'lt-DE-HRB-123456-ubo-1',
@@ -334,7 +332,7 @@ describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => 
 
 describe('KYB: Retrieve Document', () => {
 	it('an unknown linkToken is the API 404 with its message', async () => {
-		const { error } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-nothing' });
+		const { error } = await whole({ operation: 'retrieveDocument', linkToken: 'lt-nothing' });
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe('Retrieve Document failed with HTTP 404: Document not found');
 	});
@@ -345,7 +343,7 @@ describe('KYB: Retrieve Document', () => {
 		['[1,2]', 'application/json', 'application/json, starting "[1,2]"'],
 	])('a 200 with %p (%s) is an error, never a document', async (raw, contentType, arrived) => {
 		await emulator().configure({ failures: [{ route: RETRIEVE, status: 200, raw, contentType }] });
-		const { error, items: out } = await emulator().run(node, { operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-articles' });
+		const { error, items: out } = await whole({ operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-articles' });
 		expect(out).toEqual([]);
 		expect(error!.message).toBe(`Retrieve Document got an answer that is not a JSON object or a file (HTTP 200): ${arrived}`);
 	});
@@ -355,7 +353,7 @@ describe('KYB: List Company Profiles', () => {
 	const route = 'GET /KYB/companyProfile';
 
 	it('returns the first 50 by default in one request with page and limit', async () => {
-		const { items: out, error } = await emulator().run(node, { operation: 'listCompanyProfiles' });
+		const { items: out, error } = await whole({ operation: 'listCompanyProfiles' });
 		expect(error).toBeUndefined();
 		const sent = await emulator().requests(route);
 		expect(sent.map((r) => r.query)).toEqual([{ page: '1', limit: '50' }]);
@@ -372,13 +370,13 @@ describe('KYB: List Company Profiles', () => {
 	});
 
 	it('Return All with the default page size asks for 100 per page', async () => {
-		const { items: out } = await emulator().run(node, { operation: 'listCompanyProfiles', returnAll: true });
+		const { items: out } = await whole({ operation: 'listCompanyProfiles', returnAll: true });
 		expect(out).toHaveLength(23);
 		expect((await emulator().requests(route)).map((r) => r.query)).toEqual([{ page: '1', limit: '100' }]);
 	});
 
 	it('Limit stops across pages as soon as it is reached', async () => {
-		const { items: out, error } = await emulator().run(node, {
+		const { items: out, error } = await whole({
 			operation: 'listCompanyProfiles',
 			returnAll: false,
 			limit: 15,
@@ -393,7 +391,7 @@ describe('KYB: List Company Profiles', () => {
 	});
 
 	it('a Limit below the page size asks for only that many', async () => {
-		const { items: out } = await emulator().run(node, { operation: 'listCompanyProfiles', limit: 5 });
+		const { items: out } = await whole({ operation: 'listCompanyProfiles', limit: 5 });
 		expect(out.map((i) => i.json.id)).toEqual(['kyb-profile-001', 'kyb-profile-002', 'kyb-profile-003', 'kyb-profile-004', 'kyb-profile-005']);
 		expect((await emulator().requests(route)).map((r) => r.query)).toEqual([{ page: '1', limit: '5' }]);
 	});
@@ -452,7 +450,7 @@ describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 	it('the search node uses the dropdown and a value chosen from it is sent', async () => {
 		const options = await emulator().loadOptions(node, 'getCountries', { operation: 'search' });
 		const sweden = options.find((o) => o.value === 'SE')!;
-		const { items: out } = await emulator().run(node, { operation: 'search', name: 'Nordic', country: sweden.value });
+		const { items: out } = await whole({ operation: 'search', name: 'Nordic', country: sweden.value });
 		expect(out.map((i) => i.json.companyId)).toEqual(['SE-BV-5566778899']);
 	});
 

@@ -13,7 +13,8 @@ const ROUTE = 'POST /payments/challenge-deposit';
 const VALID = VALID_DEPOSIT;
 
 async function deposit(parameters: IDataObject, input?: IDataObject[]) {
-	return await emulator().run(node, { ...VALID, ...parameters } as never, input ? { input: items(...input) } : {});
+	// These tests read the whole answer: Simplify (on by default from node version 2) off.
+	return await emulator().run(node, { ...VALID, simple: false, ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
 async function sentBodies(): Promise<unknown[]> {

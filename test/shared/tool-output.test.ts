@@ -7,6 +7,7 @@ import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
+import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
 import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
@@ -165,6 +166,31 @@ describe('tool output, generic rules', () => {
 	});
 });
 
+describe('Selected Fields: the model reads only the fields the builder lists', () => {
+	const ctxFor = (toolFields: string) =>
+		({
+			getNode: () => ({ type: 'pkg.verificationPaymentsTool' }) as INode,
+			getNodeParameter: (name: string, _index: number, fallback: unknown) => ({ toolOutput: 'fields', toolFields })[name] ?? fallback,
+		}) as unknown as IExecuteFunctions;
+	const deposit = { transactionId: 'T-1', status: 'OK', globalResult: { overall: 'review', totalScore: 100 }, iban: 'DE89', warning: 'name differs', officers: [{ name: 'A', dob: '1970' }, { name: 'B' }] };
+
+	it.each([
+		['top-level and dotted paths, at their place', 'status, globalResult.overall', { status: 'OK', globalResult: { overall: 'review' } }],
+		['a path through a list picks from each entry', 'officers.name', { officers: [{ name: 'A' }, { name: 'B' }] }],
+		['a path that is not there is left out', 'nothing.here, iban', { iban: 'DE89' }],
+		['blank entries are ignored', ' , iban ,', { iban: 'DE89' }],
+	])('%s', (_case, toolFields, expected) => {
+		const [item] = toolOutput(ctxFor(toolFields), challengeDeposit, [{ json: deposit, pairedItem: { item: 0 } }]);
+		// The receipt of the money sent (transactionId) and a warning are never dropped.
+		expect(item.json).toEqual({ ...expected, transactionId: 'T-1', warning: 'name differs' });
+	});
+
+	it('passes an error item whole', () => {
+		const failed = { json: { error: 'Refused', description: 'The IBAN is invalid', httpCode: '400' }, pairedItem: { item: 0 } };
+		expect(toolOutput(ctxFor('status'), challengeDeposit, [failed])[0].json).toEqual(failed.json);
+	});
+});
+
 describe('tool parameters', () => {
 	const toolParameters = (node: INodeType) =>
 		node.description.properties.filter((p: INodeProperties) => p.displayOptions?.show?.['@tool']);
@@ -177,19 +203,23 @@ describe('tool parameters', () => {
 		expect(descriptions[0]).toMatchObject({ default: toolDescriptionOf(sendOtp), displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
 		expect(toolDescriptionOf(sendOtp)).toMatch(/^SENDS A MESSAGE: sends a one-time password/);
 		const aml = toolParameters(new VerificationAml());
-		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
+		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput', 'toolFields', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
 	});
 });
 
 describe('The Output option of a node used as an AI tool', () => {
-	it('names its modes as n8n’s UX guidelines do, Simplified and Raw, with the values saved workflows hold', () => {
-		const output = new VerificationPhone().description.properties.find((p) => p.name === 'toolOutput') as INodeProperties;
+	it('names its modes as n8n’s own nodes do, Simplified, Raw and Selected Fields, with the values saved workflows hold', () => {
+		const properties = new VerificationPhone().description.properties;
+		const output = properties.find((p) => p.name === 'toolOutput') as INodeProperties;
 		expect(output.displayName).toBe('Output');
 		expect((output.options as Array<{ name: string; value: string }>).map((o) => [o.name, o.value])).toEqual([
 			['Simplified', 'summary'],
 			['Raw', 'full'],
+			['Selected Fields', 'fields'],
 		]);
 		expect(output.default).toBe('summary');
+		const fields = properties.find((p) => p.name === 'toolFields') as INodeProperties;
+		expect(fields).toMatchObject({ displayName: 'Fields', type: 'string', displayOptions: { show: { '@tool': [true], toolOutput: ['fields'] } } });
 	});
 });

@@ -188,6 +188,17 @@ export const verify: OperationDefinition = {
 			additional: true,
 		},
 	],
+	// The derived verdict and the address it settled on (older generation at the top, newer in data).
+	simplify: [
+		'status',
+		'addressVerification',
+		'finalAddress',
+		'addressStatus',
+		'extendedMessage',
+		'data.finalAddress',
+		'data.addressStatus',
+		'data.extendedMessage',
+	],
 	toolSummary: (json) => ({
 		addressVerification: json.addressVerification,
 		finalAddress: valueAt(json, 'finalAddress') ?? null,

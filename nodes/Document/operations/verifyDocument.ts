@@ -31,6 +31,21 @@ export const verifyDocument: OperationDefinition = {
 		'Ask for the verdict of document journey journeyId (opened with Open Journey, images added with Add Image). Supply journeyId. Returns the identity subject, the document data, the audit trail (workStatus PASS or not) and fraud alerts; the cropped images are files and are not shown to you. The provider may bill each verification.',
 	// Reads the verdict of images already added: asking again gives the same result.
 	repeatable: true,
+	// The verdict, who was verified and with which document; the cropped images stay files either way.
+	simplify: [
+		'journeyId',
+		'status',
+		'auditTrail.workStatus',
+		'auditTrail.workResult',
+		'fraudAlerts.aggregateFraudAlertScore',
+		'identitySubject.fullName',
+		'identitySubject.dob',
+		'authoritativeData.identityDocument.idNumber',
+		'passThroughData',
+		'croppedImageFiles.portrait.fileName',
+		// Only there with Keep Images as Base64 in JSON: files are kept either way.
+		'croppedImages',
+	],
 	// No verdict without a verification result.
 	expects: { oneOf: ['journeyId', 'status', 'identitySubject'] },
 	hints: journeyHints,

@@ -64,6 +64,21 @@ export const getDetails: OperationDefinition = {
 	toolDescription:
 		'Get the registry record of one company found by Search Companies: legal name, status, registration, and the data packages this node is set to include (officers, owners, beneficial owners, addresses, documents, financials). Supply companyId, and transactionId from the same search result when you have it. Each data package is priced separately by the provider: call it once per company you need, not for every search result.',
 	toolSummary: companyForModel,
+	// The company, its officers (older generation inside the company) and the links to its files.
+	simplify: [
+		'status',
+		'requestId',
+		'companyId',
+		'metadata.transactionId',
+		'data.company.legalName',
+		'data.company.status',
+		'data.company.country',
+		'data.company.registeredAddress.singleLine',
+		'data.company.identifiers',
+		'data.company.officers',
+		'data.officers',
+		'linkTokens',
+	],
 	// A record is only a record with its company, whatever the status says ("success" or true).
 	expects: { allOf: ['company'] },
 	fields: [

@@ -19,6 +19,19 @@ export const listCompanyProfiles: OperationDefinition = {
 	method: 'GET',
 	path: '/KYB/companyProfile',
 	repeatable: true,
+	// Each profile's identity and state; the list's own envelope (profileList) is left out.
+	simplify: [
+		'id',
+		'requestId',
+		'name',
+		'registrationNumber',
+		'registrationDate',
+		'countryName',
+		'type',
+		'status',
+		'riskLevel',
+		'verificationStatus',
+	],
 	toolDescription:
 		'List the company profiles (earlier KYB requests) of this account. Needs no input. Read-only.',
 	fields: [

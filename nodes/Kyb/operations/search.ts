@@ -24,6 +24,20 @@ export const search: OperationDefinition = {
 	method: 'POST',
 	path: '/kyb/search',
 	repeatable: true,
+	// The company and the ids Get Company Details needs; the echo of the search is left out, but not
+	// `found: false` (Output an Item When Nothing Is Found), which users branch on.
+	simplify: [
+		'found',
+		'companyId',
+		'transactionId',
+		'name',
+		'legalName',
+		'registrationNumber',
+		'country',
+		'status',
+		'legalForm',
+		'score',
+	],
 	toolDescription:
 		'Search business registries for companies by name. Supply name (the company name or part of it) and optionally country (two-letter ISO code such as DE) and registrationNumber (the number in the business register, when known). Returns one result per company with its companyId and transactionId, both needed by Get Company Details. Read-only.',
 	fields: [

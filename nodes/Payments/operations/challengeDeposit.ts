@@ -16,6 +16,18 @@ export const challengeDeposit: OperationDefinition = {
 	toolDescription:
 		"sends a small real deposit to a person's bank account to verify who holds it; returns the verified IBAN, the status (OK or FAIL) and a name-match score. Supply amount (for example 0.01), currency (ISO code such as EUR), description (letters, digits and dashes only), firstName and lastName of the expected account holder. Every call is a new payment that is never undone: call it once per account, only when the user has asked for a deposit check, and never again to retry without asking the user.",
 	receipt: 'transactionId',
+	simplify: [
+		'transactionId',
+		'status',
+		'globalResult.overall',
+		'nameMatchScore',
+		'returnedFirstName',
+		'returnedLastName',
+		'iban',
+		'amount',
+		'currency',
+		'description',
+	],
 	fields: [
 		{
 			property: {

@@ -189,6 +189,19 @@ export const getVerification: OperationDefinition = {
 	toolDescription:
 		'Read the result of a QES (qualified electronic signature) onboarding session: whether the person is verified, the session status, the identified person and the state of each signature. Supply sessionId. Read-only.',
 	toolSummary: verificationForModel,
+	// The verdict and the person, at their places in the answer; the downloads with their warnings.
+	simplify: [
+		'status',
+		'data.isVerified',
+		'data.status',
+		'data.message',
+		'data.requestId',
+		'data.identification.status',
+		'data.identification.personData.firstName',
+		'data.identification.personData.lastName',
+		'data.identification.personData.birthDate',
+		'signedDocumentDownloads',
+	],
 	fields: [
 		{
 			property: {

@@ -206,13 +206,16 @@ export interface OperationDefinition {
 	run?: (item: ItemContext, request: ApiRequest) => Promise<INodeExecutionData[]>;
 	/**
 	 * The part of one output item a model needs (counts, names, ids for a follow-up call), used when the
-	 * node runs as an AI tool with Tool Output "Summary". Default: the item's json as is.
+	 * node runs as an AI tool with Output "Simplified". Default: the fields `simplify` lists, else the
+	 * item's json as is.
 	 */
 	toolSummary?: (json: IDataObject) => IDataObject;
 	/**
 	 * The answer has more than ten fields: from node version 2 on, the node offers n8n's Simplify (on by
-	 * default), which outputs `toolSummary` instead of the whole answer. Version 1 keeps the whole answer,
+	 * default). A list names the fields the simplified item keeps (dotted paths, each at its place in the
+	 * whole answer, so expressions written for the whole answer still read them; the `receipt`, errors
+	 * and warnings always kept); `true` outputs `toolSummary` instead. Version 1 keeps the whole answer,
 	 * as workflows saved with it expect.
 	 */
-	simplify?: boolean;
+	simplify?: true | ResponsePath[];
 }

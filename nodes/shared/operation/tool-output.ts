@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { listEntries } from '../fields/rules';
+import { keepFields } from '../responses/keep-fields';
 import type { OperationDefinition } from './operation-types';
 
 /**
@@ -67,7 +69,7 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
 		};
 	});
-	// n8n's UX guideline names these modes "Output": Simplified / Raw. The values stay as first saved.
+	// n8n's wording (Microsoft Entra, Remove Duplicates): Simplified / Raw / Selected Fields. The values stay as first saved.
 	return [
 		...descriptions,
 		{
@@ -81,17 +83,33 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 					name: 'Simplified',
 					value: 'summary',
 					description:
-						'What the model needs (counts, names, IDs for a follow-up call); saves context',
+						'What the model needs (verdicts, names, IDs for a follow-up call); saves context',
 				},
 				{
 					name: 'Raw',
 					value: 'full',
 					description: 'The whole API response, as the node outputs it outside an agent',
 				},
+				{
+					name: 'Selected Fields',
+					value: 'fields',
+					description: 'Only the fields you list',
+				},
 			],
 			default: 'summary',
 			description:
 				'What the AI model receives. Files are never passed to the model, only their names and sizes.',
+		},
+		{
+			displayName: 'Fields',
+			name: 'toolFields',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. referenceId, riskAssessment.score',
+			displayOptions: { show: { '@tool': [true], toolOutput: ['fields'] } },
+			description:
+				'The fields the AI model receives, separated by commas; a dotted path reaches into an object or every entry of a list. Errors, warnings and receipts of money or messages are always included.',
 		},
 		...simplifyProperty(operations),
 	];
@@ -106,9 +124,7 @@ const SIMPLIFY_FROM_VERSION = 2;
  * not there, so workflows saved with version 1 keep the whole answer.
  */
 function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] {
-	const simplifiable = operations
-		.filter((op) => op.simplify && op.toolSummary)
-		.map((op) => op.value);
+	const simplifiable = operations.filter((op) => simplifier(op)).map((op) => op.value);
 	if (!simplifiable.length) return [];
 	return [
 		{
@@ -125,21 +141,52 @@ function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] 
 	];
 }
 
-/** The items with Simplify on: each item's json replaced by the operation's summary, files and pairing kept. */
+/** What Simplify makes of one item's json, for the operations that offer it (none: the operation has no Simplify). */
+export function simplifier(
+	op: OperationDefinition,
+): ((json: IDataObject) => IDataObject) | undefined {
+	if (Array.isArray(op.simplify)) return selector(op, op.simplify);
+	return op.simplify ? op.toolSummary : undefined;
+}
+
+/** The item's json with only these fields; the operation's receipt (money sent, message sent) kept. */
+function selector(op: OperationDefinition, paths: string[]): (json: IDataObject) => IDataObject {
+	const kept = op.receipt ? [...paths, op.receipt] : paths;
+	return (json) => keepFields(json, kept);
+}
+
+/** The items with Simplify on: each item's json replaced by its simplified form, files and pairing kept. */
 function simplified(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
-	const summarise = op.simplify ? op.toolSummary : undefined;
+	const summarise = simplifier(op);
 	if (!summarise || ctx.getNode().typeVersion < SIMPLIFY_FROM_VERSION) return items;
 	return items.map((item) => {
-		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-		const itemIndex = typeof paired === 'object' && paired ? paired.item : 0;
 		const isErrorItem = typeof item.json.error === 'string';
-		if (isErrorItem || ctx.getNodeParameter('simple', itemIndex, true) !== true) return item;
+		if (isErrorItem || ctx.getNodeParameter('simple', itemIndexOf(item), true) !== true)
+			return item;
 		return { ...item, json: summarise(item.json) };
 	});
+}
+
+function itemIndexOf(item: INodeExecutionData): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	return typeof paired === 'object' && paired ? paired.item : 0;
+}
+
+/** How the model reads one item's json in the chosen Output: Simplified, Raw or Selected Fields. */
+function modelView(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	output: unknown,
+): ((json: IDataObject) => IDataObject) | undefined {
+	if (output === 'full') return undefined;
+	if (output === 'fields') {
+		return selector(op, listEntries(ctx.getNodeParameter('toolFields', 0, '')));
+	}
+	return op.toolSummary ?? simplifier(op);
 }
 
 /** The node's output as the model should read it when the node runs as a tool; otherwise as it is, or simplified. */
@@ -157,9 +204,11 @@ export function toolOutput(
 				pairedItem: { item: 0 },
 			},
 		];
-	const full = ctx.getNodeParameter('toolOutput', 0, 'summary') === 'full';
+	const output = ctx.getNodeParameter('toolOutput', 0, 'summary');
+	const full = output === 'full';
 	const listed = full ? items : items.slice(0, MAX_TOOL_ITEMS);
-	const answer = listed.map((item) => forModel(item, full ? undefined : op.toolSummary));
+	const view = modelView(ctx, op, output);
+	const answer = listed.map((item) => forModel(item, view));
 	if (listed.length < items.length) {
 		answer.push({
 			json: {
