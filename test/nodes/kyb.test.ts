@@ -7,6 +7,7 @@ import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
 import { items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
+import { kybOperations } from '../../nodes/Kyb/operations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError } from '../helpers/validation';
 
@@ -478,7 +479,7 @@ describe('KYB node description', () => {
 			name: 'verificationKyb',
 			displayName: 'KYB Company Data',
 			icon: 'kyb',
-			operations: ['search', 'getDetails', 'retrieveDocument', 'listCompanyProfiles', 'listCountries'],
+			operations: kybOperations,
 		});
 		const country = d.properties.find((p) => p.name === 'country')!;
 		expect(country.type).toBe('options');

@@ -11,6 +11,7 @@ import { MAX_ANSWER_BYTES } from '../../nodes/shared/transport/bounded-request';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { qesOperations } from '../../nodes/Qes/operations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
@@ -142,7 +143,7 @@ describe('node description', () => {
 			name: 'verificationQes',
 			displayName: 'QES Onboarding',
 			icon: 'qes',
-			operations: ['getVerification', 'configureWebhook', 'createSessionLink'],
+			operations: qesOperations,
 		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
