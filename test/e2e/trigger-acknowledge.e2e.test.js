@@ -49,8 +49,8 @@ async function deliverSigned(url, body) {
 	}
 }
 
-/** Waits for `expected` finished executions and no further one (the flood's many with a slower poll); returns the newest one's id. */
-const settle = async (server, workflowId, expected, opts) => (await settleCount(server, workflowId, expected, { fresh: 1, timeoutMs: 180000, intervalMs: 1000, ...opts }))[0];
+/** Waits for `expected` finished executions and no further one; returns the newest one's id. */
+const settle = async (server, workflowId, expected, opts) => (await settleCount(server, workflowId, expected, { fresh: 1, timeoutMs: 180000, ...opts }))[0];
 
 /** Runs `worker` over `items` with at most `limit` at once; the results in the items' order. */
 async function pool(items, limit, worker) {
