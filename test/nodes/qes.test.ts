@@ -611,20 +611,4 @@ describe('createSessionLink', () => {
 			await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
 		});
 	});
-
-	it('continue on fail: the invalid item becomes an error item, the others get their own session', async () => {
-		const { items, error } = await run(
-			{ ...required, docUrl: '={{ $json.doc }}' },
-			[{ json: { doc: 'https://a.example/1.pdf' } }, { json: { doc: 'http://a.example/2.pdf' } }, { json: { doc: 'https://a.example/3.pdf' } }],
-			{ continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1].json.error).toBe('Document URL (docUrl) must be an https:// URL, got "http://a.example/2.pdf" (item 2)');
-		expect(items[0].json.requestId).not.toBe(items[2].json.requestId);
-		expect((await sandbox().requests(ROUTE)).map((r) => (r.body as IDataObject).docUrl)).toEqual([
-			'https://a.example/1.pdf',
-			'https://a.example/3.pdf',
-		]);
-	});
 });
