@@ -50,7 +50,7 @@ const e2e = (file, version, cpu = 0.5) => ({
  * the queue and start files are suites of their own. The longest known first, so the run ends sooner.
  */
 const E2E_OWN_SUITE = ['queue', 'start'];
-const E2E_LONGEST = ['trigger-acknowledge', 'trigger', 'webhook-trigger', 'edges', 'resend', 'agent-review', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
+const E2E_LONGEST = ['trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
 const E2E_FILES = fs
 	.readdirSync(path.join(root, 'test', 'e2e'))
 	.filter((f) => f.endsWith('.e2e.test.js'))
@@ -69,12 +69,13 @@ const SUITES = [
 	{ name: 'build', run: ['npm', 'run', 'build'], cpu: 1 },
 	{ name: 'lint', run: ['npm', 'run', 'lint'], cpu: 1 },
 	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], cpu: 1 },
+	// Among the longest: started early, it runs beside the installs or the first e2e suites, not alone at the end.
+	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
 	...E2E_FILES.slice(0, 1).flatMap((file) => [e2e(file, 'v2'), e2e(file, 'v1')]),
 	{ name: 'browser', run: nodeTest(['test/browser/']), needs: ['build', 'n8n-v2'], cpu: 0.5, system: 'browser', rerun: 'npm run test:browser' },
 	{ name: 'queue', run: nodeTest(['test/e2e/queue.e2e.test.js']), needs: ['build', 'n8n-v2'], cpu: 1, system: 'queue', rerun: 'npm run test:queue' },
 	e2e('start', 'v2', 1), // three npm starts at once
 	...E2E_FILES.slice(1).flatMap((file) => [e2e(file, 'v2'), e2e(file, 'v1')]),
-	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
 	{ name: 'verify', run: nodeTest(['test/verify/']), needs: ['build'], cpu: 0.5, rerun: 'npm run test:verify' },
 ];
 

@@ -31,7 +31,7 @@ describe('the golden workflows as a set', () => {
 
 	it('run every operation of every action node, and every trigger', () => {
 		const used = new Set(fixtures.flatMap((f) => operationsOf(f.workflow)));
-		assert.deepEqual(declaredOperations().filter((op) => !used.has(op)), [], 'operations no golden workflow runs');
+		assert.deepEqual(declaredOperations().filter((op) => !used.has(op)), [], 'operations no golden workflow runs: node test/golden/new-operation.js <node> <operation>');
 		const triggers = nodeDescriptions().filter((d) => d.group.includes('trigger')).map((d) => d.name);
 		assert.equal(triggers.length, 2);
 		assert.deepEqual(triggers.filter((t) => !used.has(t)), [], 'triggers no golden workflow starts with');

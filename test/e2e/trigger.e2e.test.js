@@ -3,8 +3,8 @@
 //
 //   cd /work/main && npm run build && node --test test/e2e/trigger.e2e.test.js
 //
-// Per n8n version: one instance (credential + workflow imported with the CLI), one server start, then
-// everything through the REST API and the emulator's controls; one more server start on the same user
+// Per n8n version: one instance, one server start, then everything through the REST API (the credential
+// and the workflows too) and the emulator's controls; one more server start on the same user
 // folder for the restart checks (registration kept; duplicate memory per process, so forgotten). A second workflow with the
 // same trigger and Ignore Duplicates Within 0 is the "option off" side of the duplicate checks. The tests of a describe build on each other (activation state,
 // execution counts), so they run in order and a later one is skipped when an earlier one failed.
@@ -114,9 +114,13 @@ function defineSuite(version) {
 					instance = await createInstance(version, { name: 'qes-trigger' });
 					timings.instanceMs = Date.now() - t0;
 
+					port = await util.freePort();
+					server = await instance.startServer({ port, env: serverEnv(port) });
+					timings.firstStartMs = server.startupMs;
+					await server.ensureLoggedIn();
 					t0 = Date.now();
 					const credentialName = 'Verification sandbox (e2e)';
-					const [credentialId] = await instance.importCredentials([
+					const [credentialId] = await server.createCredentials([
 						{
 							name: credentialName,
 							type: 'verificationServicesApi',
@@ -128,16 +132,11 @@ function defineSuite(version) {
 							},
 						},
 					]);
-					[workflowId, offWorkflowId] = await instance.importWorkflows([
+					[workflowId, offWorkflowId] = await server.createWorkflows([
 						triggerWorkflow({ credentialId, credentialName, webhookId, name: `QES trigger e2e (${version})` }),
 						triggerWorkflow({ credentialId, credentialName, webhookId: offWebhookId, name: `QES trigger e2e, duplicates not ignored (${version})`, options: { fetchVerification: true, dedupMinutes: 0 } }),
 					]);
 					timings.importMs = Date.now() - t0;
-
-					port = await util.freePort();
-					server = await instance.startServer({ port, env: serverEnv(port) });
-					timings.firstStartMs = server.startupMs;
-					await server.ensureLoggedIn();
 					productionUrl = `http://127.0.0.1:${port}/webhook/${webhookId}/webhook`;
 					offUrl = `http://127.0.0.1:${port}/webhook/${offWebhookId}/webhook`;
 					log(`${version}: instance ${timings.instanceMs} ms, imports ${timings.importMs} ms, server start ${server.startupMs} ms`);

@@ -4,8 +4,8 @@
 //
 //   npm run build && node --test --test-reporter=spec test/e2e/webhook-trigger.e2e.test.js
 //
-// Per n8n version: one instance (credential + two workflows imported with the CLI), one server start,
-// then everything through the REST API and the emulator's controls; a second server start on the same
+// Per n8n version: one instance, one server start, then everything through the REST API (the credential
+// and three workflows too) and the emulator's controls; a second server start on the same
 // user folder, with N8N_PAYLOAD_SIZE_MAX=2, for the restart checks and n8n's own body limit. The tests
 // of a describe build on each other (execution counts), so they run in order and a later one is
 // skipped when an earlier one failed. Executions are counted without their data; one is fetched by
@@ -27,8 +27,12 @@ const TRIGGER_NAME = 'Verification Webhook Trigger';
 const NOOP_NAME = 'No Operation';
 const SIGNING_SECRET = `whsec-e2e-${crypto.randomBytes(16).toString('hex')}`;
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** Seconds the payments workflow waits before it ends: long enough to see it still running after the answer. */
-const WAIT_SECONDS = 20;
+/**
+ * Seconds the payments workflow waits before it ends: long enough to see it still running after the
+ * answer (the check is one REST call, made as soon as the answer is in), short because every payment
+ * delivery of the suite waits for it.
+ */
+const WAIT_SECONDS = 6;
 
 const STEP_TIMEOUT = 5 * 60 * 1000;
 const SETUP_TIMEOUT = 45 * 60 * 1000; // may include the first install of the n8n runtime
@@ -123,13 +127,17 @@ function defineSuite(version) {
 					let t0 = Date.now();
 					instance = await createInstance(version, { name: 'webhook-trigger' });
 					timings.instanceMs = Date.now() - t0;
+					port = await util.freePort();
+					server = await instance.startServer({ port, env: serverEnv(port) });
+					timings.firstStartMs = server.startupMs;
+					await server.ensureLoggedIn();
 					t0 = Date.now();
 					const credentialName = 'Provider webhook secret (e2e)';
-					const [credentialId] = await instance.importCredentials([
+					const [credentialId] = await server.createCredentials([
 						{ name: credentialName, type: 'verificationServicesWebhookApi', data: { signingSecret: SIGNING_SECRET } },
 					]);
 					const credential = { id: credentialId, name: credentialName };
-					[mainId, paymentsId, v2Id] = await instance.importWorkflows([
+					[mainId, paymentsId, v2Id] = await server.createWorkflows([
 						triggerWorkflow({ credential, webhookId: mainHook, name: `Signed results (${version})`, parameters: {} }),
 						triggerWorkflow({
 							credential,
@@ -141,11 +149,6 @@ function defineSuite(version) {
 						triggerWorkflow({ credential, webhookId: v2Hook, name: `Signed results, trigger version 2 (${version})`, parameters: {}, typeVersion: 2 }),
 					]);
 					timings.importMs = Date.now() - t0;
-
-					port = await util.freePort();
-					server = await instance.startServer({ port, env: serverEnv(port) });
-					timings.firstStartMs = server.startupMs;
-					await server.ensureLoggedIn();
 					mainUrl = `http://127.0.0.1:${port}/webhook/${mainHook}/webhook`;
 					paymentsUrl = `http://127.0.0.1:${port}/webhook/${paymentsHook}/webhook`;
 					log(`${version}: instance ${timings.instanceMs} ms, imports ${timings.importMs} ms, server start ${server.startupMs} ms`);

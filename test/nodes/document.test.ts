@@ -8,6 +8,7 @@ import { VerificationDocument } from '../../nodes/Document/VerificationDocument.
 import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';
+import { documentOperations } from '../../nodes/Document/operations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
@@ -58,7 +59,7 @@ describe('node description', () => {
 			name: 'verificationDocument',
 			displayName: 'Document Verification',
 			icon: 'document',
-			operations: ['openJourney', 'addImage', 'verifyAge', 'verifyDocument', 'startHostedJourney'],
+			operations: documentOperations,
 		});
 		expect(description.description).toMatch(/upcoming/i);
 	});

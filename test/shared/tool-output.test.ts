@@ -2,9 +2,11 @@ import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodePrope
 import { NodeOperationError } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { amlOperations } from '../../nodes/Aml/operations';
 import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { phoneOperations } from '../../nodes/Phone/operations';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
@@ -198,12 +200,12 @@ describe('tool parameters', () => {
 	it('each operation has a tool description from its table, shown only in the Tool variant', () => {
 		const descriptions = toolParameters(new VerificationPhone()).filter((p) => p.name === 'toolDescription');
 		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual(
-			['sendOtp', 'checkOtp', 'getPhoneStatus', 'getPhoneId', 'getRiskScore', 'getFullIntelligence'].map((operation) => [operation]),
+			phoneOperations.map((operation) => [operation.value]),
 		);
 		expect(descriptions[0]).toMatchObject({ default: toolDescriptionOf(sendOtp), displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
 		expect(toolDescriptionOf(sendOtp)).toMatch(/^SENDS A MESSAGE: sends a one-time password/);
 		const aml = toolParameters(new VerificationAml());
-		expect(aml.map((p) => p.name)).toEqual(['toolDescription', 'toolDescription', 'toolDescription', 'toolOutput', 'toolFields', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
+		expect(aml.map((p) => p.name)).toEqual([...amlOperations.map(() => 'toolDescription'), 'toolOutput', 'toolFields', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
 	});
 });

@@ -8,6 +8,9 @@
 //   POST /rest/workflows/:id/activate { versionId }                             (both; 1.123 also
 //                            still accepts PATCH /rest/workflows/:id { active: true, versionId })
 //   POST /rest/workflows/:id/deactivate
+//   POST /rest/credentials { name, type, data } and POST /rest/workflows { name, nodes, connections,
+//                            settings, active: false (1.123 needs it) } -> the new entity (1.123 ignores
+//                            a given id, so none is sent)
 //   GET  /rest/executions?filter={"workflowId":...}&limit=N -> { count, results, estimated }
 //   GET  /rest/executions/:id -> { ..., data: <flatted string> }
 //   POST /rest/credentials/test { credentials: { id, name, type, data } } -> { status, message }
@@ -117,6 +120,27 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 				if (!(error instanceof RestError) || error.status !== 400) throw error;
 				return await client.login(owner);
 			}
+		},
+
+		/**
+		 * Creates credentials as the editor does (the server encrypts `data`): cheaper than a CLI import,
+		 * which loads every node of n8n in a process of its own. Both versions choose the ids.
+		 * @param {{ name: string, type: string, data: object }[]} list
+		 * @returns {Promise<string[]>} their ids, in order
+		 */
+		async createCredentials(list) {
+			const ids = [];
+			for (const { name, type, data } of list) ids.push(String((await client.post('/rest/credentials', { name, type, data })).id));
+			return ids;
+		},
+
+		/** Creates workflows as the editor does, inactive (execution order v1 unless `settings` says otherwise); their ids, in order. */
+		async createWorkflows(list) {
+			const ids = [];
+			for (const { name, nodes, connections, settings } of list) {
+				ids.push(String((await client.post('/rest/workflows', { name, nodes, connections, settings: settings ?? { executionOrder: 'v1' }, active: false })).id));
+			}
+			return ids;
 		},
 
 		async getWorkflow(id) {
