@@ -180,93 +180,96 @@ for (const version of VERSIONS) {
 			await sandbox?.close();
 		});
 
-		it('reads: the AML check is served compact, and no secret is in anything the model was shown', { skip: !review && 'checked below with the direct wiring' }, async () => {
-			const run = await runApproved();
-			assert.equal(run.status, 'success', run.data.resultData.error?.message);
-			const [screening] = told(ask.approved).filter((t) => t.name === 'Screen_Person');
-			const [summary] = parse(screening.content);
-			assert.deepEqual({ isHit: summary.isHit, totalHits: summary.totalHits }, { isHit: false, totalHits: 0 });
-			assert.ok(screening.content.length < 600, `compact: ${screening.content.length} characters`);
-			for (const r of await emulator(ROUTES.aml)) assert.deepEqual(r.body, { name: 'Anna Schmidt', dob: '1985/03/12' });
-			log(`${version}: the model read the screening (${screening.content.length} characters): ${screening.content}`);
-		});
+		// n8n 1.x has no human review: there the actions are wired straight to the agent (below).
+		if (review) {
+			it('reads: the AML check is served compact, and no secret is in anything the model was shown', async () => {
+				const run = await runApproved();
+				assert.equal(run.status, 'success', run.data.resultData.error?.message);
+				const [screening] = told(ask.approved).filter((t) => t.name === 'Screen_Person');
+				const [summary] = parse(screening.content);
+				assert.deepEqual({ isHit: summary.isHit, totalHits: summary.totalHits }, { isHit: false, totalHits: 0 });
+				assert.ok(screening.content.length < 600, `compact: ${screening.content.length} characters`);
+				for (const r of await emulator(ROUTES.aml)) assert.deepEqual(r.body, { name: 'Anna Schmidt', dob: '1985/03/12' });
+				log(`${version}: the model read the screening (${screening.content.length} characters): ${screening.content}`);
+			});
 
-		// The example as shipped: approved by the reviewer, one deposit with the model's arguments.
-		let approvedRun;
-		async function runApproved() {
-			if (approvedRun) return approvedRun;
-			const id = await start(EXAMPLE);
-			const mail = await reviewMail('onboarding-4711');
-			log(`${version}: review e-mail "${mail.subject}" to ${mail.to}: ${mail.html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 400)}`);
-			assert.equal((await deposits('onboarding-4711')).length, 0, 'nothing is sent before the approval');
-			const { approve, decline } = smtp.links(mail);
-			assert.ok(approve && decline, 'the e-mail has an approve and a decline link');
-			assert.equal((await open(approve)).status, 200);
-			approvedRun = await server.waitForExecution(id);
-			approvedRun.mail = mail;
-			return approvedRun;
+			// The example as shipped: approved by the reviewer, one deposit with the model's arguments.
+			let approvedRun;
+			async function runApproved() {
+				if (approvedRun) return approvedRun;
+				const id = await start(EXAMPLE);
+				const mail = await reviewMail('onboarding-4711');
+				log(`${version}: review e-mail "${mail.subject}" to ${mail.to}: ${mail.html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 400)}`);
+				assert.equal((await deposits('onboarding-4711')).length, 0, 'nothing is sent before the approval');
+				const { approve, decline } = smtp.links(mail);
+				assert.ok(approve && decline, 'the e-mail has an approve and a decline link');
+				assert.equal((await open(approve)).status, 200);
+				approvedRun = await server.waitForExecution(id);
+				approvedRun.mail = mail;
+				return approvedRun;
+			}
+
+			it('approved: exactly one deposit with the model\'s arguments, and its receipt reaches the model', async () => {
+				const run = await runApproved();
+				assert.match(run.mail.html, /Challenge_Deposit/);
+				assert.match(run.mail.html, /onboarding-4711/, "the reviewer sees the call's arguments");
+				const sent = await deposits('onboarding-4711');
+				assert.deepEqual(
+					sent.map((r) => r.body),
+					[{ amount: '0.01', currency: 'EUR', description: 'onboarding-4711', firstName: 'Anna', lastName: 'Schmidt', piiToggle: 0, nameMatchLogic: 'fuzzy' }],
+				);
+				const result = told(ask.approved).find((t) => t.name === 'Challenge_Deposit');
+				const [receipt] = parse(result.content);
+				assert.match(receipt.transactionId, /^[0-9a-f-]{36}$/);
+				assert.equal(receipt.status, 'OK');
+				assert.match(answer(run), new RegExp(receipt.transactionId));
+				log(`${version}: approved: the emulator received ${JSON.stringify(sent.map((r) => r.body))}; the model was told ${result.content}`);
+			});
+
+			it('approved: one OTP to the number the model chose, and its referenceId reaches the model', async () => {
+				const id = await start(workflows.otpApproved);
+				const mail = await reviewMail('1111111');
+				assert.equal((await otps('436501111111')).length, 0, 'nothing is sent before the approval');
+				assert.equal((await open(smtp.links(mail).approve)).status, 200);
+				const run = await server.waitForExecution(id);
+				assert.equal(run.status, 'success', run.data.resultData.error?.message);
+				const sent = await otps('436501111111');
+				assert.deepEqual(sent.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501111111' }]);
+				const result = told(ask.otpApproved).find((t) => t.name === 'Send_OTP');
+				const [receipt] = parse(result.content);
+				assert.match(receipt.referenceId, /^[0-9a-f]{32}$/);
+				assert.match(answer(run), new RegExp(receipt.referenceId));
+				log(`${version}: OTP approved: the emulator received ${JSON.stringify(sent.map((r) => r.body))}; the model was told ${result.content}`);
+			});
+
+			it('denied: nothing is sent, and the model is told the reviewer rejected the call', async () => {
+				const id = await start(workflows.denied);
+				assert.equal((await open(smtp.links(await reviewMail('deny-4712')).decline)).status, 200);
+				assert.equal((await open(smtp.links(await reviewMail('2222222')).decline)).status, 200);
+				const run = await server.waitForExecution(id);
+				assert.equal(run.status, 'success', run.data.resultData.error?.message);
+				const results = told(ask.denied).filter((t) => ['Challenge_Deposit', 'Send_OTP'].includes(t.name));
+				assert.equal(results.length, 2);
+				for (const r of results) assert.match(rejection(r.content), REJECTED);
+				assert.equal((await deposits('deny-4712')).length, 0);
+				assert.equal((await otps('436502222222')).length, 0);
+				log(`${version}: denied: nothing sent; the model was told ${results.map((r) => r.content).join(' | ')}`);
+			});
+
+			it('no answer before the review times out: nothing is sent, and the model is told', { timeout: 5 * 60 * 1000 }, async () => {
+				assert.ok(await reviewMail('timeout-4713'));
+				assert.ok(await reviewMail('3333333'));
+				const t0 = Date.now();
+				const runs = [await server.waitForExecution(waiting.deposit, { timeoutMs: 150000 }), await server.waitForExecution(waiting.otp, { timeoutMs: 150000 })];
+				for (const run of runs) assert.equal(run.status, 'success', run.data.resultData.error?.message);
+				const results = [...told(ask.depositTimeout), ...told(ask.otpTimeout)].filter((t) => ['Challenge_Deposit', 'Send_OTP'].includes(t.name));
+				assert.equal(results.length, 2);
+				for (const r of results) assert.match(rejection(r.content), REJECTED);
+				assert.equal((await deposits('timeout-4713')).length, 0);
+				assert.equal((await otps('436503333333')).length, 0);
+				log(`${version}: timed out (resumed ${Date.now() - t0} ms after the other cases): nothing sent; the model was told ${results.map((r) => r.content).join(' | ')}`);
+			});
 		}
-
-		it('approved: exactly one deposit with the model\'s arguments, and its receipt reaches the model', { skip: !review && 'n8n 1.x has no human review' }, async () => {
-			const run = await runApproved();
-			assert.match(run.mail.html, /Challenge_Deposit/);
-			assert.match(run.mail.html, /onboarding-4711/, "the reviewer sees the call's arguments");
-			const sent = await deposits('onboarding-4711');
-			assert.deepEqual(
-				sent.map((r) => r.body),
-				[{ amount: '0.01', currency: 'EUR', description: 'onboarding-4711', firstName: 'Anna', lastName: 'Schmidt', piiToggle: 0, nameMatchLogic: 'fuzzy' }],
-			);
-			const result = told(ask.approved).find((t) => t.name === 'Challenge_Deposit');
-			const [receipt] = parse(result.content);
-			assert.match(receipt.transactionId, /^[0-9a-f-]{36}$/);
-			assert.equal(receipt.status, 'OK');
-			assert.match(answer(run), new RegExp(receipt.transactionId));
-			log(`${version}: approved: the emulator received ${JSON.stringify(sent.map((r) => r.body))}; the model was told ${result.content}`);
-		});
-
-		it('approved: one OTP to the number the model chose, and its referenceId reaches the model', { skip: !review && 'n8n 1.x has no human review' }, async () => {
-			const id = await start(workflows.otpApproved);
-			const mail = await reviewMail('1111111');
-			assert.equal((await otps('436501111111')).length, 0, 'nothing is sent before the approval');
-			assert.equal((await open(smtp.links(mail).approve)).status, 200);
-			const run = await server.waitForExecution(id);
-			assert.equal(run.status, 'success', run.data.resultData.error?.message);
-			const sent = await otps('436501111111');
-			assert.deepEqual(sent.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501111111' }]);
-			const result = told(ask.otpApproved).find((t) => t.name === 'Send_OTP');
-			const [receipt] = parse(result.content);
-			assert.match(receipt.referenceId, /^[0-9a-f]{32}$/);
-			assert.match(answer(run), new RegExp(receipt.referenceId));
-			log(`${version}: OTP approved: the emulator received ${JSON.stringify(sent.map((r) => r.body))}; the model was told ${result.content}`);
-		});
-
-		it('denied: nothing is sent, and the model is told the reviewer rejected the call', { skip: !review && 'n8n 1.x has no human review' }, async () => {
-			const id = await start(workflows.denied);
-			assert.equal((await open(smtp.links(await reviewMail('deny-4712')).decline)).status, 200);
-			assert.equal((await open(smtp.links(await reviewMail('2222222')).decline)).status, 200);
-			const run = await server.waitForExecution(id);
-			assert.equal(run.status, 'success', run.data.resultData.error?.message);
-			const results = told(ask.denied).filter((t) => ['Challenge_Deposit', 'Send_OTP'].includes(t.name));
-			assert.equal(results.length, 2);
-			for (const r of results) assert.match(rejection(r.content), REJECTED);
-			assert.equal((await deposits('deny-4712')).length, 0);
-			assert.equal((await otps('436502222222')).length, 0);
-			log(`${version}: denied: nothing sent; the model was told ${results.map((r) => r.content).join(' | ')}`);
-		});
-
-		it('no answer before the review times out: nothing is sent, and the model is told', { skip: !review && 'n8n 1.x has no human review', timeout: 5 * 60 * 1000 }, async () => {
-			assert.ok(await reviewMail('timeout-4713'));
-			assert.ok(await reviewMail('3333333'));
-			const t0 = Date.now();
-			const runs = [await server.waitForExecution(waiting.deposit, { timeoutMs: 150000 }), await server.waitForExecution(waiting.otp, { timeoutMs: 150000 })];
-			for (const run of runs) assert.equal(run.status, 'success', run.data.resultData.error?.message);
-			const results = [...told(ask.depositTimeout), ...told(ask.otpTimeout)].filter((t) => ['Challenge_Deposit', 'Send_OTP'].includes(t.name));
-			assert.equal(results.length, 2);
-			for (const r of results) assert.match(rejection(r.content), REJECTED);
-			assert.equal((await deposits('timeout-4713')).length, 0);
-			assert.equal((await otps('436503333333')).length, 0);
-			log(`${version}: timed out (resumed ${Date.now() - t0} ms after the other cases): nothing sent; the model was told ${results.map((r) => r.content).join(' | ')}`);
-		});
 
 		it('wired straight to the agent: refused in words, nothing sent; reads still served', async () => {
 			const run = await server.runWorkflow(workflows.directly.id, { trigger: 'Start' });
