@@ -199,22 +199,6 @@ describe('verifyAge', () => {
 		]);
 	});
 
-	it('sends ageTo only for "At Most", with minDisabilityPercentage', async () => {
-		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'atMost',
-			ageFrom: 18,
-			ageTo: 30,
-			additionalFields: { minDisabilityPercentage: 70 },
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageTo: 30, minDisabilityPercentage: 70 }]);
-		// The sandbox subject is 34 with 60 % disability.
-		expect(items[0].json).toMatchObject({ ageResult: 'no', disabilityResult: 'not eligible' });
-	});
-
 	it('sends neither age for "None"', async () => {
 		const journeyId = await openJourney();
 		const { items, error } = await run({

@@ -23,36 +23,6 @@ async function sentBodies(): Promise<unknown[]> {
 }
 
 describe('Payments: Challenge Deposit', () => {
-	it('sends all seven fields (piiToggle as 1) and outputs the whole response', async () => {
-		const { items: out, error } = await deposit({ currency: 'eur' });
-		expect(error).toBeUndefined();
-		expect(await sentBodies()).toEqual([
-			{
-				amount: '0.01',
-				currency: 'EUR',
-				description: 'order-4711',
-				firstName: 'Anna',
-				lastName: 'Schmidt',
-				piiToggle: 1,
-				nameMatchLogic: 'exact',
-			},
-		]);
-		expect(out).toHaveLength(1);
-		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[0].json).toEqual({
-			transactionId: expect.any(String),
-			description: 'order-4711',
-			status: 'OK',
-			globalResult: { overall: 'review', totalScore: 100 },
-			nameMatchScore: 100,
-			iban: 'DE89370400440532013000',
-			amount: '0.01',
-			currency: 'EUR',
-			returnedFirstName: 'Anna',
-			returnedLastName: 'Schmidt',
-		});
-	});
-
 	it('sends piiToggle 0 when off, and nameMatchLogic fuzzy; no holder name comes back', async () => {
 		const { items: out, error } = await deposit({ piiToggle: false, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' });
 		expect(error).toBeUndefined();

@@ -17,7 +17,7 @@ const ROUTES = {
 type Operation = keyof typeof ROUTES;
 
 async function lookup(operation: Operation, parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	// The whole answer (Simplify off): what these tests read; Simplify itself: test/shared/simplify.test.ts.
+	// The whole answer (Simplify off): what these tests read; Simplify itself: golden phone-v2-simplify.json.
 	return await emulator().run(node, { operation, simple: false, ...parameters } as never, {
 		...(options.input ? { input: items(...options.input) } : {}),
 		continueOnFail: options.continueOnFail,

@@ -408,31 +408,6 @@ describe('configureWebhook', () => {
 	});
 	const headers = (...pairs: Array<[string, string]>) => ({ header: pairs.map(([name, value]) => ({ name, value })) });
 
-	it('sends webhookUrl and the auth headers as metadata.authHeader, and outputs the whole response', async () => {
-		const { items, error } = await run(
-			configure({ authHeader: headers(['X-Webhook-Token', 's3cr3t-value'], ['X-Tenant', 'acme']) }),
-		);
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests('POST /onboarding/configureWebhook');
-		expect(request.body).toEqual({
-			webhookUrl: 'https://example.com/webhook/qes',
-			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
-		});
-		expect(items).toEqual([
-			{
-				json: {
-					status: true,
-					data: { id: expect.any(String), url: 'https://example.com/webhook/qes', createdAt: expect.any(String) },
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(await webhookState()).toMatchObject({
-			url: 'https://example.com/webhook/qes',
-			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
-		});
-	});
-
 	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
 		expect((await run(configure())).error).toBeUndefined();
 		expect((await run(configure({ webhookUrl: 'http://localhost:5678/webhook/other' }))).error).toBeUndefined();
