@@ -2,8 +2,6 @@ import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
 import { items, useEmulator } from '../helpers/emulator';
-import { addressOperations } from '../../nodes/Address/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
@@ -160,8 +158,7 @@ describe('Address Verification: answers and failures', () => {
 });
 
 describe('Address Verification node', () => {
-	it('has the contract names and icon, and the AT notice shows only for Austria', () => {
-		expectNodeContract(node.description, { name: 'verificationAddress', displayName: 'Address Verification', icon: 'address', operations: addressOperations });
+	it('shows the AT notice only for Austria', () => {
 		const notice = node.description.properties.find((p) => p.type === 'notice')!;
 		expect(notice.displayOptions?.show).toEqual({ operation: ['verify'], country: ['AT', 'at', 'AUT', 'aut'] });
 	});

@@ -176,14 +176,6 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 		]);
 	});
 
-	it('Search All Instead of Names sends searchAll "true" and no names', async () => {
-		const { error } = await run({ operation: 'registerIndividual', profileId: 'p-all', searchAll: true, names: 'Left Over' });
-		expect(error).toBeUndefined();
-		expect(await sentBodies(REGISTER)).toEqual([{ profileId: 'p-all', searchAll: 'true' }]);
-		const profiles = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/aml/profiles`)).json()) as IDataObject[];
-		expect(profiles).toEqual([expect.objectContaining({ profileId: 'p-all', names: null, searchAll: true })]);
-	});
-
 	it('removes the profile; the older generation answers with no body', async () => {
 		await run({ operation: 'registerIndividual', profileId: 'p-gone', names: 'Jane Doe' });
 		const { items: out, error } = await run({ operation: 'removeSearchProfile', profileId: 'p-gone' });

@@ -139,15 +139,6 @@ describe('Get Payment Status: the outcome', () => {
 		expect((error as NodeApiError).description).toContain('No payment with referenceId "order-0000": pass the referenceId you gave Initiate Payment');
 	});
 
-	it('is a read: a dropped connection is retried', async () => {
-		await initiate({});
-		await emulator().configure({ failures: [{ route: STATUS, status: 0 }] });
-		const { error, items: out } = await status('order-4711');
-		expect(error).toBeUndefined();
-		expect(out[0].json.paymentOutcome).toBe('pending');
-		expect(await emulator().count(STATUS)).toBe(2);
-	});
-
 	it("reads the incoming item's referenceId by default (Initiate Payment's output, a payment result)", async () => {
 		await initiate({});
 		const { items: out } = await emulator().run(node, { operation: 'getPaymentStatus' } as never, { input: items({ referenceId: 'order-4711' }) });

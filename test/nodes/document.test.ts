@@ -8,8 +8,6 @@ import { VerificationDocument } from '../../nodes/Document/VerificationDocument.
 import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';
-import { documentOperations } from '../../nodes/Document/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -53,14 +51,8 @@ const expectValidationError = async (result: RunNodeResult, itemIndex: number, .
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 describe('node description', () => {
-	it('has the contract names, the upcoming note and the operation values', () => {
+	it('has the upcoming note', () => {
 		const { description } = new VerificationDocument();
-		expectNodeContract(description, {
-			name: 'verificationDocument',
-			displayName: 'Document Verification',
-			icon: 'document',
-			operations: documentOperations,
-		});
 		expect(description.description).toMatch(/upcoming/i);
 	});
 

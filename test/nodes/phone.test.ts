@@ -6,8 +6,6 @@ import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
 import { GENERATIONS, playing } from '../helpers/generations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 
 const emulator = useEmulator();
 const node = new VerificationPhone();
@@ -367,9 +365,8 @@ describe('Phone node description', () => {
 		expect(ref.displayOptions).toEqual({ show: { operation: ['checkOtp'] } });
 	});
 
-	it('has the contract names, the icon, and shows phoneNumber / email by method', () => {
+	it('shows phoneNumber / email by method', () => {
 		const d = node.description;
-		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: phoneOperations });
 		expect(d.properties.find((p) => p.name === 'phoneNumber')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['sms'] } });
 		expect(d.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
 	});

@@ -11,8 +11,6 @@ import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { runNode, type RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
-import { qesOperations } from '../../nodes/Qes/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -138,14 +136,8 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 }
 
 describe('node description', () => {
-	it('has the contract names and operation values, and warns that configuring replaces the webhook', () => {
+	it('warns that configuring replaces the webhook', () => {
 		const { description } = new VerificationQes();
-		expectNodeContract(description, {
-			name: 'verificationQes',
-			displayName: 'QES Onboarding',
-			icon: 'qes',
-			operations: qesOperations,
-		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
 		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);

@@ -134,7 +134,29 @@ describe.each(operations)('operation table %s: the data contract, without HTTP',
 	});
 });
 
+/** Each action node's public names and icon (CONVENTIONS); the golden workflows hold the values saved with them. */
+const nodeContracts = [
+	['Address/VerificationAddress', 'verificationAddress', 'Address Verification', 'address', addressOperations],
+	['Aml/VerificationAml', 'verificationAml', 'AML Screening', 'aml', amlOperations],
+	['Document/VerificationDocument', 'verificationDocument', 'Document Verification', 'document', documentOperations],
+	['Identity/VerificationIdentity', 'verificationIdentity', 'Identity Verification', 'identity', identityOperations],
+	['Kyb/VerificationKyb', 'verificationKyb', 'KYB Company Data', 'kyb', kybOperations],
+	['Payments/VerificationPayments', 'verificationPayments', 'Payment Account Check', 'payments', paymentsOperations],
+	['Phone/VerificationPhone', 'verificationPhone', 'Phone Verification', 'phone', phoneOperations],
+	['Qes/VerificationQes', 'verificationQes', 'QES Onboarding', 'qes', qesOperations],
+] as const;
+
 describe('node descriptions', () => {
+	it.each(nodeContracts)('%s: names, AI-tool use, the shared credential, light and dark icon, one option per table row', async (file, name, displayName, icon, ops) => {
+		const module = (await import(`../../nodes/${file}.node`)) as Record<string, new () => INodeType>;
+		const { description } = new module[file.split('/')[1]]();
+		expect([description.name, description.displayName, description.usableAsTool]).toEqual([name, displayName, true]);
+		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
+		expect(description.icon).toEqual({ light: `file:../../icons/${icon}.svg`, dark: `file:../../icons/${icon}.dark.svg` });
+		const operation = description.properties.find((p) => p.name === 'operation')!;
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(ops.map((o) => o.value));
+	});
+
 	it('show every operation field, with its rule as the end of its description', async () => {
 		const { VerificationPhone } = await import('../../nodes/Phone/VerificationPhone.node');
 		const node: INodeType = new VerificationPhone();
