@@ -1,11 +1,11 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationAddress();
 const ROUTE = 'POST /address/verify';
 

@@ -1,11 +1,11 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationAml();
 const CHECK = 'POST /aml/checkIndividual';
 const REGISTER = 'POST /aml/ongoingMonitoring/registerIndividual';

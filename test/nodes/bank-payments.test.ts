@@ -2,12 +2,12 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPayments();
 const INITIATE = 'POST /payments/initiate';
 const STATUS = 'POST /payments/status';

@@ -5,7 +5,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
+import { binaryData, type RunNodeResult } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
@@ -14,14 +14,7 @@ const sandbox = useSandbox();
 
 async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await runNode({
-		node: new VerificationDocument(),
-		parameters: { simple: false, ...parameters },
-		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
-		credentialTypes: sandbox().credentialTypes,
-		input,
-		continueOnFail,
-	});
+	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 const startProxy = async (path: string, rewrite: (body: IDataObject) => unknown) =>

@@ -1,13 +1,13 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationDocument();
 const ROUTE = 'POST /sdk/universal/handshake';
 const PATH = '/sdk/universal/handshake';

@@ -1,10 +1,10 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationIdentity();
 const ROUTE = 'POST /identity/verify';
 

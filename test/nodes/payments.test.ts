@@ -1,11 +1,11 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPayments();
 const ROUTE = 'POST /payments/challenge-deposit';
 

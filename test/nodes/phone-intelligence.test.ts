@@ -1,11 +1,11 @@
 import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
 
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPhone();
 
 const ROUTES = {
@@ -192,7 +192,7 @@ describe('Get Phone ID: add-ons', () => {
 	it.each([
 		[{ ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, 'Add-Ons (addons) must be a list of add-ons from ageVerify, breachedData,'],
 	])('refuses %p before sending', async (change, message) => {
-		const result = await lookup('getPhoneId', { phoneNumber: '436501234567', ...change }, { input: [{ blank: '' }] });
+		const result = await lookup('getPhoneId', change, { input: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
 	});
 });

@@ -4,10 +4,10 @@ import { VerificationServicesApi } from '../../credentials/VerificationServicesA
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
-import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPhone();
 const ROUTE = 'POST /phone-service/verification';
 
@@ -141,7 +141,7 @@ async function runNodeAt(baseUrl: string, parameters: IDataObject, input: INodeE
 	return await runNode({
 		node,
 		parameters: parameters as never,
-		credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: baseUrl } as never },
+		credentials: { verificationServicesApi: { ...emulator().credentials, sandboxBaseUrl: baseUrl } as never },
 		credentialTypes: [new VerificationServicesApi()],
 		input,
 	});

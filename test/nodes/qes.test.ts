@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { startForeignOrigin } from '../helpers/foreign-origin';
-import { runNode, type RunNodeResult } from '../helpers/n8n';
+import type { RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
@@ -21,15 +21,7 @@ async function run(
 	{ continueOnFail = false, baseUrl = sandbox().baseUrl, cancelWhen }: { continueOnFail?: boolean; baseUrl?: string; cancelWhen?: Promise<unknown> } = {},
 ) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await runNode({
-		node: new VerificationQes(),
-		parameters: { simple: false, ...parameters },
-		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
-		credentialTypes: sandbox().credentialTypes,
-		input,
-		continueOnFail,
-		cancelWhen,
-	});
+	return await sandbox().run(new VerificationQes(), { simple: false, ...parameters }, { input, continueOnFail, cancelWhen, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 /** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
