@@ -1,8 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
@@ -138,13 +136,7 @@ const wrongCode = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? Stri
 
 /** Runs the node with the credential's base URL pointing at `baseUrl` (a proxy in front of the emulator). */
 async function runNodeAt(baseUrl: string, parameters: IDataObject, input: INodeExecutionData[]) {
-	return await runNode({
-		node,
-		parameters: parameters as never,
-		credentials: { verificationServicesApi: { ...emulator().credentials, sandboxBaseUrl: baseUrl } as never },
-		credentialTypes: [new VerificationServicesApi()],
-		input,
-	});
+	return await emulator().run(node, parameters as never, { input, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 /** A proxy in front of the emulator that rewrites the 200 answers of code checks with `rewrite`. */
