@@ -110,7 +110,6 @@ describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (
 describe('Start Hosted Journey: the request', () => {
 	it.each([
 		['only the address', { additionalFields: { locality: 'Graz', country: 'aut' } }, { validationData: { address: { locality: 'Graz', country: 'AUT' } } }],
-		['only the date of birth (ISO)', { additionalFields: { DOB: '1964-08-12' } }, { validationData: { DOB: '1964/08/12' } }],
 		['one check of the step', { steps: { liveness: true } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { liveness: true } }] }],
 		['a permitted document with countries from an expression', { steps: { permittedDocuments: { document: [{ idType: 'driversLicense', countries: '={{ ["at", "de"] }}' }] } } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { permittedDocuments: [{ idType: 'driversLicense', countries: ['AT', 'DE'] }] } }] }],
 		['an empty document step (none sent)', { steps: {} }, {}],
