@@ -1,10 +1,9 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { items, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();

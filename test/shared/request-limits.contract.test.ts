@@ -12,10 +12,9 @@ import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { VALID_DEPOSIT } from '../helpers/deposit';
-import { items, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
 import { runCredentialTest } from '../helpers/n8n';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const aml = new VerificationAml();

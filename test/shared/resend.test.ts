@@ -18,8 +18,7 @@ import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
 import { VALID_DEPOSIT } from '../helpers/deposit';
-import { items, useSandbox } from '../helpers/sandbox';
-import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const payments = new VerificationPayments();
