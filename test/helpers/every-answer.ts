@@ -11,28 +11,10 @@ import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import type { Sandbox } from './sandbox';
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
-import { addressOperations } from '../../nodes/Address/operations';
-import { amlOperations } from '../../nodes/Aml/operations';
-import { documentOperations } from '../../nodes/Document/operations';
-import { identityOperations } from '../../nodes/Identity/operations';
-import { kybOperations } from '../../nodes/Kyb/operations';
-import { paymentsOperations } from '../../nodes/Payments/operations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { qesOperations } from '../../nodes/Qes/operations';
-
-const TABLES: Record<string, OperationDefinition[]> = {
-	verificationAddress: addressOperations,
-	verificationAml: amlOperations,
-	verificationDocument: documentOperations,
-	verificationIdentity: identityOperations,
-	verificationKyb: kybOperations,
-	verificationPayments: paymentsOperations,
-	verificationPhone: phoneOperations,
-	verificationQes: qesOperations,
-};
+import { OPERATION_TABLES } from './operation-tables';
 
 function operationOf(node: INodeType, value: string): OperationDefinition {
-	const found = TABLES[node.description.name]?.find((op) => op.value === value);
+	const found = OPERATION_TABLES[node.description.name]?.find((op) => op.value === value);
 	if (!found) throw new Error(`${node.description.name} has no operation ${value}`);
 	return found;
 }
