@@ -13,6 +13,7 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { startSampler } = require('./sampler');
+const { markdownTable, textTable } = require('./table');
 
 const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
 const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
@@ -181,21 +182,15 @@ function floodRows(result) {
 }
 
 function renderFloodText(result) {
-	const rows = floodRows(result);
-	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-	const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ');
-	return ['', `Flood: ${result.settings.count} distinct signed journey results, ${result.settings.concurrency} at a time, no resends, a fresh n8n 2.x each`, ...rows.map(line), ''].join('\n');
+	return ['', `Flood: ${result.settings.count} distinct signed journey results, ${result.settings.concurrency} at a time, no resends, a fresh n8n 2.x each`, ...textTable(floodRows(result)), ''].join('\n');
 }
 
 function renderFloodMarkdown(result) {
-	const rows = floodRows(result);
 	return [
 		'',
 		`## Flood: ${result.settings.count} distinct signed journey results, ${result.settings.concurrency} at a time (bench/lib/flood-bench.js)`,
 		'',
-		`| ${rows[0].join(' | ')} |`,
-		`| ${rows[0].map(() => '---').join(' | ')} |`,
-		...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
+		...markdownTable(floodRows(result)),
 		'',
 		'No resends: a delivery answered otherwise than 2xx is one the provider would send again, not a lost one. Lost: answered 2xx, no execution that ran to the end.',
 		'',

@@ -13,6 +13,7 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { median, max } = require('./stats');
+const { markdownTable, textTable } = require('./table');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
 const CREDENTIAL_TYPE = 'verificationServicesApi';
@@ -432,14 +433,10 @@ function leftOutNotes(result) {
 
 function renderTriggerText(result) {
 	const s = result.settings;
-	const rows = triggerRows(result);
-	const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i] ?? '').length)));
-	const line = (r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
 	return [
 		'',
 		`Trigger (n8n ${result.n8nVersion}, n8n start): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each (medians over rounds; ratio = trigger / plain Webhook node)`,
-		line(rows[0]),
-		...rows.slice(1).map(line),
+		...textTable(triggerRows(result)),
 		...leftOutNotes(result),
 		'',
 	].join('\n');
@@ -447,14 +444,11 @@ function renderTriggerText(result) {
 
 function renderTriggerMarkdown(result) {
 	const s = result.settings;
-	const rows = triggerRows(result);
 	return [
 		'',
 		`## Trigger (n8n ${result.n8nVersion}): ${s.pings} distinct pings, ${s.concurrency} at a time, ${s.rounds} round(s) each`,
 		'',
-		`| ${rows[0].join(' | ')} |`,
-		`| ${rows[0].map(() => '---').join(' | ')} |`,
-		...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`),
+		...markdownTable(triggerRows(result)),
 		'',
 		'Answer time: from sending the POST to the end of the answer, per ping. Ratios: trigger / plain Webhook node, same server, alternating rounds.',
 		...leftOutNotes(result),

@@ -62,24 +62,24 @@ function amlWorkflow({ id, name, count, credential, options = {} }) {
  * or null for none).
  */
 function httpWorkflow({ id, name, count, credential, baseUrl, batching }) {
-	const http = node(
-		NODE_UNDER_TEST,
-		'n8n-nodes-base.httpRequest',
-		4.2,
-		{
-			method: 'POST',
-			url: `${baseUrl}/aml/checkIndividual`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: CREDENTIAL_TYPE,
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
-			options: batching ? { batching: { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } } } : {},
-		},
-		{ credentials: credentialRef(credential), retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 },
-	);
-	return chain(id, name, [...head(count), http]);
+	const auth = { authentication: 'predefinedCredentialType', nodeCredentialType: CREDENTIAL_TYPE };
+	const options = batching ? { batching: { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } } } : {};
+	return chain(id, name, [...head(count), amlPost(baseUrl, auth, options, { credentials: credentialRef(credential) })]);
+}
+
+/** n8n's HTTP Request node posting each item's name to the AML route, Retry On Fail on (5 tries, 1 s apart). */
+function amlPost(baseUrl, auth, options, extra = {}) {
+	const parameters = {
+		method: 'POST',
+		url: `${baseUrl}/aml/checkIndividual`,
+		...auth,
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'keypair',
+		bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
+		options,
+	};
+	return node(NODE_UNDER_TEST, 'n8n-nodes-base.httpRequest', 4.2, parameters, { ...extra, retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 });
 }
 
 /**
@@ -96,23 +96,8 @@ function httpBearerWorkflow({ id, name, count, baseUrl, apiKey, customerId }) {
 		headerParameters: { parameters: [{ name: 'Api-Key', value: apiKey }, { name: 'Customer-Id', value: customerId }] },
 		options: {},
 	});
-	const http = node(
-		NODE_UNDER_TEST,
-		'n8n-nodes-base.httpRequest',
-		4.2,
-		{
-			method: 'POST',
-			url: `${baseUrl}/aml/checkIndividual`,
-			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get Token').first().json.access_token }}" }] },
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
-			options: {},
-		},
-		{ retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 },
-	);
+	const bearer = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get Token').first().json.access_token }}" }] } };
+	const http = amlPost(baseUrl, bearer, {});
 	const [trigger, ...rest] = head(count);
 	return chain(id, name, [trigger, token, ...rest, http]);
 }

@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { runNode } from '../helpers/n8n';
 import { type Sandbox, SANDBOX_CUSTOMER_ID, startSandbox } from '../helpers/sandbox';
 
 const people = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { name: `Person ${i}` } }));
@@ -13,13 +12,7 @@ describe('credential: token exchange', () => {
 	beforeEach(async () => await sandbox.reset());
 
 	it('exchanges once for 200 concurrent items from a cold start, with the documented request', async () => {
-		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(200),
-		});
+		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(200) });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(200);
 		expect(await sandbox.count('POST /auth')).toBe(1);
@@ -36,13 +29,7 @@ describe('credential: token exchange', () => {
 		// The first token lives 2 s; the next ones an hour, so the second run's length cannot matter.
 		await sandbox.configure({ tokenLifetimeSeconds: 2 });
 		const run = async (count: number) =>
-			await runNode({
-				node: new VerificationAml(),
-				parameters: checkIndividual,
-				credentials: { verificationServicesApi: { ...sandbox.credentials } },
-				credentialTypes: sandbox.credentialTypes,
-				input: people(count),
-			});
+			await sandbox.run(new VerificationAml(), checkIndividual, { input: people(count) });
 		expect((await run(1)).error).toBeUndefined();
 		expect(await sandbox.count('POST /auth')).toBe(1);
 		await sandbox.configure({ tokenLifetimeSeconds: 3600 });
@@ -56,13 +43,7 @@ describe('credential: token exchange', () => {
 
 	it('fails clearly on a wrong key, without leaking it', async () => {
 		const wrongKey = '00000000-dead-beef-0000-000000000000';
-		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials, apiKey: wrongKey } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(3),
-		});
+		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(3), credentials: { apiKey: wrongKey } });
 		expect(result.error?.message).toMatch(/rejected the API key or the customer ID \(HTTP 401\)/);
 		const everything = JSON.stringify({ error: result.error, items: result.items, updates: result.credentialUpdates });
 		expect(everything).not.toContain(wrongKey);
@@ -71,14 +52,7 @@ describe('credential: token exchange', () => {
 	});
 
 	it('1,000 items against a wrong key with Continue On Fail: at most 2 exchanges, the credential error on every item', async () => {
-		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: checkIndividual,
-			credentials: { verificationServicesApi: { ...sandbox.credentials, apiKey: '00000000-dead-beef-0000-000000000000' } },
-			credentialTypes: sandbox.credentialTypes,
-			input: people(1000),
-			continueOnFail: true,
-		});
+		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(1000), continueOnFail: true, credentials: { apiKey: '00000000-dead-beef-0000-000000000000' } });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1000);
 		expect(result.items.every((item, i) => /rejected the API key or the customer ID \(HTTP 401\)/.test(String(item.json.error)) && (item.pairedItem as { item: number }).item === i)).toBe(true);

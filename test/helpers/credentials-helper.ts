@@ -6,12 +6,13 @@
  *    (NodeHelpers.getNodeParameters) -> `={{ }}` expressions resolved through `workflow.expression`
  *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
  *    workflow in the given mode, as n8n does);
- *  - authenticate: function form, or IAuthenticateGeneric with `={{ $credentials.x }}` values;
+ *  - authenticate: the function form (this package's credentials use no other);
  *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty, the
  *    credentials expired, or the node is the credential tester's NoOp; persisted via
  *    updateCredentials, which the harness records (and applies to the store, like the DB update);
  *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
- * Not mirrored: credential overwrites, external secrets, dynamic/end-user credentials, AI gateway.
+ * Not mirrored: credential overwrites, external secrets, dynamic/end-user credentials, AI gateway,
+ * OAuth, declarative authenticate, credential types that extend others.
  */
 import { Credentials, getAdditionalKeys } from 'n8n-core';
 import type {
@@ -28,7 +29,6 @@ import type {
 	INodeProperties,
 	INodeType,
 	IRequestOptionsSimplified,
-	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -160,39 +160,16 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
 		const { authenticate } = this.credentialTypes.getByName(typeName);
 		if (!authenticate) return requestOptions;
 
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions);
+		// This package's credentials authenticate by function; n8n's declarative form is not mirrored.
+		if (typeof authenticate !== 'function') {
+			throw new UnexpectedError(`Credential type "${typeName}": only a function authenticate is mirrored`);
 		}
-
-		if (!workflow || !node) {
-			throw new UnexpectedError(
-				'Workflow and node are required for declarative credential authentication',
-			);
-		}
-		requestOptions.headers ??= {};
-		if (authenticate.type === 'generic') {
-			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-				for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
-					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
-					const valueResolved = this.resolveValue(
-						value as string,
-						{ $credentials: credentials },
-						workflow,
-						node,
-					);
-					const target = (requestOptions[outerKey] ??= {}) as Record<string, unknown>;
-					target[keyResolved] = valueResolved;
-				}
-			}
-		}
-		return requestOptions;
+		return await authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication(
@@ -242,18 +219,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return Object.assign(credentials, output);
 	}
 
-	async runPreAuthentication(
-		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const credentialType = this.credentialTypes.getByName(typeName);
-		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		const output = (await credentialType.preAuthentication.call(
-			restrictToCredentialDomains(helpers, credentials),
-			credentials,
-		)) as ICredentialDataDecryptedObject | undefined;
-		return output ?? undefined;
+	/** n8n calls it only for OAuth2 credentials, which this package has none of. */
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		throw new UnexpectedError('OAuth credentials are not mirrored');
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
@@ -369,41 +337,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		this.updates.push({ type, data: deepCopy(data) });
 	}
 
-	async updateCredentialsOauthTokenData(
-		nodeCredentials: INodeCredentialsDetails,
-		type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		const credentials = await this.getCredentials(nodeCredentials, type);
-		await credentials.updateData({ oauthTokenData: data.oauthTokenData });
-		const updated = await credentials.getData();
-		this.store.set(type, updated);
-		this.updates.push({ type, data: deepCopy(updated) });
+	/** n8n calls it only for OAuth credentials, which this package has none of. */
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		throw new UnexpectedError('OAuth credentials are not mirrored');
 	}
 
+	/** This package's credential types extend none and are not OAuth: their own properties are all. */
 	getCredentialsProperties(type: string): INodeProperties[] {
-		const credentialTypeData = this.credentialTypes.getByName(type);
-		if (credentialTypeData.extends === undefined) {
-			if (['oAuth1Api', 'oAuth2Api'].includes(type)) {
-				return [
-					...credentialTypeData.properties,
-					{
-						displayName: 'oauthTokenData',
-						name: 'oauthTokenData',
-						type: 'json',
-						required: false,
-						default: {},
-					},
-				];
-			}
-			return credentialTypeData.properties;
-		}
-		const combineProperties: INodeProperties[] = [];
-		for (const parentType of credentialTypeData.extends) {
-			NodeHelpers.mergeNodeProperties(combineProperties, this.getCredentialsProperties(parentType));
-		}
-		NodeHelpers.mergeNodeProperties(combineProperties, credentialTypeData.properties);
-		return combineProperties;
+		return this.credentialTypes.getByName(type).properties;
 	}
 
 	private getStoredOrThrow(nodeCredentials: INodeCredentialsDetails, type: string) {
@@ -417,24 +358,5 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			);
 		}
 		return deepCopy(data);
-	}
-
-	private resolveValue(
-		parameterValue: string,
-		additionalKeys: IWorkflowDataProxyAdditionalKeys,
-		workflow: Workflow,
-		node: INode,
-	): string {
-		if (!isExpression(parameterValue)) return parameterValue;
-		const returnValue = workflow.expression.getSimpleParameterValue(
-			node,
-			parameterValue,
-			'internal',
-			additionalKeys,
-			undefined,
-			'',
-		);
-		if (!returnValue) return '';
-		return returnValue.toString();
 	}
 }

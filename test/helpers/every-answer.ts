@@ -9,31 +9,12 @@ import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { runNode } from './n8n';
 import type { Sandbox } from './sandbox';
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
-import { addressOperations } from '../../nodes/Address/operations';
-import { amlOperations } from '../../nodes/Aml/operations';
-import { documentOperations } from '../../nodes/Document/operations';
-import { identityOperations } from '../../nodes/Identity/operations';
-import { kybOperations } from '../../nodes/Kyb/operations';
-import { paymentsOperations } from '../../nodes/Payments/operations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { qesOperations } from '../../nodes/Qes/operations';
-
-const TABLES: Record<string, OperationDefinition[]> = {
-	verificationAddress: addressOperations,
-	verificationAml: amlOperations,
-	verificationDocument: documentOperations,
-	verificationIdentity: identityOperations,
-	verificationKyb: kybOperations,
-	verificationPayments: paymentsOperations,
-	verificationPhone: phoneOperations,
-	verificationQes: qesOperations,
-};
+import { OPERATION_TABLES } from './operation-tables';
 
 function operationOf(node: INodeType, value: string): OperationDefinition {
-	const found = TABLES[node.description.name]?.find((op) => op.value === value);
+	const found = OPERATION_TABLES[node.description.name]?.find((op) => op.value === value);
 	if (!found) throw new Error(`${node.description.name} has no operation ${value}`);
 	return found;
 }
@@ -58,14 +39,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEUlEQVR42mP4sG8aHDH
 export async function everyAnswer(sandbox: Sandbox): Promise<Answer[]> {
 	const answers: Answer[] = [];
 	const run = async (node: INodeType, parameters: INodeParameters, input?: INodeExecutionData[]) => {
-		const result = await runNode({
-			node,
-			parameters,
-			typeVersion: 1,
-			input,
-			credentials: { verificationServicesApi: sandbox.credentials },
-			credentialTypes: sandbox.credentialTypes,
-		});
+		const result = await sandbox.run(node, parameters, { typeVersion: 1, input });
 		if (result.error) throw new Error(`${node.description.name} ${String(parameters.operation)}: ${result.error.message}`);
 		const definition = operationOf(node, String(parameters.operation));
 		answers.push({ node, definition, nodeName: node.description.displayName, operation: String(parameters.operation), parameters, items: result.items });

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import type { Emulator } from './emulator';
+import type { Sandbox } from './sandbox';
 import type { RunNodeResult } from './n8n';
 import { startRewritingProxy } from './rewriting-proxy';
 
@@ -10,7 +10,7 @@ import { startRewritingProxy } from './rewriting-proxy';
  * generation, or an answer the emulator does not give.
  */
 export async function runWithRewrittenAnswers(
-	emulator: Emulator,
+	emulator: Sandbox,
 	node: INodeType,
 	path: string,
 	rewrite: (answer: IDataObject) => unknown,

@@ -1,9 +1,10 @@
 import axios from 'axios';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { resetPacers } from '../../nodes/shared/transport/pacing';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
+import { type RunNodeOptions, type RunNodeResult, runLoadOptions, runNode } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../../sandbox/server') as {
@@ -35,7 +36,15 @@ export interface Sandbox {
 	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; inFlight: number; total: number }>;
 	requests: (route: string) => Promise<RecordedRequest[]>;
 	close: () => Promise<void>;
+	/** runNode with the credential pointing at the emulator (`credentials` overrides some of its values). */
+	run: (node: INodeType, parameters: INodeParameters, options?: RunOptions) => Promise<RunNodeResult>;
+	/** runLoadOptions with the credential pointing at the emulator. */
+	loadOptions: (node: INodeType, method: string, parameters: INodeParameters) => Promise<INodePropertyOptions[]>;
 }
+
+type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry' | 'typeVersion'> & {
+	credentials?: Record<string, string>;
+};
 
 /** Starts the emulator on a free loopback port, with credential data pointing at it. */
 export async function startSandbox(): Promise<Sandbox> {
@@ -65,6 +74,22 @@ export async function startSandbox(): Promise<Sandbox> {
 		count: async (route) => ((await control.get('/stats')).data.counts[route] as number | undefined) ?? 0,
 		requests: async (route) => (await control.get('/requests', { params: { route } })).data,
 		close: async () => await server.close(),
+		run: async (node, parameters, { credentials, ...options } = {}) =>
+			await runNode({
+				node,
+				parameters,
+				credentials: { verificationServicesApi: { ...sandbox.credentials, ...credentials } },
+				credentialTypes: sandbox.credentialTypes,
+				...options,
+			}),
+		loadOptions: async (node, method, parameters) =>
+			await runLoadOptions({
+				node,
+				method,
+				parameters,
+				credentials: { verificationServicesApi: { ...sandbox.credentials } },
+				credentialTypes: sandbox.credentialTypes,
+			}),
 	};
 	return sandbox;
 }
@@ -79,3 +104,12 @@ export function useSandbox(): () => Sandbox {
 	beforeEach(async () => await sandbox!.reset());
 	return () => sandbox!;
 }
+
+/** The NodeOperationError/NodeApiError's item index, wherever n8n keeps it. */
+export function errorItemIndex(error: unknown): unknown {
+	const e = error as { context?: { itemIndex?: unknown }; itemIndex?: unknown };
+	return e.context?.itemIndex ?? e.itemIndex;
+}
+
+/** Input items from plain objects. */
+export const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((j) => ({ json: j }));

@@ -1,11 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RunNodeResult } from './n8n';
-
-/** The emulator's request statistics (a Sandbox or an Emulator). */
-interface Counted {
-	stats: () => Promise<{ total: number }>;
-}
+import type { Sandbox } from './sandbox';
 
 /**
  * Asserts the run failed validation for `itemIndex` (0-based, as n8n's itemIndex; the message and
@@ -13,7 +9,7 @@ interface Counted {
  * reached the emulator, not even a token exchange.
  */
 export async function expectValidationError(
-	sandbox: Counted,
+	sandbox: Pick<Sandbox, 'stats'>,
 	result: RunNodeResult,
 	itemIndex: number,
 	...parts: string[]

@@ -26,7 +26,6 @@ import {
 	UnexpectedError,
 	Workflow,
 	deepCopy,
-	isNodeClassInstance,
 	resolveWebhookDescriptionField,
 } from 'n8n-workflow';
 
@@ -132,9 +131,7 @@ function createResponse() {
 		events.emit('finish');
 		events.emit('close');
 	};
-	const setHeader = (name: string, value: unknown) => {
-		recorded.headers[name.toLowerCase()] = value;
-	};
+	// What this package's triggers use of n8n's Express response: status().json(), once(), headersSent.
 	const res = {
 		headersSent: false,
 		writableEnded: false,
@@ -163,57 +160,9 @@ function createResponse() {
 			recorded.statusCode = code;
 			return res;
 		},
-		sendStatus(code: number) {
-			recorded.statusCode = code;
-			finish(String(code));
-			return res;
-		},
-		setHeader(name: string, value: unknown) {
-			setHeader(name, value);
-			return res;
-		},
-		set(name: string | Record<string, unknown>, value?: unknown) {
-			if (typeof name === 'string') setHeader(name, value);
-			else for (const [key, entry] of Object.entries(name)) setHeader(key, entry);
-			return res;
-		},
-		header(name: string | Record<string, unknown>, value?: unknown) {
-			return res.set(name, value);
-		},
-		getHeader(name: string) {
-			return recorded.headers[name.toLowerCase()];
-		},
-		type(contentType: string) {
-			setHeader('content-type', contentType);
-			return res;
-		},
-		writeHead(code: number, headers: Record<string, unknown> = {}) {
-			recorded.statusCode = code;
-			for (const [key, entry] of Object.entries(headers)) setHeader(key, entry);
-			return res;
-		},
-		write(chunk: unknown) {
-			recorded.body =
-				recorded.body === undefined ? chunk : `${String(recorded.body)}${String(chunk)}`;
-			return true;
-		},
 		json(body: unknown) {
-			setHeader('content-type', 'application/json; charset=utf-8');
+			recorded.headers['content-type'] = 'application/json; charset=utf-8';
 			finish(body);
-			return res;
-		},
-		send(body?: unknown) {
-			finish(body);
-			return res;
-		},
-		end(body?: unknown) {
-			finish(body);
-			return res;
-		},
-		redirect(url: string) {
-			recorded.statusCode = 302;
-			setHeader('location', url);
-			finish();
 			return res;
 		},
 	};
@@ -295,13 +244,9 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 	let response: IWebhookResponseData | undefined;
 	let error: Error | undefined;
 	try {
-		if (isNodeClassInstance(nodeType)) {
-			if (!nodeType.webhook) throw new UnexpectedError('Node has no webhook() method');
-			response = await nodeType.webhook(context);
-		} else {
-			if (!nodeType.webhook) throw new UnexpectedError('Node has no webhook() method');
-			response = await nodeType.webhook.call(context);
-		}
+		// This package's triggers implement INodeType, not n8n's Node class.
+		if (!nodeType.webhook) throw new UnexpectedError('Node has no webhook() method');
+		response = await nodeType.webhook.call(context);
 	} catch (caught) {
 		error = caught as Error;
 	}

@@ -1,11 +1,11 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationAml();
 const CHECK = 'POST /aml/checkIndividual';
 const REGISTER = 'POST /aml/ongoingMonitoring/registerIndividual';
@@ -174,14 +174,6 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 			{ profileId: 'p-1', names: 'Jane Doe', fuzzySearch: 'false' },
 			{ profileId: 'p-2', names: 'John Roe' },
 		]);
-	});
-
-	it('Search All Instead of Names sends searchAll "true" and no names', async () => {
-		const { error } = await run({ operation: 'registerIndividual', profileId: 'p-all', searchAll: true, names: 'Left Over' });
-		expect(error).toBeUndefined();
-		expect(await sentBodies(REGISTER)).toEqual([{ profileId: 'p-all', searchAll: 'true' }]);
-		const profiles = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/aml/profiles`)).json()) as IDataObject[];
-		expect(profiles).toEqual([expect.objectContaining({ profileId: 'p-all', names: null, searchAll: true })]);
 	});
 
 	it('removes the profile; the older generation answers with no body', async () => {

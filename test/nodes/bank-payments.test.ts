@@ -2,12 +2,12 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPayments();
 const INITIATE = 'POST /payments/initiate';
 const STATUS = 'POST /payments/status';
@@ -137,15 +137,6 @@ describe('Get Payment Status: the outcome', () => {
 		const { error } = await status('order-0000');
 		expect(error!.message).toBe('Get Payment Status failed with HTTP 404: Payment not found');
 		expect((error as NodeApiError).description).toContain('No payment with referenceId "order-0000": pass the referenceId you gave Initiate Payment');
-	});
-
-	it('is a read: a dropped connection is retried', async () => {
-		await initiate({});
-		await emulator().configure({ failures: [{ route: STATUS, status: 0 }] });
-		const { error, items: out } = await status('order-4711');
-		expect(error).toBeUndefined();
-		expect(out[0].json.paymentOutcome).toBe('pending');
-		expect(await emulator().count(STATUS)).toBe(2);
 	});
 
 	it("reads the incoming item's referenceId by default (Initiate Payment's output, a payment result)", async () => {

@@ -5,25 +5,16 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { binaryData, runNode, type RunNodeResult } from '../helpers/n8n';
+import { binaryData, type RunNodeResult } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
 import { useSandbox } from '../helpers/sandbox';
-import { documentOperations } from '../../nodes/Document/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
 async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await runNode({
-		node: new VerificationDocument(),
-		parameters: { simple: false, ...parameters },
-		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
-		credentialTypes: sandbox().credentialTypes,
-		input,
-		continueOnFail,
-	});
+	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 const startProxy = async (path: string, rewrite: (body: IDataObject) => unknown) =>
@@ -53,14 +44,8 @@ const expectValidationError = async (result: RunNodeResult, itemIndex: number, .
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 describe('node description', () => {
-	it('has the contract names, the upcoming note and the operation values', () => {
+	it('has the upcoming note', () => {
 		const { description } = new VerificationDocument();
-		expectNodeContract(description, {
-			name: 'verificationDocument',
-			displayName: 'Document Verification',
-			icon: 'document',
-			operations: documentOperations,
-		});
 		expect(description.description).toMatch(/upcoming/i);
 	});
 
@@ -197,22 +182,6 @@ describe('verifyAge', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-	});
-
-	it('sends ageTo only for "At Most", with minDisabilityPercentage', async () => {
-		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'atMost',
-			ageFrom: 18,
-			ageTo: 30,
-			additionalFields: { minDisabilityPercentage: 70 },
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageTo: 30, minDisabilityPercentage: 70 }]);
-		// The sandbox subject is 34 with 60 % disability.
-		expect(items[0].json).toMatchObject({ ageResult: 'no', disabilityResult: 'not eligible' });
 	});
 
 	it('sends neither age for "None"', async () => {

@@ -1,13 +1,12 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { items, useEmulator } from '../helpers/emulator';
+import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 import { expectValidationError } from '../helpers/validation';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationDocument();
 const ROUTE = 'POST /sdk/universal/handshake';
 const PATH = '/sdk/universal/handshake';
@@ -110,7 +109,6 @@ describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (
 describe('Start Hosted Journey: the request', () => {
 	it.each([
 		['only the address', { additionalFields: { locality: 'Graz', country: 'aut' } }, { validationData: { address: { locality: 'Graz', country: 'AUT' } } }],
-		['only the date of birth (ISO)', { additionalFields: { DOB: '1964-08-12' } }, { validationData: { DOB: '1964/08/12' } }],
 		['one check of the step', { steps: { liveness: true } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { liveness: true } }] }],
 		['a permitted document with countries from an expression', { steps: { permittedDocuments: { document: [{ idType: 'driversLicense', countries: '={{ ["at", "de"] }}' }] } } }, { steps: [{ id: 'documentVerification', type: 'documentVerification', interface: 'Umbrella Toolbox', configuration: { permittedDocuments: [{ idType: 'driversLicense', countries: ['AT', 'DE'] }] } }] }],
 		['an empty document step (none sent)', { steps: {} }, {}],

@@ -1,15 +1,11 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { runNode } from '../helpers/n8n';
 import { startRewritingProxy } from '../helpers/rewriting-proxy';
-import { errorItemIndex, items, useEmulator } from '../helpers/emulator';
+import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationPhone();
 const ROUTE = 'POST /phone-service/verification';
 
@@ -140,13 +136,7 @@ const wrongCode = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? Stri
 
 /** Runs the node with the credential's base URL pointing at `baseUrl` (a proxy in front of the emulator). */
 async function runNodeAt(baseUrl: string, parameters: IDataObject, input: INodeExecutionData[]) {
-	return await runNode({
-		node,
-		parameters: parameters as never,
-		credentials: { verificationServicesApi: { ...emulator().credentials(), sandboxBaseUrl: baseUrl } as never },
-		credentialTypes: [new VerificationServicesApi()],
-		input,
-	});
+	return await emulator().run(node, parameters as never, { input, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 /** A proxy in front of the emulator that rewrites the 200 answers of code checks with `rewrite`. */
@@ -367,9 +357,8 @@ describe('Phone node description', () => {
 		expect(ref.displayOptions).toEqual({ show: { operation: ['checkOtp'] } });
 	});
 
-	it('has the contract names, the icon, and shows phoneNumber / email by method', () => {
+	it('shows phoneNumber / email by method', () => {
 		const d = node.description;
-		expectNodeContract(d, { name: 'verificationPhone', displayName: 'Phone Verification', icon: 'phone', operations: phoneOperations });
 		expect(d.properties.find((p) => p.name === 'phoneNumber')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['sms'] } });
 		expect(d.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
 	});

@@ -9,10 +9,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { startForeignOrigin } from '../helpers/foreign-origin';
-import { runNode, type RunNodeResult } from '../helpers/n8n';
+import type { RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
-import { qesOperations } from '../../nodes/Qes/operations';
-import { expectNodeContract } from '../helpers/node-contract';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -23,15 +21,7 @@ async function run(
 	{ continueOnFail = false, baseUrl = sandbox().baseUrl, cancelWhen }: { continueOnFail?: boolean; baseUrl?: string; cancelWhen?: Promise<unknown> } = {},
 ) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await runNode({
-		node: new VerificationQes(),
-		parameters: { simple: false, ...parameters },
-		credentials: { verificationServicesApi: { ...sandbox().credentials, sandboxBaseUrl: baseUrl } },
-		credentialTypes: sandbox().credentialTypes,
-		input,
-		continueOnFail,
-		cancelWhen,
-	});
+	return await sandbox().run(new VerificationQes(), { simple: false, ...parameters }, { input, continueOnFail, cancelWhen, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 /** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
@@ -138,14 +128,8 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 }
 
 describe('node description', () => {
-	it('has the contract names and operation values, and warns that configuring replaces the webhook', () => {
+	it('warns that configuring replaces the webhook', () => {
 		const { description } = new VerificationQes();
-		expectNodeContract(description, {
-			name: 'verificationQes',
-			displayName: 'QES Onboarding',
-			icon: 'qes',
-			operations: qesOperations,
-		});
 		const operation = description.properties.find((p) => p.name === 'operation')!;
 		const options = operation.options as Array<{ value: string; description: string }>;
 		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
@@ -407,31 +391,6 @@ describe('configureWebhook', () => {
 		...extra,
 	});
 	const headers = (...pairs: Array<[string, string]>) => ({ header: pairs.map(([name, value]) => ({ name, value })) });
-
-	it('sends webhookUrl and the auth headers as metadata.authHeader, and outputs the whole response', async () => {
-		const { items, error } = await run(
-			configure({ authHeader: headers(['X-Webhook-Token', 's3cr3t-value'], ['X-Tenant', 'acme']) }),
-		);
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests('POST /onboarding/configureWebhook');
-		expect(request.body).toEqual({
-			webhookUrl: 'https://example.com/webhook/qes',
-			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
-		});
-		expect(items).toEqual([
-			{
-				json: {
-					status: true,
-					data: { id: expect.any(String), url: 'https://example.com/webhook/qes', createdAt: expect.any(String) },
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(await webhookState()).toMatchObject({
-			url: 'https://example.com/webhook/qes',
-			metadata: { authHeader: { 'X-Webhook-Token': 's3cr3t-value', 'X-Tenant': 'acme' } },
-		});
-	});
 
 	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
 		expect((await run(configure())).error).toBeUndefined();

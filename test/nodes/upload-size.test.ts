@@ -8,7 +8,7 @@ import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/fi
 import { SentLater } from '../../nodes/shared/operation/build-request';
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { RuleInput } from '../../nodes/shared/operation/operation-types';
-import { binaryData, runNode } from '../helpers/n8n';
+import { binaryData } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
 /** Uploads are held in memory while sent, up to the concurrency window's items at once: they have a cap. */
@@ -21,14 +21,7 @@ describe('upload size cap (Add Image)', () => {
 		return { json: { journeyId: 'j-1' }, binary: { data: binary } };
 	};
 	const addImage = async (input: INodeExecutionData[], parameters: Record<string, string> = {}, continueOnFail = false) =>
-		await runNode({
-			node: new VerificationDocument(),
-			parameters: { operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front', ...parameters },
-			credentials: { verificationServicesApi: { ...sandbox().credentials } },
-			credentialTypes: sandbox().credentialTypes,
-			input,
-			continueOnFail,
-		});
+		await sandbox().run(new VerificationDocument(), { operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front', ...parameters }, { input, continueOnFail });
 
 	it.each([
 		['with its byte count', true],

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workfl
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { ItemParameters, jsonFieldPath } from '../../nodes/shared/operation/item-parameters';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 
 /** A context whose getNodeParameter answers `evaluate` and counts its calls. */
 function context(parameters: INodeParameters, inputs: IDataObject[], evaluate: (name: string, itemIndex: number) => unknown) {
@@ -76,7 +76,7 @@ describe('ItemParameters: what n8n evaluates per item and what it need not', () 
 });
 
 describe('ItemParameters inside n8n: the requests are those n8n evaluation gives', () => {
-	const emulator = useEmulator();
+	const emulator = useSandbox();
 	const aml = new VerificationAml();
 	const AML = 'POST /aml/checkIndividual';
 

@@ -1,32 +1,10 @@
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import { addressOperations } from '../../nodes/Address/operations';
-import { amlOperations } from '../../nodes/Aml/operations';
-import { documentOperations } from '../../nodes/Document/operations';
-import { identityOperations } from '../../nodes/Identity/operations';
-import { kybOperations } from '../../nodes/Kyb/operations';
-import { paymentsOperations } from '../../nodes/Payments/operations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { qesOperations } from '../../nodes/Qes/operations';
 import { FieldError } from '../../nodes/shared/fields/field-error';
-import type { FieldValues, OperationDefinition, ValueField } from '../../nodes/shared/operation/operation-types';
+import type { FieldValues, ValueField } from '../../nodes/shared/operation/operation-types';
 import { requestSettings } from '../../nodes/shared/operation/request-options';
+import { OPERATION_TABLES } from '../helpers/operation-tables';
 
-/**
- * What the request path relies on in every operation table, checked for operations added later too:
- * a table that breaks one of these would send a field under a wrong name, leave a path placeholder
- * unfilled, or show the editor a parameter the request never reads.
- */
-const tables: Record<string, OperationDefinition[]> = {
-	aml: amlOperations,
-	kyb: kybOperations,
-	payments: paymentsOperations,
-	document: documentOperations,
-	phone: phoneOperations,
-	qes: qesOperations,
-	address: addressOperations,
-	identity: identityOperations,
-};
 /** Enough of n8n for a rule to read the item: its input carries a small file under `data`, the default binary property. */
 const ctx = {
 	getInputData: () => [{ json: {}, binary: { data: { mimeType: 'image/png', data: 'iVBORw0KGgo=', bytes: 8, fileName: 'a.png' } } }],
@@ -38,7 +16,12 @@ const hintOf = ({ rule, property }: ValueField) => (typeof rule.hint === 'functi
 const unset = (value: unknown) => value === undefined || value === '' || (typeof value === 'string' && value.startsWith('='));
 const RESPONSE_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
-const operations = Object.entries(tables).flatMap(([node, ops]) => ops.map((op) => [`${node}.${op.value}`, op] as const));
+/**
+ * What the request path relies on in every operation table, checked for operations added later too:
+ * a table that breaks one of these would send a field under a wrong name, leave a path placeholder
+ * unfilled, or show the editor a parameter the request never reads.
+ */
+const operations = Object.entries(OPERATION_TABLES).flatMap(([node, ops]) => ops.map((op) => [`${node}.${op.value}`, op] as const));
 
 describe.each(operations)('operation table %s', (_name, op) => {
 	const valueFields = op.fields.filter((f) => f.rule !== undefined);
@@ -134,7 +117,29 @@ describe.each(operations)('operation table %s: the data contract, without HTTP',
 	});
 });
 
+/** Each action node's public names and icon (CONVENTIONS); the golden workflows hold the values saved with them. */
+const nodeContracts = [
+	['Address/VerificationAddress', 'verificationAddress', 'Address Verification', 'address'],
+	['Aml/VerificationAml', 'verificationAml', 'AML Screening', 'aml'],
+	['Document/VerificationDocument', 'verificationDocument', 'Document Verification', 'document'],
+	['Identity/VerificationIdentity', 'verificationIdentity', 'Identity Verification', 'identity'],
+	['Kyb/VerificationKyb', 'verificationKyb', 'KYB Company Data', 'kyb'],
+	['Payments/VerificationPayments', 'verificationPayments', 'Payment Account Check', 'payments'],
+	['Phone/VerificationPhone', 'verificationPhone', 'Phone Verification', 'phone'],
+	['Qes/VerificationQes', 'verificationQes', 'QES Onboarding', 'qes'],
+] as const;
+
 describe('node descriptions', () => {
+	it.each(nodeContracts)('%s: names, AI-tool use, the shared credential, light and dark icon, one option per table row', async (file, name, displayName, icon) => {
+		const module = (await import(`../../nodes/${file}.node`)) as Record<string, new () => INodeType>;
+		const { description } = new module[file.split('/')[1]]();
+		expect([description.name, description.displayName, description.usableAsTool]).toEqual([name, displayName, true]);
+		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
+		expect(description.icon).toEqual({ light: `file:../../icons/${icon}.svg`, dark: `file:../../icons/${icon}.dark.svg` });
+		const operation = description.properties.find((p) => p.name === 'operation')!;
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(OPERATION_TABLES[name].map((o) => o.value));
+	});
+
 	it('show every operation field, with its rule as the end of its description', async () => {
 		const { VerificationPhone } = await import('../../nodes/Phone/VerificationPhone.node');
 		const node: INodeType = new VerificationPhone();

@@ -51,23 +51,6 @@ describe('Pacer', () => {
 		expect(gaps(times)).toEqual([20, 20, 20, 20, 20]);
 	});
 
-	it('shares the fixed quota between callers: two runs at 10 req/s send 10 req/s together', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		const times: number[] = [];
-		const run = async () => {
-			for (let i = 0; i < 5; i++) {
-				await pacer.admit(10);
-				times.push(clock.now());
-				release(pacer);
-			}
-		};
-		await Promise.all([run(), run()]);
-		times.sort((a, b) => a - b);
-		expect(new Set(times).size).toBe(10);
-		expect(Math.min(...gaps(times))).toBeGreaterThanOrEqual(100);
-	});
-
 	it('is unthrottled until the first 429', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);

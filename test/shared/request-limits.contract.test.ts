@@ -12,12 +12,11 @@ import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { VALID_DEPOSIT } from '../helpers/deposit';
-import { items, useEmulator } from '../helpers/emulator';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
 import { runCredentialTest } from '../helpers/n8n';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const aml = new VerificationAml();
 const payments = new VerificationPayments();
 
@@ -109,7 +108,7 @@ describe('no redirect is followed', () => {
 		for (const accessToken of ['', 'a-stored-token']) {
 			const result = await runCredentialTest({
 				credentialType: new VerificationServicesApi(),
-				data: { ...emulator().credentials(), accessToken },
+				data: { ...emulator().credentials, accessToken },
 			});
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/redirect \(HTTP 307/);

@@ -10,11 +10,10 @@ import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { items, useEmulator } from '../helpers/emulator';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const aml = new VerificationAml();
 const payments = new VerificationPayments();
 const phone = new VerificationPhone();

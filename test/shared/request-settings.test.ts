@@ -4,18 +4,13 @@ import type { INodeParameters } from 'n8n-workflow';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { retryAfterMs } from '../../nodes/shared/transport/retry-timing';
 import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/transport/wait';
-import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
 /** Max Requests per Second and Timeout become timer delays: out of bounds they would overflow Node's timers to 1 ms. */
 describe('bounds of Max Requests per Second and Timeout', () => {
 	const sandbox = useSandbox();
 	const check = async (options: Record<string, unknown>, continueOnFail = false, names = ['Jane Doe', 'John Doe']) =>
-		await runNode({
-			node: new VerificationAml(),
-			parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: options as INodeParameters },
-			credentials: { verificationServicesApi: { ...sandbox().credentials } },
-			credentialTypes: sandbox().credentialTypes,
+		await sandbox().run(new VerificationAml(), { operation: 'checkIndividual', name: '={{ $json.name }}', options: options as INodeParameters }, {
 			input: names.map((name) => ({ json: { name } })),
 			continueOnFail,
 		});

@@ -18,10 +18,9 @@ import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
 import { VALID_DEPOSIT } from '../helpers/deposit';
-import { items, useEmulator } from '../helpers/emulator';
-import { SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const payments = new VerificationPayments();
 const phone = new VerificationPhone();
 const document = new VerificationDocument();

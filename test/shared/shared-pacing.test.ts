@@ -1,8 +1,8 @@
 import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { resetPacers } from '../../nodes/shared/transport/pacing';
-import { items, useEmulator } from '../helpers/emulator';
+import { items, useSandbox } from '../helpers/sandbox';
 
-const emulator = useEmulator();
+const emulator = useSandbox();
 const node = new VerificationKyb();
 const names = (run: string, n: number) => items(...Array.from({ length: n }, (_, i) => ({ name: `${run} ${i}` })));
 const search = { operation: 'search', name: '={{ $json.name }}' };

@@ -11,7 +11,6 @@ import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
-import { runNode } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -28,13 +27,7 @@ function asTool(node: INodeType): INodeType {
 }
 
 async function run(node: INodeType, parameters: INodeParameters, onError?: OnError) {
-	return await runNode({
-		node,
-		parameters,
-		credentials: { verificationServicesApi: sandbox().credentials },
-		credentialTypes: sandbox().credentialTypes,
-		onError,
-	});
+	return await sandbox().run(node, parameters, { onError });
 }
 
 const screenViktor = { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '1970/01/15' };
