@@ -46,7 +46,7 @@ export function humanReviewProperties(operations: OperationDefinition[]): INodeP
 	return [...byVersion].flatMap(([from, actions]) => [
 		{
 			displayName:
-				'This tool acts on the world (it moves money, sends a message, changes the account or starts a session for a person). An AI agent runs it only after a person approves each call: connect it to the AI Agent (version 3 or later, n8n 2.6 or later) through a human review node, for example Email, Slack or Chat. Any other call is refused and nothing is sent.',
+				'This tool acts on the world (it moves money, sends a message, changes the account or starts a session for a person). Unless Run Without Human Review is on, an AI agent runs it only after a person approves each call: connect it to the AI Agent (version 3 or later, n8n 2.6 or later) through a human review node, for example Email, Slack or Chat. Any other call is refused and nothing is sent.',
 			name: 'humanReviewNotice',
 			type: 'notice',
 			default: '',
