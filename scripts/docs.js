@@ -15,6 +15,6 @@ nodes.forEach((node, i) => {
 });
 const readmePath = path.join(root, 'README.md');
 const withOperations = replaceSection(fs.readFileSync(readmePath, 'utf8'), renderOperations(nodes, tables));
-const toolTables = tools.renderTools(tools.toolNodes(root, require));
+const toolTables = tools.renderTools(nodes, tables);
 fs.writeFileSync(readmePath, replaceSection(withOperations, toolTables, tools.START, tools.END));
 console.log('README.md operation reference and table of reads and actions updated');

@@ -11,42 +11,36 @@ const { renderOperations, operationTableOf, replaceSection } = require('../../sc
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tools = require('../../scripts/render-tools') as {
-	renderTools: (nodes: unknown[]) => string;
-	toolNodes: (root: string, load: (path: string) => unknown) => unknown[];
+	renderTools: (nodes: unknown[], tables: Record<string, unknown>) => string;
 	START: string;
 	END: string;
 };
 
 const root = join(__dirname, '..', '..');
 
+// The nodes npm run docs renders, from the sources the build compiles, with their operation tables.
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+const sources = pkg.n8n.nodes.map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+const nodes = sources.map((source) => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const NodeClass = Object.values(require(source) as Record<string, new () => { description: { name: string; properties: { name: string }[] } }>)[0];
+	return new NodeClass();
+});
+const tables: Record<string, unknown> = {};
+nodes.forEach((node, i) => {
+	if (node.description.properties.some((p) => p.name === 'operation')) tables[node.description.name] = operationTableOf(sources[i]);
+});
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
 describe('README operation reference', () => {
 	it('matches the operation tables (run `npm run docs` when this fails)', () => {
-		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
-		const sources = pkg.n8n.nodes.map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
-		const nodes = sources.map((source) => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const NodeClass = Object.values(require(source) as Record<string, new () => { description: { name: string; properties: { name: string }[] } }>)[0];
-			return new NodeClass();
-		});
-		const tables: Record<string, unknown> = {};
-		nodes.forEach((node, i) => {
-			if (node.description.properties.some((p) => p.name === 'operation')) tables[node.description.name] = operationTableOf(sources[i]);
-		});
-		const readme = readFileSync(join(root, 'README.md'), 'utf8');
 		expect(readme).toBe(replaceSection(readme, renderOperations(nodes, tables)));
 	});
 });
 
 describe('README table of reads and actions', () => {
 	it('matches the operation tables (run `npm run docs` when this fails)', () => {
-		// The sources the build compiles, in place of dist/.
-		const load = (path: string) =>
-			path.endsWith('.json')
-				? JSON.parse(readFileSync(path, 'utf8'))
-				: // eslint-disable-next-line @typescript-eslint/no-require-imports
-					require(path.replace(`${root}/dist/`, `${root}/`).replace(/\.js$/, '.ts'));
-		const readme = readFileSync(join(root, 'README.md'), 'utf8');
-		const generated = tools.renderTools(tools.toolNodes(root, load));
+		const generated = tools.renderTools(nodes, tables);
 		expect(generated).toMatch(/\| Payment Account Check \| Challenge Deposit \(`challengeDeposit`\) \| moves money \| 2 \|/);
 		expect(readme).toBe(replaceSection(readme, generated, tools.START, tools.END));
 	});
