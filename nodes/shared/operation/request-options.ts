@@ -9,11 +9,12 @@ import {
 } from '../transport/request-settings';
 import { integer, number } from '../fields/rules';
 
+const RATE_RULE = `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`;
+
 /** 0 (no known quota), or a rate within the bounds: the property's maxValue, and at least MIN_REQUESTS_PER_SECOND. */
 const requestRate: Rule = {
-	hint: `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`,
+	hint: RATE_RULE,
 	toWire: (value, field) => {
-		const rule = `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`;
 		let rate: unknown;
 		try {
 			rate = number.toWire(value, field);
@@ -21,7 +22,7 @@ const requestRate: Rule = {
 			rate = undefined;
 		}
 		if (typeof rate !== 'number' || (rate !== 0 && rate < MIN_REQUESTS_PER_SECOND))
-			throw ruleBroken(field.name, rule, value);
+			throw ruleBroken(field.name, RATE_RULE, value);
 		return rate;
 	},
 };
