@@ -26,14 +26,7 @@ export function contentTypeOf(headers: ApiResponse['headers']): string {
  */
 export function decodeBytes(body: unknown, contentType: string): unknown {
 	if (!Buffer.isBuffer(body)) return body;
-	if (/json/i.test(contentType)) {
-		const text = body.toString('utf8');
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			return text;
-		}
-	}
+	if (/json/i.test(contentType)) return jsonOrText(body.toString('utf8'));
 	return /^text\//i.test(contentType) || body.length === 0 ? body.toString('utf8') : body;
 }
 
@@ -43,7 +36,11 @@ export function decodeBytes(body: unknown, contentType: string): unknown {
  */
 export function decodeText(body: Buffer): unknown {
 	const text = body.toString('utf8').replace(/^\uFEFF/, '');
-	if (text === '') return text;
+	return text === '' ? text : jsonOrText(text);
+}
+
+/** The text parsed as JSON, or the text itself when it is none. */
+function jsonOrText(text: string): unknown {
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
