@@ -21,7 +21,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { freshFetch, sleep } = require('./lib/util');
+const { emulatorControl, freshFetch, sleep } = require('./lib/util');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
 const { parse } = require('./lib/compliance-model');
@@ -124,10 +124,8 @@ for (const version of VERSIONS) {
 			}),
 		};
 
-		const emulator = async (route, match = () => true) => {
-			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
-			return (await res.json()).filter((r) => match(r.body));
-		};
+		const emulator = async (route, match = () => true) =>
+			(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).filter((r) => match(r.body));
 		const deposits = (reference) => emulator(ROUTES.deposit, (b) => b.description === reference);
 		const otps = (digits) => emulator(ROUTES.otp, (b) => b.phoneNumber === digits);
 		/** Starts a workflow as "Execute workflow" does; returns the execution id without waiting for its end. */

@@ -15,7 +15,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { emulatorControl } = require('./lib/util');
 const { parse } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -76,10 +76,8 @@ for (const version of VERSIONS) {
 		const actions = withActions('mcpActionsServer', 'verification-actions');
 		const optIn = withActions('mcpActionsOptIn1', 'verification-actions-opt-in', { runWithoutHumanReview: true });
 
-		const emulator = async (route, match = () => true) => {
-			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
-			return (await res.json()).filter((r) => match(r.body));
-		};
+		const emulator = async (route, match = () => true) =>
+			(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).filter((r) => match(r.body));
 		const connect = async (mcpPath, headers = { authorization: `Bearer ${TOKEN}` }) => {
 			const client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
 			await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${mcpPath}`), { requestInit: { headers } }));
