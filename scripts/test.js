@@ -50,7 +50,7 @@ const e2e = (file, version, cpu = 0.5) => ({
  * the queue and start files are suites of their own. The longest known first, so the run ends sooner.
  */
 const E2E_OWN_SUITE = ['queue', 'start'];
-const E2E_LONGEST = ['trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
+const E2E_LONGEST = ['customer-book', 'trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
 const E2E_FILES = fs
 	.readdirSync(path.join(root, 'test', 'e2e'))
 	.filter((f) => f.endsWith('.e2e.test.js'))

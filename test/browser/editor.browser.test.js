@@ -47,9 +47,12 @@ const SAMPLE_REQUESTS = {
 	},
 	'identity-journey/start': { customerNumber: 'C-4711', fullName: 'Erika Mustermann', dateOfBirth: '1964-08-12' },
 	'pay-by-bank/checkout': { orderId: 'order-4711', amount: '49.90' },
+	'customer-book/left': { customerId: 'C-4711' },
 };
 const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
-const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER, SIGNED_RESULT_TRIGGER];
+const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER, SIGNED_RESULT_TRIGGER];
+/** A start only the workflow itself fires (the customer book's next page), never a person in the editor. */
+const CALLED_BY_WORKFLOW = 'n8n-nodes-base.executeWorkflowTrigger';
 
 function exampleFiles() {
 	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json') && !f.startsWith('credentials')).sort();
@@ -59,7 +62,7 @@ const readExample = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR,
 
 /** The nodes an example can be started from in the editor, in the order they appear. */
 function startsOf(json) {
-	return json.nodes.filter((n) => /trigger/i.test(n.type) || n.type === 'n8n-nodes-base.webhook');
+	return json.nodes.filter((n) => (/trigger/i.test(n.type) && n.type !== CALLED_BY_WORKFLOW) || n.type === 'n8n-nodes-base.webhook');
 }
 
 async function shot(page, name, { docs = false } = {}) {

@@ -185,6 +185,36 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 	});
 });
 
+describe('AML: Register Individual registers a Profile ID once per run', () => {
+	const register = { operation: 'registerIndividual', profileId: '={{ $json.id }}', names: '={{ $json.name }}' };
+	const book = [
+		{ id: 'c-1', name: 'Jane Doe' },
+		{ id: 'c-2', name: 'John Roe' },
+		{ id: 'c-1', name: 'Jane Doe-Smith' },
+	];
+
+	it('a second item with the same Profile ID refuses the run before anything is sent, naming both items', async () => {
+		await expectValidationError(emulator(), await run(register, book), 2, `Profile ID (profileId) "c-1" is item 1's too: one Profile ID names one monitoring profile`);
+	});
+
+	it('with Continue On Fail the second item is its error item and the others are registered', async () => {
+		const { items: out, error } = await emulator().run(node, register as never, { input: items(...book), continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(await sentBodies(REGISTER)).toEqual([
+			{ profileId: 'c-1', names: 'Jane Doe' },
+			{ profileId: 'c-2', names: 'John Roe' },
+		]);
+		expect(out.map((i) => [i.json.profileId, i.pairedItem])).toEqual([['c-1', { item: 0 }], ['c-2', { item: 1 }], [undefined, { item: 2 }]]);
+		expect(out[2].json.error).toContain(`"c-1" is item 1's too`);
+	});
+
+	it('version 1 sends both, as workflows saved with it do', async () => {
+		const { error } = await emulator().run(node, register as never, { input: items(...book), typeVersion: 1 });
+		expect(error).toBeUndefined();
+		expect((await sentBodies(REGISTER)).map((b) => (b as IDataObject).profileId)).toEqual(['c-1', 'c-2', 'c-1']);
+	});
+});
+
 describe('AML node description', () => {
 	it('shows Names only while Search All Instead of Names is off, and the constraints in Additional Fields', () => {
 		const properties = node.description.properties;

@@ -17,6 +17,13 @@ export const registerIndividual: OperationDefinition = {
 	toolDescription:
 		"adds a person to ongoing AML monitoring: the provider keeps screening them under the profileId you choose until the profile is removed. Supply profileId and names (the person's full name); dob (yyyy/mm/dd) and gender when known. Creates a monitoring profile the provider may bill until it is removed: call it only when the user asks for monitoring.",
 	expects: { body: 'nothing' },
+	// One profileId names one profile (Remove Search Profile takes nothing else): a second item with the
+	// same ID in one run would replace the first registration, never add a second one.
+	oncePerRun: {
+		field: 'profileId',
+		fromVersion: 2,
+		why: 'one Profile ID names one monitoring profile, so this registration would replace that one. Give each person their own ID (e.g. your customer number) and register each once.',
+	},
 	fields: [
 		{
 			property: {
@@ -26,7 +33,8 @@ export const registerIndividual: OperationDefinition = {
 				default: '',
 				required: true,
 				placeholder: 'customer-4711',
-				description: 'Your ID for this monitoring profile; use it later to remove the profile',
+				description:
+					'Your ID for this monitoring profile, one per person (e.g. your customer number); Remove Search Profile takes only this ID. From node version 2, two items with the same ID in one run are refused.',
 			},
 			rule: text(),
 		},

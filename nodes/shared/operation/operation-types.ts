@@ -178,6 +178,12 @@ export interface OperationDefinition {
 	 */
 	repeatable: boolean;
 	fields: Field[];
+	/**
+	 * A field whose value names one thing at the API (a monitoring profile's ID): from node version
+	 * `fromVersion` on, a second item of one run with the same value is refused before anything is
+	 * sent, its error naming the earlier item and `why`. Older versions send both, as saved workflows do.
+	 */
+	oncePerRun?: { field: string; fromVersion: number; why: string };
 	/** The operation's own entries of its Options collection (the request settings are added to every operation). */
 	options?: ValueField[];
 	/** The answer a success must be; default `{ body: 'json' }`. */

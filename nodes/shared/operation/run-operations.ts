@@ -10,6 +10,7 @@ import { forEachBounded } from './bounded';
 import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
 import { itemError } from './item-error';
+import { oncePerRun } from './once-per-run';
 import { ItemParameters } from './item-parameters';
 import { responseJson } from '../responses/response-json';
 import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
@@ -90,9 +91,11 @@ export async function runOperations(
 /** Every item's values and request; an invalid item stops the run, or becomes its error item. */
 function validateItems(run: Run, parameters: ItemParameters, count: number): ReadyItem[] {
 	const ready: ReadyItem[] = [];
+	const checkOncePerRun = oncePerRun(run.op, run.ctx.getNode().typeVersion);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const values = readValues(run.ctx, parameters, run.op, itemIndex);
+			checkOncePerRun(values, itemIndex);
 			ready.push({ itemIndex, values, request: buildRequest(run.op, values) });
 		} catch (error) {
 			if (!run.continueOnFail) throw run.fail(error, itemIndex);

@@ -6,14 +6,17 @@
 //   POST /rest/projects/:projectId/data-tables        { name, columns: [{ name, type }] }
 // Column types: string, number, boolean, date (the Data Table node's resource mapper schema names them).
 
-/** The tables `workflow`'s Data Table nodes reference by name, with the columns their mappings use. */
+/** The tables `workflow`'s Data Table nodes reference by name, each once, with the columns all their mappings use. */
 function tablesOf(workflow) {
-	return workflow.nodes
-		.filter((n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters?.dataTableId?.mode === 'name')
-		.map((n) => ({
-			name: n.parameters.dataTableId.value,
-			columns: (n.parameters.columns?.schema ?? []).map(({ id, type }) => ({ name: id, type })),
-		}));
+	const tables = new Map();
+	for (const n of workflow.nodes) {
+		if (n.type !== 'n8n-nodes-base.dataTable' || n.parameters?.dataTableId?.mode !== 'name') continue;
+		const name = n.parameters.dataTableId.value;
+		const columns = tables.get(name) ?? [];
+		for (const { id, type } of n.parameters.columns?.schema ?? []) if (!columns.some((c) => c.name === id)) columns.push({ name: id, type });
+		tables.set(name, columns);
+	}
+	return [...tables].map(([name, columns]) => ({ name, columns }));
 }
 
 /** Creates every table the workflow names that does not exist yet in the owner's project; returns their ids by name. */
@@ -31,11 +34,24 @@ async function ensureDataTables(server, workflow) {
 	return ids;
 }
 
-/** The rows of a table, oldest first. */
+/** The rows of a table, oldest first (n8n answers at most MAX_ITEMS_PER_PAGE, 250, per request). */
 async function dataTableRows(server, tableId) {
 	const { id: projectId } = await server.get('/rest/projects/personal');
-	const page = await server.get(`/rest/projects/${projectId}/data-tables/${tableId}/rows`, { query: { take: '1000', sortBy: 'id:asc' } });
-	return page.data ?? [];
+	const rows = [];
+	for (;;) {
+		const query = { skip: String(rows.length), take: '250', sortBy: 'id:asc' };
+		const page = await server.get(`/rest/projects/${projectId}/data-tables/${tableId}/rows`, { query });
+		rows.push(...(page.data ?? []));
+		if (!page.data?.length || rows.length >= page.count) return rows;
+	}
+}
+
+/** Adds `rows` to a table, as an import of a customer list does (500 per request). */
+async function insertDataTableRows(server, tableId, rows) {
+	const { id: projectId } = await server.get('/rest/projects/personal');
+	for (let i = 0; i < rows.length; i += 500) {
+		await server.post(`/rest/projects/${projectId}/data-tables/${tableId}/insert`, { data: rows.slice(i, i + 500), returnType: 'count' });
+	}
 }
 
 /**
@@ -52,4 +68,4 @@ async function pickDataTablesById(server, workflowId, ids) {
 	await server.patch(`/rest/workflows/${workflowId}`, { nodes, versionId: stored.versionId });
 }
 
-module.exports = { tablesOf, ensureDataTables, dataTableRows, pickDataTablesById };
+module.exports = { tablesOf, ensureDataTables, dataTableRows, insertDataTableRows, pickDataTablesById };

@@ -1,0 +1,212 @@
+'use strict';
+// examples/customer-book-data-table.json and examples/customer-book-monitoring.json in a running n8n
+// server (2.40 and 1.123) against the sandbox emulator, fired by their Schedule Triggers as at night:
+// a book of 1,200 customers in the n8n data table customer_book is re-screened in pages of 500, each
+// page its own execution started by the page before (Execute Workflow, not waiting); every customer is
+// screened once per night, the verdicts land on their rows, a refused customer keeps its error, a
+// second night screens nobody. Then the book is registered for ongoing monitoring once (a duplicate
+// customer ID in a page is refused by the node), and a customer who leaves is removed.
+//
+//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/customer-book.e2e.test.js
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { dataTableRows, insertDataTableRows } = require('./lib/data-tables');
+const { startExampleServer } = require('./lib/example-server');
+const util = require('./lib/util');
+const { closeSuite, postJson } = require('./trigger-helpers');
+
+const read = (file) => JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', file), 'utf8'));
+const SCREENING = read('customer-book-data-table.json');
+const MONITORING = read('customer-book-monitoring.json');
+const TABLE = 'customer_book';
+const PAGE = 500;
+const BOOK_SIZE = 1200;
+
+const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const log = (msg) => util.defaultLog(`[customer-book] ${msg}`);
+
+/** The book: C-0001 ... C-1200, no hits but three: two on lists, one the API refuses; C-0004 repeats C-0003's ID. */
+function book() {
+	const rows = [];
+	for (let n = 1; n <= BOOK_SIZE; n++) {
+		const id = `C-${String(n).padStart(4, '0')}`;
+		rows.push({ customer_id: id, name: `Customer ${id} Example`, dob: n % 10 === 0 ? '1980-04-30' : null });
+	}
+	rows[3].customer_id = 'C-0003';
+	rows[6] = { ...rows[6], name: 'Viktor Sanctioned', dob: '1970-01-15' };
+	rows[499] = { ...rows[499], name: 'Max Mixed', dob: null };
+	rows[899] = { ...rows[899], name: 'Forbidden Person', dob: null };
+	return rows;
+}
+
+/** The examples as imported for the test: their Schedule Triggers never fire until `fireSchedule` sets them. */
+function quietSchedules(workflow) {
+	const nodes = workflow.nodes.map((n) =>
+		n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: '0 0 0 1 1 *' }] } } } : n,
+	);
+	return { ...workflow, nodes };
+}
+
+/** How many times each value of `key` was sent to `route`. */
+function countsBy(bodies, key) {
+	const counts = new Map();
+	for (const body of bodies) counts.set(body[key], (counts.get(body[key]) ?? 0) + 1);
+	return counts;
+}
+
+/** The n8n process's resident memory in MiB (Linux), or undefined. */
+function rssMiB(pid) {
+	try {
+		const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+		return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+	} catch {
+		return undefined;
+	}
+}
+
+for (const version of versions) {
+	describe(`examples/customer-book-*.json in a running n8n ${version}`, () => {
+		let sandbox;
+		let instance;
+		let server;
+		let base;
+		let tableId;
+		const api = (method, controlPath) => util.emulatorControl(sandbox.url, method, controlPath);
+		const requests = async (route) => (await api('GET', `requests?route=${encodeURIComponent(route)}`)).map((r) => r.body);
+
+		/**
+		 * Sets the workflow's Schedule Trigger to fire once in a few seconds (a cron of that minute and
+		 * second in every hour), publishes it, and waits until the chain of executions it starts has
+		 * ended: `expected` new executions, all finished, and no more for 3 s. Returns the new executions
+		 * (oldest first) and n8n's highest resident memory seen meanwhile.
+		 */
+		async function fireSchedule(workflow, expected, { timeoutMs = 10 * 60 * 1000 } = {}) {
+			const before = new Set((await server.listExecutions(workflow.id, { limit: 200 })).map((e) => e.id));
+			const at = new Date(Date.now() + 12000);
+			const stored = await server.getWorkflow(workflow.id);
+			const nodes = stored.nodes.map((n) =>
+				n.type === 'n8n-nodes-base.scheduleTrigger'
+					? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: `${at.getSeconds()} ${at.getMinutes()} * * * *` }] } } }
+					: n,
+			);
+			await server.patch(`/rest/workflows/${workflow.id}`, { nodes, versionId: stored.versionId });
+			await server.activateWorkflow(workflow.id);
+			const started = Date.now();
+			let peak = 0;
+			let quietSince;
+			for (;;) {
+				peak = Math.max(peak, rssMiB(server.pid) ?? 0);
+				const fresh = (await server.listExecutions(workflow.id, { limit: 200 })).filter((e) => !before.has(e.id));
+				const finished = fresh.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+				if (fresh.length >= expected && finished) {
+					quietSince ??= Date.now();
+					if (Date.now() - quietSince > 3000) return { executions: fresh.sort((a, b) => Number(a.id) - Number(b.id)), peakMiB: peak };
+				} else quietSince = undefined;
+				if (Date.now() - started > timeoutMs) throw new Error(`${fresh.length}/${expected} executions after ${timeoutMs} ms: ${JSON.stringify(fresh)}`);
+				await util.sleep(500);
+			}
+		}
+
+		/** Items each execution's `node` output (0 where it did not run). */
+		async function itemsPerExecution(executions, node) {
+			const counts = [];
+			for (const e of executions) {
+				const run = (await server.getExecution(e.id)).data.resultData.runData[node];
+				counts.push(run ? run[0].data.main[0].length : 0);
+			}
+			return counts;
+		}
+
+		before(
+			async () => {
+				const started = await startExampleServer(version, { name: 'customer-book', log, workflows: [quietSchedules(SCREENING), quietSchedules(MONITORING)] });
+				({ sandbox, instance, server, base } = started);
+				tableId = started.tables[TABLE];
+				await insertDataTableRows(server, tableId, book());
+			},
+			{ timeout: 45 * 60 * 1000 },
+		);
+
+		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
+
+		test('night 1: 1,200 customers in pages of 500, each page its own execution, every customer screened once, the verdicts on their rows', { timeout: 12 * 60 * 1000 }, async (t) => {
+			const idle = rssMiB(server.pid);
+			const { executions, peakMiB } = await fireSchedule(SCREENING, 4);
+			const seconds = (e) => (Date.parse(e.stoppedAt) - Date.parse(e.startedAt)) / 1000;
+			t.diagnostic(`pages took ${executions.map(seconds).join(' s, ')} s; n8n resident ${idle} MiB before, at most ${peakMiB} MiB during the night`);
+			assert.deepEqual(
+				executions.map((e) => e.status),
+				['success', 'success', 'success', 'success'],
+			);
+			// Three pages and the page that finds nothing due; the Check Individual node never holds more than a page.
+			assert.deepEqual(await itemsPerExecution(executions, 'Get Page'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
+			assert.deepEqual(await itemsPerExecution(executions, 'Check Individual'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
+
+			const sent = countsBy(await requests('POST /aml/checkIndividual'), 'name');
+			assert.equal(sent.size, BOOK_SIZE, 'every customer of the book screened');
+			assert.deepEqual([...sent.values()].filter((n) => n !== 1), [], 'and each once');
+
+			const rows = await dataTableRows(server, tableId);
+			assert.equal(rows.length, BOOK_SIZE);
+			const byName = new Map(rows.map((r) => [r.name, r]));
+			assert.deepEqual(rows.filter((r) => !r.screened_at).map((r) => r.customer_id), [], 'every row has its screening time');
+			const verdict = (name) => {
+				const { verdict: v, hits, error } = byName.get(name);
+				return { verdict: v, hits, error };
+			};
+			assert.deepEqual(verdict('Viktor Sanctioned'), { verdict: 'hit', hits: 2, error: null });
+			assert.deepEqual(verdict('Max Mixed'), { verdict: 'hit', hits: 3, error: null });
+			const refused = verdict('Forbidden Person');
+			assert.equal(refused.verdict, 'error');
+			assert.equal(refused.hits, null);
+			assert.match(refused.error, /403/);
+			assert.deepEqual(
+				rows.filter((r) => !['Viktor Sanctioned', 'Max Mixed', 'Forbidden Person'].includes(r.name)).filter((r) => r.verdict !== 'clear' || r.hits !== 0),
+				[],
+				'everyone else clear, 0 hits',
+			);
+			assert.deepEqual((await requests('POST /aml/checkIndividual')).find((b) => b.name === 'Viktor Sanctioned'), { name: 'Viktor Sanctioned', dob: '1970/01/15' });
+		});
+
+		test('night 2, within 12 hours: nothing is due, one execution, nobody screened', { timeout: 5 * 60 * 1000 }, async () => {
+			const { executions } = await fireSchedule(SCREENING, 1);
+			assert.deepEqual(await itemsPerExecution(executions, 'Get Page'), [0]);
+			assert.equal((await requests('POST /aml/checkIndividual')).length, BOOK_SIZE);
+		});
+
+		test('monitoring: every customer ID registered once, the profile written back; the duplicate ID in the page gets the node error', { timeout: 12 * 60 * 1000 }, async () => {
+			const { executions } = await fireSchedule(MONITORING, 4);
+			assert.deepEqual(await itemsPerExecution(executions, 'Register Individual'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
+			const registered = countsBy(await requests('POST /aml/ongoingMonitoring/registerIndividual'), 'profileId');
+			assert.equal(registered.size, BOOK_SIZE - 1, 'one registration per customer ID (C-0003 is on two rows)');
+			assert.deepEqual([...registered.values()].filter((n) => n !== 1), [], 'and no ID registered twice');
+
+			const rows = await dataTableRows(server, tableId);
+			const [first, duplicate] = rows.filter((r) => r.customer_id === 'C-0003');
+			assert.deepEqual([first.monitoring_profile, first.monitoring_error], ['C-0003', null]);
+			assert.equal(duplicate.monitoring_profile, null);
+			assert.match(duplicate.monitoring_error, /^Profile ID \(profileId\) "C-0003" is item \d+'s too: one Profile ID names one monitoring profile/);
+			assert.deepEqual(rows.filter((r) => r !== duplicate && r.monitoring_profile !== r.customer_id).map((r) => r.customer_id), []);
+
+			const again = await fireSchedule(MONITORING, 1);
+			assert.deepEqual(await itemsPerExecution(again.executions, 'Get Unregistered'), [0]);
+			assert.equal((await requests('POST /aml/ongoingMonitoring/registerIndividual')).length, BOOK_SIZE - 1, 'the next run registers nobody');
+		});
+
+		test('a customer who leaves: the profile is removed, then the row', async () => {
+			const res = await postJson(`${base}/webhook/customer-book/left`, { customerId: 'C-0010' });
+			assert.equal(res.status, 200, `the webhook answered ${res.status}: ${JSON.stringify(res.data)}`);
+			assert.deepEqual(await requests('POST /aml/ongoingMonitoring/removeSearchProfile'), [{ profileId: 'C-0010' }]);
+			const rows = await dataTableRows(server, tableId);
+			assert.equal(rows.length, BOOK_SIZE - 1);
+			assert.equal(
+				rows.some((r) => r.customer_id === 'C-0010'),
+				false,
+			);
+		});
+	});
+}
