@@ -190,74 +190,53 @@ describe('Pacer', () => {
 		expect(pacer.rateLimits).toBe(2);
 	});
 
-	it('probes back up slowly after a quiet period and forgets after a long one', async () => {
+	it('after a short Retry-After only the refused request waits: the others go on at the lower pace', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 }); // the first: a pause, the pace learnt
+		clock.advance(5_000);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
 		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
-		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(29_500); // still quiet period: no probing yet
+		const start = clock.now();
 		await pacer.admit();
 		release(pacer);
-		expect(pacer.rate).toBeCloseTo(9.5, 5);
-		clock.advance(2_500); // 2 s past the 30 s quiet period: +0.2 req/s per second
-		await pacer.admit();
-		release(pacer);
-		expect(pacer.rate).toBeCloseTo(9.9, 1);
-		clock.advance(60_000);
-		await pacer.admit();
-		release(pacer);
-		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
+		expect(clock.now() - start).toBeLessThan(100);
+		expect(pacer.rate).toBeLessThan(20);
 	});
 
-	it('two processes sharing one quota converge to fair shares (AIMD)', async () => {
-		// Simulated: two pacers (two n8n workers) against one 20 req/s sliding-window quota.
+	it('a long Retry-After (a quota per minute) pauses every request, however well the pace is known', async () => {
 		const clock = new FakeClock();
-		const quota = 20;
-		const admitted: number[] = [];
-		const a = new Pacer(clock);
-		const b = new Pacer(clock);
-		const sent = new Map<Pacer, number>([
-			[a, 0],
-			[b, 0],
-		]);
-		let rejected = 0;
-		// Event-driven simulation: each pacer sends whenever it may; time jumps to the next event.
-		const nextAt = new Map<Pacer, number>([
-			[a, clock.now()],
-			[b, clock.now()],
-		]);
-		const end = clock.now() + 120_000;
-		const startedAt = clock.now();
-		// Start b unthrottled but a already learnt a slow pace: fairness must still emerge.
-		for (let i = 0; i < 4; i++) a.settle(sentBefore(clock), DELIVERED);
-		a.settle(sentBefore(clock), { rateLimitedMs: 1 });
-		while (clock.now() < end) {
-			const [pacer, at] = [...nextAt.entries()].sort((x, y) => x[1] - y[1])[0];
-			if (at > clock.now()) clock.advance(at - clock.now());
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		clock.advance(5_000);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 60_000 });
+		const start = clock.now();
+		const times = await sendTimes(pacer, clock, 3);
+		expect(times[0] - start).toBe(60_000);
+	});
+
+	it('climbs back along the cubic curve, past the pace that drew the 429, and forgets after a minute idle', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		expect(pacer.rate).toBeCloseTo(19, 5);
+		const rateAfter = async (ms: number) => {
+			clock.advance(ms);
 			await pacer.admit();
-			const now = clock.now();
-			while (admitted.length && admitted[0] <= now - 1000) admitted.shift();
-			if (admitted.length < quota) {
-				admitted.push(now);
-				pacer.settle(sentBefore(clock), DELIVERED);
-				if (now - startedAt > 60_000) sent.set(pacer, (sent.get(pacer) ?? 0) + 1);
-				nextAt.set(pacer, now + 1);
-			} else {
-				rejected++;
-				const retryAfterMs = Math.max(1000, Math.ceil((admitted[0] + 1000 - now) / 1000) * 1000);
-				pacer.settle(sentBefore(clock), { rateLimitedMs: retryAfterMs });
-				nextAt.set(pacer, now + 1);
-			}
-		}
-		const last60s = (sent.get(a) ?? 0) + (sent.get(b) ?? 0);
-		// The pair uses most of the quota in the last minute, without hammering it...
-		expect(last60s / 60).toBeGreaterThan(quota * 0.75);
-		expect(rejected).toBeLessThan(60);
-		// ...and shares it fairly.
-		const share = (sent.get(a) ?? 0) / last60s;
-		expect(share).toBeGreaterThan(0.3);
-		expect(share).toBeLessThan(0.7);
+			release(pacer);
+			return pacer.rate;
+		};
+		// Back at the 20 accepted after cbrt(20 x 0.05 / 0.1) = 2.15 s of requests, then beyond it.
+		const early = await rateAfter(2_000); // the 1 s pause, then 1 s of the curve
+		expect(early).toBeGreaterThan(19.5);
+		expect(early).toBeLessThan(20);
+		expect(await rateAfter(1_500)).toBeCloseTo(20, 0);
+		expect(await rateAfter(8_000)).toBeGreaterThan(60);
+		expect(await rateAfter(60_000)).toBe(Number.POSITIVE_INFINITY);
 	});
 
 	it('keeps one pacer per account key for the whole process', () => {

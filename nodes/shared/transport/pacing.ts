@@ -14,15 +14,25 @@ const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
 /** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
 const DECREASE_FACTOR = 0.95;
-/** Additive increase: requests per second gained per second without a 429 once the quiet period is over. */
-const PROBE_STEP_PER_SECOND = 0.2;
 /**
- * No probing for this long after a 429: above the learnt pace every probe costs a 429 and a whole
- * Retry-After pause for the process, so shorter quiet periods make many executions slower overall.
+ * A Retry-After up to this long is what a quota per second (or a sliding window of a second) answers:
+ * a place frees within it anyway, so only the refused request waits for it, and the others go on at
+ * the lower pace. A longer one (a quota per minute or hour) pauses every request until it is over.
  */
-const QUIET_MS = 30_000;
-/** After this long without a 429 the pacer forgets what it learnt and runs unthrottled again. */
+const SHORT_RETRY_AFTER_MS = 2_000;
+/**
+ * After a decrease the pace climbs back along a cubic curve (CUBIC, as in TCP): quickly at first,
+ * flat around the pace that drew the 429, then faster and faster beyond it, so a worker takes the
+ * capacity back soon after the others stop. The curve is in requests per second (per period of the
+ * quota: the longer of 1 s and the Retry-After), the same for every process, so processes that share
+ * a quota converge to fair shares whatever they learnt first: the one with the smaller pace is back
+ * at it sooner and grows past it while the others are still cautious.
+ */
+const CUBIC_GROWTH = 0.1;
+/** After this long without a request the pacer forgets what it learnt and starts unthrottled again. */
 const FORGET_MS = 60_000;
+/** The pace after a 429 when the API accepted nothing of this process yet. */
+const FIRST_GUESS_RATE = 10;
 /** The window over which the accepted rate is counted. */
 const BURST_MS = 1_000;
 
@@ -39,11 +49,14 @@ export interface Admission {
  *
  * - Max Requests per Second (a run's setting) spaces requests evenly; the slots are shared, so two
  *   executions set to 20 req/s send 20 req/s together, not 40.
- * - Without a known quota the pacer starts unthrottled. A 429 pauses every request until the API's
- *   Retry-After and sets the pace to slightly below the rate the API was seen to accept
- *   (multiplicative decrease). After a quiet period the pace rises slowly (additive increase), so a
- *   process that shares the quota with other processes (queue-mode workers) converges to its fair
- *   share and takes the capacity back when the others stop, AIMD as in TCP.
+ * - Without a known quota the pacer starts unthrottled. The first 429 pauses every request until
+ *   the API's Retry-After and sets the pace slightly below the rate the API was seen to accept
+ *   (multiplicative decrease). Later 429s with a short Retry-After (a quota per second) lower the pace
+ *   the same way but pause nothing: only the refused request waits and is sent again, so a worker
+ *   that shares the quota loses one request, not a second of its share. A long Retry-After (a quota
+ *   per minute or hour) still pauses every request. The pace then climbs back along a cubic curve
+ *   (CUBIC_GROWTH), so processes that share the quota (queue-mode workers) converge to fair shares and
+ *   one takes the capacity back soon after the others stop. A pacer idle for a minute forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -53,8 +66,15 @@ export class Pacer {
 	private pausedUntilMs = 0;
 	/** Adaptive spacing in ms; 0 = unthrottled. */
 	private adaptiveIntervalMs = 0;
-	private lastRateLimitMs = Number.NEGATIVE_INFINITY;
-	private lastProbeMs = 0;
+	/** The rate the API accepted when it last answered 429: the top of the recovery curve. */
+	private ceilingRate = 0;
+	private decreasedAtMs = 0;
+	/** The quota's period as the last 429 told it: the longer of 1 s and its Retry-After. */
+	private periodMs = BURST_MS;
+	/** 429s for requests admitted before this answer the same overshoot as the last decrease. */
+	private sameOvershootUntilMs = Number.NEGATIVE_INFINITY;
+	/** Since when no request is in flight or waiting (undefined: busy). */
+	private idleSinceMs: number | undefined;
 	private readonly recentSuccesses: number[] = [];
 	private deliveredCount = 0;
 	private inFlightCount = 0;
@@ -74,6 +94,7 @@ export class Pacer {
 	 */
 	async admit(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
+		this.forgetIfIdle(this.clock.now());
 		this.waitingCount++;
 		try {
 			for (;;) {
@@ -102,6 +123,7 @@ export class Pacer {
 			}
 		} finally {
 			this.waitingCount--;
+			this.noteIdle();
 		}
 	}
 
@@ -115,6 +137,7 @@ export class Pacer {
 		if (pace.overloaded) this.overloaded(admission);
 		if (pace.rateLimitedMs !== undefined) this.rateLimited(admission, pace.rateLimitedMs);
 		if (pace.delivered) this.delivered(admission, windowWasFull);
+		this.noteIdle();
 		this.wakeWindowWaiters();
 	}
 
@@ -136,26 +159,33 @@ export class Pacer {
 		this.window.overloaded(now - admission.atMs, now);
 	}
 
-	/** The API said "too many requests": everybody waits, then the pace follows what it accepted. */
+	/**
+	 * The API said "too many requests": the pace drops below what it accepted. When the pace was still
+	 * unknown (a burst) or the Retry-After is long, everybody waits for it first.
+	 */
 	private rateLimited(admission: Admission, waitMs: number): void {
 		const now = this.clock.now();
 		this.rateLimitedCount++;
-		// 429s that arrive during the pause answer requests sent before it: they say nothing new. A 429
-		// after the pause means the new pace is still too fast (counting the second after the pause as
-		// the same burst would extend the pause forever without ever slowing down).
-		const sameBurst = now < this.pausedUntilMs;
-		this.pausedUntilMs = Math.max(this.pausedUntilMs, now + waitMs);
-		this.lastRateLimitMs = now;
-		this.lastProbeMs = now;
-		if (sameBurst) return;
-		this.window.overloaded(now - admission.atMs, now);
+		const unknownPace = this.adaptiveIntervalMs === 0;
+		const pause = unknownPace || waitMs > SHORT_RETRY_AFTER_MS;
+		if (pause) this.pausedUntilMs = Math.max(this.pausedUntilMs, now + waitMs);
+		// 429s for requests sent before the last decrease took effect say nothing new: the API counts
+		// what it accepted over its period, so a lower pace shows only after one. A 429 after that
+		// means the new pace is still too fast.
+		if (admission.atMs < this.sameOvershootUntilMs) return;
+		this.sameOvershootUntilMs = now + Math.max(waitMs, BURST_MS);
+		// A burst against an unknown quota: fewer in flight bounds the next one. Once the pace is
+		// known it is what holds requests back, and the refused ones wait in the run's window.
+		if (pause) this.window.overloaded(now - admission.atMs, now);
 		const accepted = this.recentSuccesses.filter((t) => t >= now - BURST_MS).length;
-		const proposed =
-			accepted > 0
-				? 1000 / (accepted * DECREASE_FACTOR)
-				: Math.max(this.adaptiveIntervalMs * 2, 100);
+		// Nothing accepted (another process holds the quota): half the pace, or 10 requests/s at first.
+		const guess = unknownPace ? FIRST_GUESS_RATE : this.rate / 2;
 		// A 429 is proof the current pace was too fast: never speed up on one.
-		this.adaptiveIntervalMs = Math.max(this.adaptiveIntervalMs / DECREASE_FACTOR, proposed);
+		this.ceilingRate = accepted > 0 ? Math.min(accepted, this.rate) : guess;
+		// The curve starts when requests go out again.
+		this.decreasedAtMs = pause ? now + waitMs : now;
+		this.periodMs = Math.max(BURST_MS, waitMs);
+		this.adaptiveIntervalMs = 1000 / (this.ceilingRate * DECREASE_FACTOR);
 	}
 
 	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
@@ -188,21 +218,26 @@ export class Pacer {
 		for (const wake of waiters) wake();
 	}
 
-	/** Additive increase after a quiet period; forgetting after a long one. */
+	/** The pace climbs back along the recovery curve (CUBIC_GROWTH). */
 	private probe(now: number): void {
 		if (this.adaptiveIntervalMs === 0) return;
-		const quietFor = now - this.lastRateLimitMs;
-		if (quietFor >= FORGET_MS) {
-			this.adaptiveIntervalMs = 0;
-			this.window.reset();
-			return;
-		}
-		if (quietFor < QUIET_MS) return;
-		const since = Math.max(this.lastProbeMs, this.lastRateLimitMs + QUIET_MS);
-		if (now <= since) return;
-		const rate = 1000 / this.adaptiveIntervalMs + (PROBE_STEP_PER_SECOND * (now - since)) / 1000;
+		const periods = (now - this.decreasedAtMs) / this.periodMs;
+		const backAtCeiling = Math.cbrt((this.ceilingRate * (1 - DECREASE_FACTOR)) / CUBIC_GROWTH);
+		const rate = this.ceilingRate + CUBIC_GROWTH * (periods - backAtCeiling) ** 3;
 		this.adaptiveIntervalMs = 1000 / rate;
-		this.lastProbeMs = now;
+	}
+
+	/** A pacer idle for FORGET_MS forgets the quota: the next burst learns it again. */
+	private forgetIfIdle(now: number): void {
+		if (this.idleSinceMs === undefined || now - this.idleSinceMs < FORGET_MS) return;
+		this.idleSinceMs = undefined;
+		if (this.adaptiveIntervalMs === 0) return;
+		this.adaptiveIntervalMs = 0;
+		this.window.reset();
+	}
+
+	private noteIdle(): void {
+		this.idleSinceMs = this.busy ? undefined : this.clock.now();
 	}
 }
 
