@@ -21,6 +21,7 @@ const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
 const { runManyExecutions, renderManyExecutions } = require('./lib/many-executions');
 const { runFloodBench, floodSettings, renderFloodText, renderFloodMarkdown } = require('./lib/flood-bench');
+const { runCustomerBook, renderCustomerBook } = require('./lib/customer-book');
 
 const env = process.env;
 const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
@@ -40,6 +41,15 @@ const SETTINGS = {
 	// Many executions: a new n8n for every run (every run starts cold) instead of one per mode.
 	manyFresh: env.BENCH_MANY_FRESH === '1',
 	plainConcurrency: 5,
+	// The customer book (group `book`, only when asked for: 100,000 customers take ~20 minutes per mode).
+	book: {
+		sizes: (env.BENCH_BOOK_SIZES || '10000,50000,100000').split(',').map(Number).filter((n) => n > 0),
+		modes: (env.BENCH_BOOK_MODES || 'queue,regular').split(',').map((s) => s.trim()).filter(Boolean),
+		rate: num('BENCH_BOOK_RATE', 100),
+		latencyMs: num('BENCH_BOOK_LATENCY_MS', 50),
+		fault: env.BENCH_BOOK_FAULT === '1',
+		faultSize: num('BENCH_BOOK_FAULT_SIZE', 10000),
+	},
 };
 
 function log(msg) {
@@ -322,6 +332,7 @@ async function main() {
 	const configs = configurations(settings);
 	const results = [];
 	let manyRows = [];
+	let bookRows = [];
 	let meta = {};
 	try {
 		const needsN8n = configs.some((c) => c.kind === 'n8n' || c.client === 'n8n-helper');
@@ -403,6 +414,9 @@ async function main() {
 		if (settings.groups.includes('many')) {
 			manyRows = await runManyExecutions({ emulator, rate: settings.rate, latencyMs: settings.latencyMs, runs: settings.runs, keys: settings.keys, fresh: settings.manyFresh, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID, log: driverLog });
 		}
+		if (settings.groups.includes('book')) {
+			bookRows = await runCustomerBook({ emulator, ...settings.book, log: driverLog });
+		}
 	} finally {
 		await ctx.instance?.stop().catch(() => {});
 		await emulator.stop();
@@ -422,13 +436,13 @@ async function main() {
 		settings,
 	};
 	const targets = evaluateTargets(results, settings, manyRows);
-	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), ...(ctx.flood ? { flood: ctx.flood } : {}), manyExecutions: manyRows };
+	const report = { meta, results, targets, ...(ctx.trigger ? { trigger: ctx.trigger } : {}), ...(ctx.flood ? { flood: ctx.flood } : {}), manyExecutions: manyRows, customerBook: bookRows };
 	fs.writeFileSync(path.join(WORK_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	// Only a full run replaces the committed bench/results.md; a partial one (BENCH_ONLY) stays in .work.
 	const full = ['latency', 'rate', 'memory'].every((g) => settings.groups.includes(g)) && settings.keys.length === 0;
 	const markdownFile = full ? path.join(__dirname, 'results.md') : path.join(WORK_DIR, 'results.md');
-	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + (ctx.flood ? renderFloodMarkdown(ctx.flood) : '') + renderManyExecutions(manyRows) + modelMarkdown;
-	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + (ctx.flood ? renderFloodText(ctx.flood) : '') + renderManyExecutions(manyRows) + modelMarkdown;
+	const extraMarkdown = (ctx.trigger ? renderTriggerMarkdown(ctx.trigger) : '') + (ctx.flood ? renderFloodMarkdown(ctx.flood) : '') + renderManyExecutions(manyRows) + renderCustomerBook(bookRows) + modelMarkdown;
+	const extraText = (ctx.trigger ? renderTriggerText(ctx.trigger) : '') + (ctx.flood ? renderFloodText(ctx.flood) : '') + renderManyExecutions(manyRows) + renderCustomerBook(bookRows) + modelMarkdown;
 	fs.writeFileSync(markdownFile, renderMarkdown(report) + extraMarkdown);
 	process.stdout.write(renderText(report) + extraText);
 	log(`results: bench/.work/results.json, ${path.relative(REPO_ROOT, markdownFile)}; total ${(totalMs / 1000).toFixed(0)} s`);

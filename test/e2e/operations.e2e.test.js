@@ -46,7 +46,7 @@ const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name 
 /** The same credential against the emulator that plays the newer API generation. */
 const G3_CREDENTIAL_REF = { id: 'verification-sandbox-g3', name: 'Verification Services (sandbox emulator, g3)' };
 
-/** The example workflows that start with a Manual Trigger, without AI agents (phone-otp and qes-onboarding start from webhooks: onboarding.e2e.test.js; the agent example: agent.e2e.test.js). */
+/** The example workflows that start with a Manual Trigger, without AI agents (phone-otp and qes-onboarding start from webhooks: onboarding.e2e.test.js; the agent example: agent.e2e.test.js) or a Postgres server. */
 function loadExamples() {
 	return fs
 		.readdirSync(EXAMPLES_DIR)
@@ -55,7 +55,9 @@ function loadExamples() {
 		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }))
 		.filter(({ workflow }) => workflow.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'))
 		// Agent examples need the scripted test model: agent.e2e.test.js runs them.
-		.filter(({ workflow }) => !workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.')));
+		.filter(({ workflow }) => !workflow.nodes.some((n) => n.type.startsWith('@n8n/n8n-nodes-langchain.')))
+		// The customer book needs a Postgres server: queue.e2e.test.js runs it (test/e2e/lib/customer-book.js).
+		.filter(({ workflow }) => !workflow.nodes.some((n) => n.type === 'n8n-nodes-base.postgres'));
 }
 
 const KYB_EXAMPLE_G3_ID = 'exKybOnboardG3x1';

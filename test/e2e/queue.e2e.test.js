@@ -4,7 +4,9 @@
 // package installed into its own ~/.n8n/nodes and the same N8N_ENCRYPTION_KEY. One topology start, then:
 // batches run on the workers, the token is reused across workers, 20 executions x 10 items share a
 // 20 req/s quota without losing an item, and the QES trigger registers and runs through the webhook
-// processor.
+// processor. Last, the customer book recipe (examples/customer-book-postgres.json) screens 2,000
+// customers from a table in the topology's Postgres, in pages of 500 on the workers; one worker is
+// killed (SIGKILL) in the middle of a page and restarted, and a second run finishes the book.
 //
 //   npm run build && npm run test:queue          (n8n 2.x only; needs postgresql-15 and redis-server)
 //
@@ -14,10 +16,11 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 
-const { startEmulator, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../bench/lib/emulator');
+const { startEmulator, AML_ROUTE, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../bench/lib/emulator');
 const { fireExecutions, setUpManyExecutions } = require('../../bench/lib/many-executions');
 const { packageManifest, nodeOutput } = require('./lib/instance');
 const { queueModeUnavailable, startQueueTopology, executionsStartedBy } = require('./lib/queue');
+const book = require('./lib/customer-book');
 const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
 const { storedWebhook, routeCount, emulatorPing, waitUntil, executions, settleExecutions } = require('./trigger-helpers');
@@ -35,8 +38,8 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 	let failed = false;
 	const started = Date.now();
 
-	function step(name, fn) {
-		test(name, { timeout: STEP_TIMEOUT }, async (t) => {
+	function step(name, fn, { timeout = STEP_TIMEOUT } = {}) {
+		test(name, { timeout }, async (t) => {
 			if (failed) return t.skip('an earlier step failed');
 			try {
 				await fn(t);
@@ -150,4 +153,94 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 		assert.equal(out?.[0]?.sessionId, 'qes-completed-001');
 		assert.equal(out?.[0]?.verification?.data?.status, 'completed');
 	});
+
+	step('customer book: 2,000 customers in pages on the workers, a worker killed mid-page, a second run finishes: nobody lost, no wrong row', async () => {
+		// 200 req/s: a page of 500 takes ~10 s beside three others, well inside the 45 s lease.
+		await emulator.control.prepare({ latencyMs: 20, rateLimit: 200 });
+		const COUNT = 2000;
+		const LEASE_SECONDS = 45;
+		const { client, customers, close } = await book.createBook(topology.postgres, { count: COUNT });
+		try {
+			const workflowId = await book.importRecipe({
+				instance: topology.main.instance,
+				server: topology.main,
+				emulatorBaseUrl: emulator.baseUrl,
+				postgres: topology.postgres,
+				settings: { pageUrl: `${topology.webhookUrl}webhook/customer-book/page`, leaseSeconds: LEASE_SECONDS },
+			});
+			const tally = book.requestTally(emulator.control);
+			const started = workerLoad();
+			const firstNight = book.runNight(topology.main, workflowId);
+			firstNight.catch(() => {}); // awaited below; a rejection before then must not go unhandled
+
+			// In the middle of a page: some answers written or asked, most customers still to come.
+			const victim = await waitUntil(
+				'a worker in the middle of a page',
+				async () => {
+					const asked = (await emulator.control.stats()).counts[AML_ROUTE] ?? 0;
+					if (asked < 300) return null;
+					return topology.workers.find((w, i) => executionsStartedBy(w).length > started[i]) ?? null;
+				},
+				{ timeoutMs: 120000, intervalMs: 100 },
+			);
+			await victim.kill();
+			const killedAt = Date.now();
+			const atKill = await book.progress(client);
+			log(`${victim.role} killed (SIGKILL) at ${JSON.stringify(atKill)}`);
+			await victim.restart();
+
+			// The other pages finish; the dead page's customers wait for their lease to lapse.
+			await waitUntil(
+				'every claimed customer written or its lease lapsed',
+				async () => {
+					const p = await book.progress(client);
+					return p.unclaimed === 0 && p.leased === 0 && p.lapsed > 0 ? p : null;
+				},
+				{ timeoutMs: (LEASE_SECONDS + 120) * 1000, intervalMs: 500 },
+			);
+			const afterFirst = await book.progress(client);
+			log(`after the first run: ${JSON.stringify(afterFirst)}`);
+
+			const second = await book.runNight(topology.main, workflowId);
+			assert.equal(second.status, 'success', JSON.stringify(second.data?.resultData?.error ?? {}));
+			const first = await firstNight; // its call to the dead page fails once the queue declares the job stalled
+
+			await tally.poll();
+			const audit = await book.auditBook({ client, customers, tally });
+			// The dead page's customers: claimed by it and again by the second run (the refused ones are tried by every run).
+			const killedPage = audit.rows.filter((r) => r.claims === 2 && r.name !== book.REFUSED).map((r) => r.name);
+			const failedPages = (nodeOutput(first, 'Screen One Page') ?? []).filter((item) => item.error !== undefined);
+			const askedBeforeKill = audit.askedTwice.filter((a) => Math.min(...a.at) <= killedAt);
+			log(
+				`first run ${first.status} (${failedPages.length} page calls failed: ${failedPages[0]?.error?.message ?? failedPages[0]?.error}), second ${second.status}; ` +
+					`book of ${audit.total}: screened ${audit.screened}, refused ${audit.refused.length} (${audit.refused[0]?.error}), lost ${audit.lost.length}, ` +
+					`wrong row ${audit.wrongRow.length}, claims ${JSON.stringify(audit.claims)}; answered twice: ${audit.askedTwice.length} names ` +
+					`(${audit.extraRequests} extra answers; the killed worker's pages held ${killedPage.length} customers; first answered before the kill: ${askedBeforeKill.length}); ` +
+					`the refused name asked ${audit.refusedRequests} times`,
+			);
+			assert.deepEqual(audit.lost, [], 'nobody lost');
+			assert.deepEqual(audit.wrongRow, [], 'no answer written to another customer');
+			assert.deepEqual(audit.leased, [], 'no lease left');
+			assert.equal(audit.refused.length, 2);
+			for (const r of audit.refused) assert.match(r.error, /403/, `the refused customer's row says why: ${r.error}`);
+			// Only the dead page's customers are claimed twice, and only those it had asked the API about are asked twice.
+			assert.ok(killedPage.length > 0 && killedPage.length <= 1000, `customers claimed twice: ${killedPage.length}`);
+			assert.equal(failedPages.length, Math.ceil(killedPage.length / 500), 'the first run saw the dead pages fail');
+			assert.equal(audit.claims[1] + audit.claims[2], COUNT, JSON.stringify(audit.claims));
+			for (const a of audit.askedTwice) {
+				assert.ok(killedPage.includes(a.name), `${a.name} asked ${a.requests} times but not on the killed page`);
+				assert.ok(Math.min(...a.at) <= killedAt, `${a.name}: first asked after the kill`);
+			}
+			assert.equal(askedBeforeKill.length, audit.askedTwice.length);
+			// ... and every customer of the dead pages whom the API had answered before the kill is answered again (names of one customer each).
+			const answered = tally.byName();
+			const unique = (name) => name.startsWith('Clean Customer');
+			const answeredBeforeKill = killedPage.filter((name) => unique(name) && (answered.get(name) ?? []).some((a) => a.at <= killedAt));
+			assert.deepEqual(audit.askedTwice.filter((a) => unique(a.name)).map((a) => a.name).sort(), answeredBeforeKill.sort());
+			assert.ok(audit.askedTwice.length < killedPage.length + 10, 'at most the killed page was asked again');
+		} finally {
+			await close();
+		}
+	}, { timeout: 10 * 60 * 1000 });
 });
+

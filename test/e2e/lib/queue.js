@@ -167,7 +167,8 @@ async function spawnN8n(instance, command, args, env) {
 /**
  * The whole topology. Returns { main (a REST client as instance.startServer gives), workers[],
  * webhook, webhookUrl, instances, postgres, redis, stop() }. `workers` and `webhook` carry
- * `readLog()`; `main.instance` imports credentials and workflows with the CLI.
+ * `readLog()`, each worker also `kill()` (SIGKILL) and `restart()`; `main.instance` imports
+ * credentials and workflows with the CLI.
  * @param {{ version?: string, workers?: number, concurrency?: number, name?: string, log?: Function,
  *   env?: object }} [opts]
  */
@@ -216,23 +217,34 @@ async function startQueueTopology({ version = 'v2', workers = 2, concurrency = 5
 		stops.push(main.stop);
 		log(`main on ${main.url}`);
 
-		const workerProcs = await Promise.all(
-			roles
-				.filter((r) => r.startsWith('worker-'))
-				.map(async (role) => {
-					const healthPort = await util.freePort();
-					const proc = await spawnN8n(instances[role], 'worker', [`--concurrency=${concurrency}`], {
-						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-						QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-						N8N_PORT: String(await util.freePort()),
-					});
-					stops.push(proc.stop);
-					await waitForUrl(`http://127.0.0.1:${healthPort}/healthz/readiness`, { child: proc.child, timeoutMs: 180000, logFile: proc.logFile });
-					log(`${role} ready (health on ${healthPort})`);
-					return Object.assign(proc, { role, healthPort });
-				}),
-		);
+		/** A worker process; restarted in place (same user folder, log and ports) by `restart()`. */
+		const startWorker = async (role) => {
+			const healthPort = await util.freePort();
+			const env = {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				N8N_PORT: String(await util.freePort()),
+			};
+			const worker = { role, healthPort };
+			const spawn = async () => {
+				Object.assign(worker, await spawnN8n(instances[role], 'worker', [`--concurrency=${concurrency}`], env));
+				await waitForUrl(`http://127.0.0.1:${healthPort}/healthz/readiness`, { child: worker.child, timeoutMs: 180000, logFile: worker.logFile });
+			};
+			await spawn();
+			stops.push(() => worker.stop());
+			/** SIGKILL to the worker's process group (n8n and its task runner), as when a machine dies. */
+			worker.kill = async () => {
+				if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+				const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+				util.killGroup(worker.child, 'SIGKILL');
+				await exited;
+			};
+			worker.restart = spawn;
+			log(`${role} ready (health on ${healthPort})`);
+			return worker;
+		};
+		const workerProcs = await Promise.all(roles.filter((r) => r.startsWith('worker-')).map(startWorker));
 
 		const webhookProc = await spawnN8n(instances.webhook, 'webhook', [], {
 			N8N_PORT: String(webhookPort),

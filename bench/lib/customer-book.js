@@ -1,0 +1,186 @@
+'use strict';
+// "Customer book": the recipe examples/customer-book-postgres.json re-screens a book of N customers
+// (a Postgres table) in pages of 500, 4 pages at a time, against the emulator at `rate` req/s with
+// `latencyMs`: once in queue mode (main, 2 workers at concurrency 5, webhook processor) and once in
+// one `n8n start` (regular mode). Measures the night's time against N / rate, 429s, /auth
+// exchanges, peak memory of every n8n process, and audits the table (lost, asked twice, wrong row).
+// The fault run: 429 storms then 503s for a minute in the middle of a night; runs again until every
+// customer is screened. Used by bench/run.js (group `book`).
+
+const path = require('node:path');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const { AML_ROUTE } = require('./emulator');
+const { startSampler } = require('./sampler');
+const book = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'customer-book'));
+const { sleep } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
+
+const PAGE_PATH = 'webhook/customer-book/page';
+/** The 20,000 requests the emulator keeps last 200 s at 100 req/s: read them well before. */
+const TALLY_EVERY_MS = 20000;
+
+/** One regular n8n (`n8n start`) with its own Postgres for the book, or the queue topology; the processes to sample. */
+async function startMode(mode, { log }) {
+	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
+	const { startQueueTopology, startPostgres } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
+	if (mode === 'regular') {
+		const postgres = await startPostgres({ log });
+		try {
+			const instance = await createInstance('v2', { name: 'bench-book', log });
+			const server = await instance.startServer();
+			const stop = async () => {
+				await instance.stop();
+				await postgres.stop();
+			};
+			return { instance, server, postgres, pageUrl: `${server.url}/${PAGE_PATH}`, processes: { n8n: () => server.pid }, stop };
+		} catch (error) {
+			await postgres.stop();
+			throw error;
+		}
+	}
+	const topology = await startQueueTopology({ name: 'bench-book', workers: 2, concurrency: 5, log });
+	const processes = { main: () => topology.main.pid, webhook: () => topology.webhook.child.pid };
+	for (const w of topology.workers) processes[w.role] = () => w.child.pid;
+	return { instance: topology.main.instance, server: topology.main, postgres: topology.postgres, pageUrl: `${topology.webhookUrl}${PAGE_PATH}`, processes, stop: topology.stop, n8nDatabase: true };
+}
+
+/** Size of the page executions' stored data in n8n's database (queue mode: n8n's Postgres). */
+async function executionDataSize(postgres) {
+	const client = await book.connect(postgres, postgres.database);
+	try {
+		const { rows } = await client.query('SELECT count(*)::int AS executions, max(length(data))::int AS max_bytes, avg(length(data))::int AS avg_bytes FROM execution_data');
+		return rows[0];
+	} finally {
+		await client.end();
+	}
+}
+
+/** The fault: 429 storm for 30 s, then 503s for 30 s, then normal again. Resolves when over. */
+async function faultMinute(control, log) {
+	log('fault: 429 storm for 30 s');
+	await control.config({ failures: [{ route: AML_ROUTE, status: 429, count: 1000000, retryAfter: 1 }] });
+	await sleep(30000);
+	log('fault: 503 for 30 s');
+	await control.config({ failures: [{ route: AML_ROUTE, status: 503, count: 1000000 }] });
+	await sleep(30000);
+	await control.config({ failures: [] });
+	log('fault over');
+}
+
+/**
+ * One night of `count` customers in a started mode: runs the night until nothing is due (at most
+ * `maxRuns` runs: a fault may leave customers with an error, which the next run tries again).
+ */
+async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
+	const { client, customers, close } = await book.createBook(env.postgres, { count });
+	try {
+		await emulator.control.prepare({ latencyMs, rateLimit: rate });
+		const workflowId = await book.importRecipe({ instance: env.instance, server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl } });
+		const tally = book.requestTally(emulator.control);
+		// Each process at rest first (n8n, its task runner), so the peak shows what the night adds.
+		const resting = Object.fromEntries(Object.entries(env.processes).map(([name, pid]) => [name, startSampler(pid, { intervalMs: 250 })]));
+		await sleep(2000);
+		const idleMb = Object.fromEntries(Object.entries(resting).map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)]));
+		const samplers = Object.fromEntries(Object.entries(env.processes).map(([name, pid]) => [name, startSampler(pid, { intervalMs: 250 })]));
+		const poller = setInterval(() => void tally.poll().catch((e) => log(`tally: ${e.message}`)), TALLY_EVERY_MS);
+		const started = performance.now();
+		const faultDone = fault ? sleep(((count / rate) * 1000) / 3).then(() => faultMinute(emulator.control, log)) : Promise.resolve();
+		const runs = [];
+		try {
+			for (let run = 1; run <= 5; run++) {
+				const execution = await book.runNight(env.server, workflowId);
+				const p = await book.progress(client);
+				runs.push({ status: execution.status, seconds: Math.round((performance.now() - started) / 1000), ...p });
+				log(`book ${count}: run ${run} ${execution.status} after ${runs.at(-1).seconds} s: ${JSON.stringify(p)}`);
+				await faultDone;
+				if (p.screened + p.refused === p.total && p.refused <= Math.ceil(count / 1000)) break;
+			}
+		} finally {
+			clearInterval(poller);
+		}
+		const durationMs = performance.now() - started;
+		const memory = Object.fromEntries(Object.entries(samplers).map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)]));
+		await tally.poll();
+		const stats = await emulator.control.stats();
+		const audit = await book.auditBook({ client, customers, tally });
+		return {
+			count,
+			rate,
+			durationMs,
+			ratio: durationMs / ((count / rate) * 1000),
+			runs,
+			status429: stats.status['429'] ?? 0,
+			status503: stats.status['503'] ?? 0,
+			authCalls: stats.counts['POST /auth'] ?? 0,
+			amlRequests: stats.counts[AML_ROUTE] ?? 0,
+			memoryMb: memory,
+			idleMb,
+			lost: audit.lost.length,
+			askedTwice: audit.askedTwice.length,
+			extraRequests: audit.extraRequests,
+			wrongRow: audit.wrongRow.length,
+			refused: audit.refused.length,
+			executionData: env.n8nDatabase ? await executionDataSize(env.postgres) : null,
+		};
+	} finally {
+		await close();
+	}
+}
+
+/**
+ * The group: every size in every mode, then (with `fault`) one fault run of `faultSize` in queue mode.
+ * @returns {Promise<object[]>} rows for renderCustomerBook
+ */
+async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault, faultSize, log }) {
+	const { queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
+	if (queueModeUnavailable()) {
+		log(`customer book skipped: ${queueModeUnavailable()} (the book is a Postgres table)`);
+		return [];
+	}
+	const rows = [];
+	const plan = modes.map((mode) => ({ mode, nights: sizes.map((count) => ({ count, fault: false })) }));
+	if (fault) {
+		const queue = plan.find((p) => p.mode === 'queue') ?? (plan.push({ mode: 'queue', nights: [] }), plan.at(-1));
+		queue.nights.push({ count: faultSize, fault: true });
+	}
+	for (const { mode, nights } of plan) {
+		if (!nights.length) continue;
+		const env = await startMode(mode, { log });
+		try {
+			for (const night of nights) {
+				const key = `B-${mode}-${night.count}${night.fault ? '-fault' : ''}`;
+				log(`${key}: ${night.count} customers @ ${rate}/s, ${latencyMs} ms${night.fault ? ', 429 storm and 503s for a minute' : ''}`);
+				const result = await runNight(env, { emulator, count: night.count, rate, latencyMs, fault: night.fault, log });
+				log(
+					`${key}: ${(result.durationMs / 1000).toFixed(0)} s (${result.ratio.toFixed(2)}x N/rate) in ${result.runs.length} run(s), 429 ${result.status429}, /auth ${result.authCalls}, ` +
+						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)})` +
+						(result.executionData ? `, execution data ${JSON.stringify(result.executionData)}` : ''),
+				);
+				rows.push({ key, mode, fault: night.fault, ...result });
+			}
+		} finally {
+			await env.stop();
+		}
+	}
+	return rows;
+}
+
+/** The rows as a markdown table. */
+function renderCustomerBook(rows) {
+	if (!rows.length) return '';
+	const lines = ['', 'Customer book (examples/customer-book-postgres.json: pages of 500, 4 at a time; emulator limit and latency as shown)', ''];
+	lines.push('| key | mode | customers @ rate | time (x N/rate) | runs | 429 / 503 | /auth | lost | asked twice | wrong row | peak memory per n8n process |');
+	lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+	for (const r of rows) {
+		const memory = Object.entries(r.memoryMb)
+			.map(([name, mb]) => `${name} ${mb} MB (${r.idleMb[name]} at rest)`)
+			.join(', ');
+		lines.push(
+			`| ${r.key} | ${r.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${r.fault ? ', fault minute' : ''} | ${r.count} @ ${r.rate}/s | ` +
+				`${(r.durationMs / 1000).toFixed(0)} s (${r.ratio.toFixed(2)}x) | ${r.runs.length} | ${r.status429} / ${r.status503} | ${r.authCalls} | ${r.lost} | ${r.askedTwice} | ${r.wrongRow} | ${memory} |`,
+		);
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+module.exports = { runCustomerBook, renderCustomerBook };
