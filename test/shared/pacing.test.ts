@@ -218,12 +218,13 @@ describe('Pacer', () => {
 		expect(times[0] - start).toBe(60_000);
 	});
 
-	it('climbs back along the cubic curve, past the pace that drew the 429, and forgets after a minute idle', async () => {
+	it('climbs back along the cubic curve while it has requests to send, past the pace that drew the 429', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
 		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(19, 5);
+		await pacer.admit(); // after the 1 s pause; kept in flight: the pacer stays busy
 		const rateAfter = async (ms: number) => {
 			clock.advance(ms);
 			await pacer.admit();
@@ -231,12 +232,28 @@ describe('Pacer', () => {
 			return pacer.rate;
 		};
 		// Back at the 20 accepted after cbrt(20 x 0.05 / 0.1) = 2.15 s of requests, then beyond it.
-		const early = await rateAfter(2_000); // the 1 s pause, then 1 s of the curve
+		const early = await rateAfter(1_000);
 		expect(early).toBeGreaterThan(19.5);
 		expect(early).toBeLessThan(20);
 		expect(await rateAfter(1_500)).toBeCloseTo(20, 0);
 		expect(await rateAfter(8_000)).toBeGreaterThan(60);
-		expect(await rateAfter(60_000)).toBe(Number.POSITIVE_INFINITY);
+	});
+
+	it('the curve stands still while the pacer is idle; a minute idle forgets the pace', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(clock);
+		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		// Nothing to send for 20 s (a worker between pages): it starts again at the pace it learnt, not
+		// at the curve's 20 s point (about 500 requests/s, a burst of 429s).
+		clock.advance(20_000);
+		await pacer.admit();
+		release(pacer);
+		expect(pacer.rate).toBeCloseTo(19, 5);
+		clock.advance(60_000);
+		await pacer.admit();
+		release(pacer);
+		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
 	});
 
 	it('keeps one pacer per account key for the whole process', () => {

@@ -56,7 +56,8 @@ export interface Admission {
  *   that shares the quota loses one request, not a second of its share. A long Retry-After (a quota
  *   per minute or hour) still pauses every request. The pace then climbs back along a cubic curve
  *   (CUBIC_GROWTH), so processes that share the quota (queue-mode workers) converge to fair shares and
- *   one takes the capacity back soon after the others stop. A pacer idle for a minute forgets the pace.
+ *   one takes the capacity back soon after the others stop. The curve stands still while the pacer is
+ *   idle; a pacer idle for a minute forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -94,7 +95,7 @@ export class Pacer {
 	 */
 	async admit(maxRequestsPerSecond = 0, signal?: AbortSignal): Promise<Admission> {
 		const fixedIntervalMs = maxRequestsPerSecond > 0 ? 1000 / maxRequestsPerSecond : 0;
-		this.forgetIfIdle(this.clock.now());
+		this.resumeAfterIdle(this.clock.now());
 		this.waitingCount++;
 		try {
 			for (;;) {
@@ -227,13 +228,24 @@ export class Pacer {
 		this.adaptiveIntervalMs = 1000 / rate;
 	}
 
-	/** A pacer idle for FORGET_MS forgets the quota: the next burst learns it again. */
-	private forgetIfIdle(now: number): void {
-		if (this.idleSinceMs === undefined || now - this.idleSinceMs < FORGET_MS) return;
+	/**
+	 * Back to work after an idle spell. A minute or more forgets the quota: the next burst learns it
+	 * again. A shorter one does not move the recovery curve, which counts only time with requests to
+	 * send: a worker between two pages, or between two webhook executions, learnt nothing meanwhile,
+	 * and starting it far above the pace that drew the last 429 would only draw the next burst of 429s.
+	 */
+	private resumeAfterIdle(now: number): void {
+		const idleSinceMs = this.idleSinceMs;
+		if (idleSinceMs === undefined) return;
 		this.idleSinceMs = undefined;
 		if (this.adaptiveIntervalMs === 0) return;
-		this.adaptiveIntervalMs = 0;
-		this.window.reset();
+		if (now - idleSinceMs >= FORGET_MS) {
+			this.adaptiveIntervalMs = 0;
+			this.window.reset();
+			return;
+		}
+		// Only the idle time after the curve started (a pause after a 429 starts it later).
+		this.decreasedAtMs += Math.max(0, now - Math.max(idleSinceMs, this.decreasedAtMs));
 	}
 
 	private noteIdle(): void {
