@@ -28,6 +28,11 @@ const { storedWebhook, routeCount, emulatorPing, waitUntil, executions, settleEx
 const STEP_TIMEOUT = 5 * 60 * 1000;
 const SETUP_TIMEOUT = 20 * 60 * 1000;
 const RATE = 20;
+/**
+ * n8n's webhook processor now and then never answers a call whose execution ran (fireExecutions
+ * `unanswered`): the steps judge the executions by what the emulator received, and wait this long for an answer.
+ */
+const ANSWER_TIMEOUT = 90 * 1000;
 const log = (msg) => util.defaultLog(`[queue] ${msg}`);
 
 const skip = queueModeUnavailable();
@@ -53,6 +58,11 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 	}
 
 	const workerLoad = () => topology.workers.map((w) => executionsStartedBy(w).length);
+	const fire = async (load) => {
+		const result = await fireExecutions({ webhookBase: topology.webhookUrl, control: emulator.control, timeoutMs: ANSWER_TIMEOUT, ...load });
+		if (result.unanswered) log(`${load.run}: ${result.unanswered} webhook call(s) never answered by n8n`);
+		return result;
+	};
 
 	before(
 		async () => {
@@ -83,9 +93,9 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 
 	step('a batch of webhook executions runs on the workers, the token is exchanged at most once per worker', async () => {
 		await emulator.control.prepare({ latencyMs: 20, rateLimit: 0 });
-		const result = await fireExecutions({ webhookBase: topology.webhookUrl, control: emulator.control, executions: 6, items: 5, run: 'workers' });
+		const result = await fire({ executions: 6, items: 5, run: 'workers' });
 		assert.equal(result.failedCalls, 0, result.callErrors.join('\n'));
-		assert.equal(result.okItems, 30);
+		assert.equal(result.errorItems, 0);
 		assert.equal(result.succeeded, 30);
 		const load = workerLoad();
 		log(`executions per worker: ${load.join(', ')}; /auth ${result.authCalls}`);
@@ -96,7 +106,7 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 
 	step('warm workers reuse the token: a second batch makes no new exchange (at most one, by a worker that had not run yet)', async () => {
 		await emulator.control.prepare({ latencyMs: 20, rateLimit: 0 });
-		const result = await fireExecutions({ webhookBase: topology.webhookUrl, control: emulator.control, executions: 10, items: 3, run: 'warm' });
+		const result = await fire({ executions: 10, items: 3, run: 'warm' });
 		assert.equal(result.succeeded, 30);
 		const load = workerLoad();
 		log(`executions per worker so far: ${load.join(', ')}`);
@@ -107,7 +117,7 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 
 	step(`shared quota: 20 executions x 10 items under ${RATE} req/s, nothing lost`, async () => {
 		await emulator.control.prepare({ latencyMs: 50, rateLimit: RATE });
-		const result = await fireExecutions({ webhookBase: topology.webhookUrl, control: emulator.control, executions: 20, items: 10, run: 'quota' });
+		const result = await fire({ executions: 20, items: 10, run: 'quota' });
 		const ratio = result.durationMs / ((200 / RATE) * 1000);
 		log(`20 x 10 @ ${RATE}/s: ${(result.durationMs / 1000).toFixed(2)} s (${ratio.toFixed(2)}x N/rate), 429 x ${result.status429}, lost ${result.lost}`);
 		assert.equal(result.failedCalls, 0, result.callErrors.join('\n'));
