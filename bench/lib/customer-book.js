@@ -62,7 +62,11 @@ async function startMode(mode, { log, saveOnSuccess }) {
 async function executionDataSize(postgres) {
 	const client = await book.connect(postgres, postgres.database);
 	try {
-		const { rows } = await client.query('SELECT count(*)::int AS executions, max(length(data))::int AS max_bytes, avg(length(data))::int AS avg_bytes FROM execution_data');
+		// With EXECUTIONS_DATA_SAVE_ON_SUCCESS=none a page's data is still written, then marked deleted for n8n's pruner to remove later.
+		const { rows } = await client.query(
+			'SELECT count(*)::int AS executions, count(*) FILTER (WHERE e."deletedAt" IS NOT NULL)::int AS marked_deleted, max(length(d.data))::int AS max_bytes, avg(length(d.data))::int AS avg_bytes ' +
+				'FROM execution_data d JOIN execution_entity e ON e.id = d."executionId"',
+		);
 		return rows[0];
 	} finally {
 		await client.end();
