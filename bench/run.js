@@ -49,6 +49,7 @@ const SETTINGS = {
 		latencyMs: num('BENCH_BOOK_LATENCY_MS', 50),
 		fault: env.BENCH_BOOK_FAULT === '1',
 		faultSize: num('BENCH_BOOK_FAULT_SIZE', 10000),
+		saveOnSuccess: env.BENCH_BOOK_SAVE_ON_SUCCESS === 'none' ? 'none' : 'all',
 	},
 };
 

@@ -1,8 +1,8 @@
 'use strict';
 // "Customer book": the recipe examples/customer-book-postgres.json re-screens a book of N customers
-// (a Postgres table) in pages of 500, 4 pages at a time, against the emulator at `rate` req/s with
+// (a Postgres table) in pages of 500, 10 pages at a time, against the emulator at `rate` req/s with
 // `latencyMs`: once in queue mode (main, 2 workers at concurrency 5, webhook processor) and once in
-// one `n8n start` (regular mode). Measures the night's time against N / rate, 429s, /auth
+// one `n8n start` (regular mode, production concurrency limit 10). Measures the night's time against N / rate, 429s, /auth
 // exchanges, peak memory of every n8n process, and audits the table (lost, asked twice, wrong row).
 // The fault run: 429 storms then 503s for a minute in the middle of a night; runs again until every
 // customer is screened. Used by bench/run.js (group `book`).
@@ -11,22 +11,36 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { AML_ROUTE } = require('./emulator');
-const { startSampler } = require('./sampler');
+const { startSampler, treeRssKb } = require('./sampler');
 const book = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'customer-book'));
 const { sleep } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
 
 const PAGE_PATH = 'webhook/customer-book/page';
 /** The 20,000 requests the emulator keeps last 200 s at 100 req/s: read them well before. */
 const TALLY_EVERY_MS = 20000;
+/** The night's course: read every 2 s (most customers leased at once), logged every 10 s with the memory of every n8n process. */
+const COURSE_EVERY_MS = 2000;
+const COURSE_LOG_EVERY = 5;
 
-/** One regular n8n (`n8n start`) with its own Postgres for the book, or the queue topology; the processes to sample. */
-async function startMode(mode, { log }) {
+/** Pages at once: queue mode's 2 workers x concurrency 5; one `n8n start` the same through its production concurrency limit. */
+const WORKERS = 2;
+const WORKER_CONCURRENCY = 5;
+
+/**
+ * One regular n8n (`n8n start`) with its own Postgres for the book, or the queue topology; the processes
+ * to sample. `saveOnSuccess` ('all' | 'none') is n8n's EXECUTIONS_DATA_SAVE_ON_SUCCESS for every process.
+ */
+async function startMode(mode, { log, saveOnSuccess }) {
 	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
 	const { startQueueTopology, startPostgres } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	if (mode === 'regular') {
 		const postgres = await startPostgres({ log });
 		try {
-			const instance = await createInstance('v2', { name: 'bench-book', log });
+			const instance = await createInstance('v2', {
+				name: 'bench-book',
+				log,
+				env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(WORKERS * WORKER_CONCURRENCY), EXECUTIONS_DATA_SAVE_ON_SUCCESS: saveOnSuccess },
+			});
 			const server = await instance.startServer();
 			const stop = async () => {
 				await instance.stop();
@@ -38,7 +52,7 @@ async function startMode(mode, { log }) {
 			throw error;
 		}
 	}
-	const topology = await startQueueTopology({ name: 'bench-book', workers: 2, concurrency: 5, log });
+	const topology = await startQueueTopology({ name: 'bench-book', workers: WORKERS, concurrency: WORKER_CONCURRENCY, log, env: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: saveOnSuccess } });
 	const processes = { main: () => topology.main.pid, webhook: () => topology.webhook.child.pid };
 	for (const w of topology.workers) processes[w.role] = () => w.child.pid;
 	return { instance: topology.main.instance, server: topology.main, postgres: topology.postgres, pageUrl: `${topology.webhookUrl}${PAGE_PATH}`, processes, stop: topology.stop, n8nDatabase: true };
@@ -48,7 +62,11 @@ async function startMode(mode, { log }) {
 async function executionDataSize(postgres) {
 	const client = await book.connect(postgres, postgres.database);
 	try {
-		const { rows } = await client.query('SELECT count(*)::int AS executions, max(length(data))::int AS max_bytes, avg(length(data))::int AS avg_bytes FROM execution_data');
+		// With EXECUTIONS_DATA_SAVE_ON_SUCCESS=none a page's data is still written, then marked deleted for n8n's pruner to remove later.
+		const { rows } = await client.query(
+			'SELECT count(*)::int AS executions, count(*) FILTER (WHERE e."deletedAt" IS NOT NULL)::int AS marked_deleted, max(length(d.data))::int AS max_bytes, avg(length(d.data))::int AS avg_bytes ' +
+				'FROM execution_data d JOIN execution_entity e ON e.id = d."executionId"',
+		);
 		return rows[0];
 	} finally {
 		await client.end();
@@ -86,9 +104,26 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 		const started = performance.now();
 		const faultDone = fault ? sleep(((count / rate) * 1000) / 3).then(() => faultMinute(emulator.control, log)) : Promise.resolve();
 		const runs = [];
+		let peakLeased = 0;
+		let ticks = 0;
+		const course = setInterval(() => void readCourse(), COURSE_EVERY_MS);
+		async function readCourse() {
+			try {
+				const p = await book.progress(client);
+				peakLeased = Math.max(peakLeased, p.leased);
+				if (++ticks % COURSE_LOG_EVERY) return;
+				const mb = Object.fromEntries(Object.entries(env.processes).map(([name, pid]) => [name, Math.round(treeRssKb(pid()).total / 1024)]));
+				log(`book ${count}: ${Math.round((performance.now() - started) / 1000)} s: screened ${p.screened}, leased ${p.leased}, MB ${JSON.stringify(mb)}`);
+			} catch (e) {
+				log(`course: ${e.message}`);
+			}
+		}
 		try {
 			for (let run = 1; run <= 5; run++) {
+				const since = await book.dbNow(client);
 				const execution = await book.runNight(env.server, workflowId);
+				// The night run only posts the pages: the night is over when the table says so.
+				await book.waitForNight(client, since);
 				const p = await book.progress(client);
 				runs.push({ status: execution.status, seconds: Math.round((performance.now() - started) / 1000), ...p });
 				log(`book ${count}: run ${run} ${execution.status} after ${runs.at(-1).seconds} s: ${JSON.stringify(p)}`);
@@ -97,6 +132,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 			}
 		} finally {
 			clearInterval(poller);
+			clearInterval(course);
 		}
 		const durationMs = performance.now() - started;
 		const memory = Object.fromEntries(Object.entries(samplers).map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)]));
@@ -115,6 +151,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 			amlRequests: stats.counts[AML_ROUTE] ?? 0,
 			memoryMb: memory,
 			idleMb,
+			peakLeased,
 			lost: audit.lost.length,
 			askedTwice: audit.askedTwice.length,
 			extraRequests: audit.extraRequests,
@@ -131,7 +168,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
  * The group: every size in every mode, then (with `fault`) one fault run of `faultSize` in queue mode.
  * @returns {Promise<object[]>} rows for renderCustomerBook
  */
-async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault, faultSize, log }) {
+async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault, faultSize, saveOnSuccess = 'all', log }) {
 	const { queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	if (queueModeUnavailable()) {
 		log(`customer book skipped: ${queueModeUnavailable()} (the book is a Postgres table)`);
@@ -145,7 +182,7 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 	}
 	for (const { mode, nights } of plan) {
 		if (!nights.length) continue;
-		const env = await startMode(mode, { log });
+		const env = await startMode(mode, { log, saveOnSuccess });
 		try {
 			for (const night of nights) {
 				const key = `B-${mode}-${night.count}${night.fault ? '-fault' : ''}`;
@@ -153,7 +190,7 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 				const result = await runNight(env, { emulator, count: night.count, rate, latencyMs, fault: night.fault, log });
 				log(
 					`${key}: ${(result.durationMs / 1000).toFixed(0)} s (${result.ratio.toFixed(2)}x N/rate) in ${result.runs.length} run(s), 429 ${result.status429}, /auth ${result.authCalls}, ` +
-						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)})` +
+						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, most customers leased at once ${result.peakLeased}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)})` +
 						(result.executionData ? `, execution data ${JSON.stringify(result.executionData)}` : ''),
 				);
 				rows.push({ key, mode, fault: night.fault, ...result });
@@ -168,16 +205,16 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 /** The rows as a markdown table. */
 function renderCustomerBook(rows) {
 	if (!rows.length) return '';
-	const lines = ['', 'Customer book (examples/customer-book-postgres.json: pages of 500, 4 at a time; emulator limit and latency as shown)', ''];
-	lines.push('| key | mode | customers @ rate | time (x N/rate) | runs | 429 / 503 | /auth | lost | asked twice | wrong row | peak memory per n8n process |');
-	lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+	const lines = ['', `Customer book (examples/customer-book-postgres.json: pages of 500, ${WORKERS * WORKER_CONCURRENCY} at a time; emulator limit and latency as shown)`, ''];
+	lines.push('| key | mode | customers @ rate | time (x N/rate) | runs | 429 / 503 | /auth | lost | asked twice | wrong row | most leased at once | peak memory per n8n process |');
+	lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 	for (const r of rows) {
 		const memory = Object.entries(r.memoryMb)
 			.map(([name, mb]) => `${name} ${mb} MB (${r.idleMb[name]} at rest)`)
 			.join(', ');
 		lines.push(
 			`| ${r.key} | ${r.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${r.fault ? ', fault minute' : ''} | ${r.count} @ ${r.rate}/s | ` +
-				`${(r.durationMs / 1000).toFixed(0)} s (${r.ratio.toFixed(2)}x) | ${r.runs.length} | ${r.status429} / ${r.status503} | ${r.authCalls} | ${r.lost} | ${r.askedTwice} | ${r.wrongRow} | ${memory} |`,
+				`${(r.durationMs / 1000).toFixed(0)} s (${r.ratio.toFixed(2)}x) | ${r.runs.length} | ${r.status429} / ${r.status503} | ${r.authCalls} | ${r.lost} | ${r.askedTwice} | ${r.wrongRow} | ${r.peakLeased} | ${memory} |`,
 		);
 	}
 	return `${lines.join('\n')}\n`;

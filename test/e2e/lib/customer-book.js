@@ -118,7 +118,7 @@ async function importRecipe({ instance, server, emulatorBaseUrl, postgres, datab
 	return id;
 }
 
-/** One night run from the recipe's manual trigger (on the main); resolves with the finished execution. */
+/** One night run from the recipe's manual trigger (on the main); resolves with its finished execution, which only started the pages (waitForNight tells when they are done). */
 const runNight = (server, workflowId, { timeoutMs = 30 * 60 * 1000 } = {}) => server.runWorkflow(workflowId, { trigger: NIGHT_TRIGGER, timeoutMs });
 
 /** The table's progress: rows screened, refused, claimed but not written yet (live or lapsed lease), never claimed. */
@@ -132,6 +132,46 @@ async function progress(client) {
 		count(*)::int AS total
 		FROM customers`);
 	return rows[0];
+}
+
+/** The book database's clock: a night started after this instant tries each customer at or after it. */
+async function dbNow(client) {
+	const { rows } = await client.query('SELECT now() AS now');
+	return rows[0].now;
+}
+
+/**
+ * What a night started at `since` has left: `due` (the recipe's Claim Page condition: not screened
+ * within 20 hours, not tried since `since`, no live lease: customers no page has claimed yet, or
+ * whose page died and whose lease has lapsed) and `leased` (a page is screening them now).
+ */
+async function nightLeft(client, since) {
+	const { rows } = await client.query(
+		`SELECT
+		count(*) FILTER (WHERE (screened_at IS NULL OR screened_at < now() - interval '20 hours')
+			AND (attempted_at IS NULL OR attempted_at < $1::timestamptz)
+			AND (lease_until IS NULL OR lease_until < now()))::int AS due,
+		count(*) FILTER (WHERE lease_until > now())::int AS leased
+		FROM customers`,
+		[since],
+	);
+	return rows[0];
+}
+
+/**
+ * Waits until the night started at `since` is over, as the table tells it (the night run only posts
+ * the pages; n8n runs them as its concurrency allows): nobody due, nobody leased. `onPoll(left)`
+ * sees every reading. Throws after `timeoutMs` with what is left.
+ */
+async function waitForNight(client, since, { timeoutMs = 30 * 60 * 1000, intervalMs = 1000, onPoll } = {}) {
+	const started = Date.now();
+	for (;;) {
+		const left = await nightLeft(client, since);
+		onPoll?.(left);
+		if (left.due === 0 && left.leased === 0) return left;
+		if (Date.now() - started > timeoutMs) throw new Error(`the night is not over after ${timeoutMs} ms: ${JSON.stringify(left)}`);
+		await new Promise((r) => setTimeout(r, intervalMs));
+	}
 }
 
 /**
@@ -220,4 +260,4 @@ async function auditBook({ client, customers, tally }) {
 	};
 }
 
-module.exports = { connect, createBook, importRecipe, runNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };
+module.exports = { connect, createBook, importRecipe, runNight, dbNow, nightLeft, waitForNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };
