@@ -88,9 +88,10 @@ async function main() {
 	const server = await instance.startServer({ port: N8N_PORT });
 	running.server = server;
 	await server.ensureLoggedIn();
-	// The data tables the examples write to, as a user creates them once in the editor.
+	// The data tables the examples write to, as a user creates them once in the editor, with a few sample rows.
 	const { ensureDataTables } = require('../test/e2e/lib/data-tables');
-	for (const workflow of workflows) await ensureDataTables(server, workflow);
+	const { SAMPLE_ROWS } = require('../test/e2e/lib/sample-rows');
+	for (const workflow of workflows) await ensureDataTables(server, workflow, { sampleRows: SAMPLE_ROWS });
 	const { OWNER } = require('../test/e2e/lib/rest');
 
 	console.log(

@@ -22,6 +22,7 @@ const { complianceModel } = require('../e2e/lib/compliance-model');
 const { reviewModel } = require('../e2e/lib/review-model');
 const { startSmtpSink } = require('../e2e/lib/smtp-sink');
 const { ensureDataTables } = require('../e2e/lib/data-tables');
+const { SAMPLE_ROWS } = require('../e2e/lib/sample-rows');
 const { TRIGGER: SIGNED_RESULT_TRIGGER, deliverSignedResult } = require('./lib/signed-results');
 
 const { byId, until } = editor;
@@ -47,7 +48,8 @@ const SAMPLE_REQUESTS = {
 	},
 	'identity-journey/start': { customerNumber: 'C-4711', fullName: 'Erika Mustermann', dateOfBirth: '1964-08-12' },
 	'pay-by-bank/checkout': { orderId: 'order-4711', amount: '49.90' },
-	'customer-book/left': { customerId: 'C-4711' },
+	// The sample customer registered for monitoring leaves.
+	'customer-book/left': { customerId: SAMPLE_ROWS.customer_book.find((row) => row.monitoring_profile).customer_id },
 };
 const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
 const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER, SIGNED_RESULT_TRIGGER];
@@ -111,8 +113,8 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
 		server = await n8n.startServer();
 		await server.ensureLoggedIn();
-		// The data tables the examples write to, as a user creates them once in the editor.
-		for (const json of jsons) await ensureDataTables(server, json);
+		// The data tables the examples write to, with the sample rows npm start puts into them.
+		for (const json of jsons) await ensureDataTables(server, json, { sampleRows: SAMPLE_ROWS });
 		browser = await launchBrowser();
 		page = await browser.browser.newPage();
 		page.setDefaultTimeout(30000);
@@ -334,8 +336,9 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 							t.diagnostic(`answered the waiting step ${waiting.nodeName}`);
 							return false;
 						}
-						const done = (await server.listExecutions(id)).find((e) => !before.has(e.id) && !['new', 'running', 'waiting'].includes(e.status));
-						return done ? await server.getExecution(done.id) : false;
+						// The click's run is the first new one: a run it starts (the customer book's next page) comes after it.
+						const [run] = (await server.listExecutions(id)).filter((e) => !before.has(e.id)).sort((a, b) => Number(a.id) - Number(b.id));
+						return run && !['new', 'running', 'waiting'].includes(run.status) ? await server.getExecution(run.id) : false;
 					},
 					`the run of ${file}${from} to finish`,
 					{ timeoutMs: 90000, intervalMs: 500 },

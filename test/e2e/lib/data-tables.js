@@ -19,8 +19,11 @@ function tablesOf(workflow) {
 	return [...tables].map(([name, columns]) => ({ name, columns }));
 }
 
-/** Creates every table the workflow names that does not exist yet in the owner's project; returns their ids by name. */
-async function ensureDataTables(server, workflow) {
+/**
+ * Creates every table the workflow names that does not exist yet in the owner's project and puts
+ * `sampleRows[name]` into each table it creates (a table that exists keeps its rows); returns their ids by name.
+ */
+async function ensureDataTables(server, workflow, { sampleRows = {} } = {}) {
 	const tables = tablesOf(workflow);
 	if (!tables.length) return {};
 	const { id: projectId } = await server.get('/rest/projects/personal');
@@ -29,7 +32,12 @@ async function ensureDataTables(server, workflow) {
 	const ids = {};
 	for (const table of tables) {
 		const found = existing.find((t) => t.name === table.name);
-		ids[table.name] = found ? found.id : (await server.post(base, table)).id;
+		if (found) {
+			ids[table.name] = found.id;
+			continue;
+		}
+		ids[table.name] = (await server.post(base, table)).id;
+		if (sampleRows[table.name]) await insertDataTableRows(server, ids[table.name], sampleRows[table.name]);
 	}
 	return ids;
 }
