@@ -58,6 +58,12 @@ async function startMode(mode, { log, saveOnSuccess }) {
 	return { instance: topology.main.instance, server: topology.main, postgres: topology.postgres, pageUrl: `${topology.webhookUrl}${PAGE_PATH}`, processes, stop: topology.stop, n8nDatabase: true };
 }
 
+/** A sampler of the peak RSS of each named process; `stop()` gives the peaks in MB by name. */
+function sampleEach(processes) {
+	const samplers = Object.entries(processes).map(([name, pid]) => [name, startSampler(pid, { intervalMs: 250 })]);
+	return { stop: () => Object.fromEntries(samplers.map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)])) };
+}
+
 /** Size of the page executions' stored data in n8n's database (queue mode: n8n's Postgres). */
 async function executionDataSize(postgres) {
 	const client = await book.connect(postgres, postgres.database);
@@ -96,10 +102,10 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 		const workflowId = await book.importRecipe({ instance: env.instance, server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl } });
 		const tally = book.requestTally(emulator.control);
 		// Each process at rest first (n8n, its task runner), so the peak shows what the night adds.
-		const resting = Object.fromEntries(Object.entries(env.processes).map(([name, pid]) => [name, startSampler(pid, { intervalMs: 250 })]));
+		const resting = sampleEach(env.processes);
 		await sleep(2000);
-		const idleMb = Object.fromEntries(Object.entries(resting).map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)]));
-		const samplers = Object.fromEntries(Object.entries(env.processes).map(([name, pid]) => [name, startSampler(pid, { intervalMs: 250 })]));
+		const idleMb = resting.stop();
+		const samplers = sampleEach(env.processes);
 		const poller = setInterval(() => void tally.poll().catch((e) => log(`tally: ${e.message}`)), TALLY_EVERY_MS);
 		const started = performance.now();
 		const faultDone = fault ? sleep(((count / rate) * 1000) / 3).then(() => faultMinute(emulator.control, log)) : Promise.resolve();
@@ -135,7 +141,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 			clearInterval(course);
 		}
 		const durationMs = performance.now() - started;
-		const memory = Object.fromEntries(Object.entries(samplers).map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)]));
+		const memory = samplers.stop();
 		await tally.poll();
 		const stats = await emulator.control.stats();
 		const audit = await book.auditBook({ client, customers, tally });

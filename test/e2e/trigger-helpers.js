@@ -12,7 +12,7 @@
 // never the secret: compare it with util.sha256() of the header value the emulator stored.
 
 const assert = require('node:assert/strict');
-const { jsonOrText, sha256, sleep, freshFetch } = require('./lib/util');
+const { jsonOrText, sha256, sleep, freshFetch, waitUntil } = require('./lib/util');
 
 // ---------------------------------------------------------------------------------------------
 // Emulator controls (sandbox/README.md, "Controls")
@@ -75,19 +75,7 @@ async function probeWebhook(url) {
 
 
 // ---------------------------------------------------------------------------------------------
-// Waiting
-
-/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
-async function waitUntil(what, check, { timeoutMs = 60000, intervalMs = 250 } = {}) {
-	const started = Date.now();
-	let last;
-	for (;;) {
-		last = await check();
-		if (last) return last;
-		if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
+// Waiting (waitUntil is lib/util's)
 
 /** The node's static data (`node:<name>` in the workflow's staticData) as n8n has stored it. */
 async function nodeStaticData(server, workflowId, nodeName) {

@@ -11,6 +11,7 @@ const path = require('node:path');
 const { findAmlRecords, AML_ERROR_NAMES, normaliseName } = require('../../../sandbox/data/aml');
 const { AML_ROUTE } = require('../../../bench/lib/emulator');
 const { sandboxCredentials } = require('./example-server');
+const { waitUntil } = require('./util');
 
 const RECIPE_FILE = path.resolve(__dirname, '..', '..', '..', 'examples', 'customer-book-postgres.json');
 const PG_MODULE = path.resolve(__dirname, '..', 'n8n-v2', 'node_modules', 'pg');
@@ -160,17 +161,20 @@ async function nightLeft(client, since) {
 
 /**
  * Waits until the night started at `since` is over, as the table tells it (the night run only posts
- * the pages; n8n runs them as its concurrency allows): nobody due, nobody leased. `onPoll(left)`
- * sees every reading. Throws after `timeoutMs` with what is left.
+ * the pages; n8n runs them as its concurrency allows): nobody due, nobody leased. Throws after
+ * `timeoutMs` with what is left.
  */
-async function waitForNight(client, since, { timeoutMs = 30 * 60 * 1000, intervalMs = 1000, onPoll } = {}) {
-	const started = Date.now();
-	for (;;) {
-		const left = await nightLeft(client, since);
-		onPoll?.(left);
-		if (left.due === 0 && left.leased === 0) return left;
-		if (Date.now() - started > timeoutMs) throw new Error(`the night is not over after ${timeoutMs} ms: ${JSON.stringify(left)}`);
-		await new Promise((r) => setTimeout(r, intervalMs));
+async function waitForNight(client, since, { timeoutMs = 30 * 60 * 1000, intervalMs = 1000 } = {}) {
+	let left;
+	const over = async () => {
+		left = await nightLeft(client, since);
+		return left.due === 0 && left.leased === 0 ? left : null;
+	};
+	try {
+		return await waitUntil('the end of the night', over, { timeoutMs, intervalMs });
+	} catch (error) {
+		error.message += `: ${JSON.stringify(left)}`;
+		throw error;
 	}
 }
 

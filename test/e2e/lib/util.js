@@ -270,6 +270,18 @@ async function withLock(lockDir, fn, { timeoutMs = 30 * 60 * 1000, log = () => {
 	}
 }
 
+/** Polls `check` (async, returns a truthy value when done) until it succeeds or `timeoutMs` passes. */
+async function waitUntil(what, check, { timeoutMs = 60000, intervalMs = 250 } = {}) {
+	const started = Date.now();
+	let last;
+	for (;;) {
+		last = await check();
+		if (last) return last;
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
 function defaultLog(msg) {
 	if (process.env.N8N_E2E_QUIET) return;
 	process.stderr.write(`[e2e] ${msg}\n`);
@@ -287,6 +299,7 @@ module.exports = {
 	freePort,
 	sha256,
 	sleep,
+	waitUntil,
 	freshFetch,
 	emulatorControl,
 	withLock,
