@@ -62,13 +62,31 @@ function packageManifest(dir = REPO_ROOT) {
 	return { name: pkg.name, version: pkg.version, nodes, credentials, missing, complete: missing.length === 0 };
 }
 
+/** A hash of what `npm pack` puts in the tarball: package.json, README, LICENSE and dist/. */
+function buildHash(packageDir) {
+	const files = ['package.json', 'README.md', 'LICENSE'].map((f) => path.join(packageDir, f)).filter((f) => fs.existsSync(f));
+	const walk = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else files.push(full);
+		}
+	};
+	if (fs.existsSync(path.join(packageDir, 'dist'))) walk(path.join(packageDir, 'dist'));
+	return util.sha256(...files.flatMap((f) => [path.relative(packageDir, f), fs.readFileSync(f)]));
+}
+
 /**
- * Builds (when dist/ is missing) and packs the package with `npm pack`. Memoised per process.
+ * Builds (when dist/ is missing), packs the package with `npm pack` and installs the tarball into a
+ * nodes folder the way n8n installs a community package: no install scripts, no lockfile, and no peer
+ * dependencies (n8n-workflow is provided by n8n itself, through NODE_PATH). Done once per build for the
+ * whole run (shared by every suite's process, under a lock) and copied into each instance: the
+ * installed files are the same, and the two npm boots are not paid again for each n8n.
  * A failing build is reported, not thrown: the tarball then holds whatever dist/ has, and the
  * tests that need the package's nodes skip themselves (see packageManifest()).
- * @returns {Promise<{ tarball: string, manifest: object, buildError?: string }>}
+ * @returns {Promise<{ tarball: string, nodesDir: string, manifest: object, buildError?: string }>}
  */
-async function packPackage(packageDir = REPO_ROOT, { log = defaultLog } = {}) {
+async function installedPackage(packageDir = REPO_ROOT, { log = defaultLog } = {}) {
 	packageDir = path.resolve(packageDir);
 	if (packCache.has(packageDir)) return packCache.get(packageDir);
 	const promise = (async () => {
@@ -81,22 +99,29 @@ async function packPackage(packageDir = REPO_ROOT, { log = defaultLog } = {}) {
 				log(buildError);
 			}
 		}
-		const manifest1 = packageManifest(packageDir);
-		if (!manifest1.complete) {
-			log(`package.json n8n section lists files missing from ${packageDir}: ${manifest1.missing.join(', ')}`);
+		const manifest = packageManifest(packageDir);
+		if (!manifest.complete) {
+			log(`package.json n8n section lists files missing from ${packageDir}: ${manifest.missing.join(', ')}`);
 		}
-		const dest = path.join(ensureWorkRoot(), 'packs', String(process.pid));
-		fs.rmSync(dest, { recursive: true, force: true });
-		fs.mkdirSync(dest, { recursive: true });
-		process.once('exit', () => fs.rmSync(dest, { recursive: true, force: true }));
-		const res = await util.runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
-			cwd: packageDir,
-			env: cleanNpmEnv(),
-			timeoutMs: 5 * 60 * 1000,
+		const dir = path.join(ensureWorkRoot(), 'packs', util.sha256(packageDir, buildHash(packageDir)).slice(0, 16));
+		const nodesDir = path.join(dir, 'nodes');
+		const ready = path.join(dir, 'ready.json');
+		await util.withLock(`${dir}.lock`, async () => {
+			if (fs.existsSync(ready)) return;
+			fs.rmSync(dir, { recursive: true, force: true });
+			fs.mkdirSync(nodesDir, { recursive: true });
+			const res = await util.runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: packageDir, env: cleanNpmEnv(), timeoutMs: 5 * 60 * 1000 });
+			const tarball = path.join(dir, JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))[0].filename);
+			fs.writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+			await util.runOrThrow(
+				'npm',
+				['install', tarball, '--ignore-scripts', '--legacy-peer-deps', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--bin-links=false', '--package-lock=false', '--install-strategy=shallow', '--prefer-offline', '--loglevel=error'],
+				{ cwd: nodesDir, env: cleanNpmEnv(), timeoutMs: 5 * 60 * 1000 },
+			);
+			if (fs.existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow'))) throw new Error('npm installed n8n-workflow next to the package: n8n must provide it');
+			fs.writeFileSync(ready, JSON.stringify({ tarball }));
 		});
-		const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')));
-		const tarball = path.join(dest, json[0].filename);
-		return { tarball, manifest: packageManifest(packageDir), buildError };
+		return { tarball: JSON.parse(fs.readFileSync(ready, 'utf8')).tarball, nodesDir, manifest, buildError };
 	})();
 	packCache.set(packageDir, promise);
 	try {
@@ -551,21 +576,9 @@ async function createInstance(
 
 	if (installPackage) {
 		const t0 = Date.now();
-		const packed = await packPackage(packageDir, { log });
-		fs.writeFileSync(
-			path.join(instance.nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
-		);
-		// As n8n does for community packages: no install scripts, no lockfile, and no peer
-		// dependencies (n8n-workflow is provided by n8n itself, through NODE_PATH).
-		await util.runOrThrow(
-			'npm',
-			['install', packed.tarball, '--ignore-scripts', '--legacy-peer-deps', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--bin-links=false', '--package-lock=false', '--install-strategy=shallow', '--prefer-offline', '--loglevel=error'],
-			{ cwd: instance.nodesDir, env: cleanNpmEnv(), timeoutMs: 5 * 60 * 1000 },
-		);
+		const packed = await installedPackage(packageDir, { log });
+		fs.cpSync(packed.nodesDir, instance.nodesDir, { recursive: true });
 		const installedDir = path.join(instance.nodesDir, 'node_modules', packed.manifest.name);
-		const stray = fs.existsSync(path.join(instance.nodesDir, 'node_modules', 'n8n-workflow'));
-		if (stray) throw new Error('npm installed n8n-workflow next to the package: n8n must provide it');
 		instance.package = {
 			name: packed.manifest.name,
 			version: packed.manifest.version,
