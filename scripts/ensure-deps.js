@@ -6,11 +6,19 @@ const path = require('path');
 const { execSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
-const lock = path.join(root, 'package-lock.json');
-const installed = path.join(root, 'node_modules', '.package-lock.json');
+const NPM_CI = ['npm', 'ci', '--no-audit', '--no-fund'];
 
-const stale = !fs.existsSync(installed) || fs.statSync(installed).mtimeMs < fs.statSync(lock).mtimeMs;
-if (stale) {
-	console.log('Installing dev dependencies (npm ci)...');
-	execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+/** Whether node_modules is missing or older than the lockfile. */
+function devDependenciesStale() {
+	const installed = path.join(root, 'node_modules', '.package-lock.json');
+	return !fs.existsSync(installed) || fs.statSync(installed).mtimeMs < fs.statSync(path.join(root, 'package-lock.json')).mtimeMs;
 }
+
+/** Installs them now, before anything else runs (npm start). npm test runs the same install as a suite of its own. */
+function ensureDevDependencies() {
+	if (!devDependenciesStale()) return;
+	console.log('Installing dev dependencies (npm ci)...');
+	execSync(NPM_CI.join(' '), { cwd: root, stdio: 'inherit' });
+}
+
+module.exports = { NPM_CI, devDependenciesStale, ensureDevDependencies };

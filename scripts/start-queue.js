@@ -5,7 +5,7 @@
 // sandbox emulator, the credential and the example workflows. Prints the URLs; Ctrl-C stops everything.
 // Needs postgresql-15 and redis-server (Debian: apt-get install redis-server). Nothing is kept.
 
-require('./ensure-deps');
+require('./ensure-deps').ensureDevDependencies();
 
 const fs = require('fs');
 const path = require('path');

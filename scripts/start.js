@@ -4,7 +4,7 @@
 // imports the example workflows, and prints the URL and the login. Ctrl-C stops both.
 // n8n's state lives in .n8n-local/ (ignored by git), so workflows and executions survive a restart.
 
-require('./ensure-deps');
+require('./ensure-deps').ensureDevDependencies();
 
 const fs = require('fs');
 const path = require('path');

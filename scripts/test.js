@@ -6,13 +6,12 @@
 // system temp dir, removed at the end unless a test failed.
 // Usage: npm test [-- --only=e2e,browser] [-- --skip=browser,queue]   (e2e also selects e2e-v2-trigger, ...)
 
-require('./ensure-deps');
-
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { NPM_CI, devDependenciesStale } = require('./ensure-deps');
 const { ensureN8n, runtimeFor } = require('../test/e2e/lib/install');
 const { installProgress } = require('./lib/install-progress');
 const { missingSystemPackages } = require('./lib/system-packages');
@@ -67,12 +66,17 @@ const inBothVersions = (file) => (V2_ONLY.includes(file) ? [e2e(file, 'v2')] : [
  * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
  * runs it alone (default: npm test -- --only=<name>).
  */
+// A fresh clone's dev dependencies install beside the n8n installs (which need only Node's own modules), not before them.
+const DEPS = devDependenciesStale() ? [{ name: 'deps', title: 'install dev dependencies', run: NPM_CI, cpu: 0 }] : [];
+const afterDeps = DEPS.map((s) => s.name);
+
 const SUITES = [
 	// An install mostly waits on the registry and the disk: it starts at once, beside everything.
 	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
-	{ name: 'build', run: ['npm', 'run', 'build'], cpu: 1 },
-	{ name: 'lint', run: ['npm', 'run', 'lint'], cpu: 1 },
-	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], cpu: 1 },
+	...DEPS,
+	{ name: 'build', run: ['npm', 'run', 'build'], needs: afterDeps, cpu: 1 },
+	{ name: 'lint', run: ['npm', 'run', 'lint'], needs: afterDeps, cpu: 1 },
+	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], needs: afterDeps, cpu: 1 },
 	// Among the longest: started early, it runs beside the installs or the first e2e suites, not alone at the end.
 	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
 	...E2E_FILES.slice(0, 1).flatMap(inBothVersions),
