@@ -83,6 +83,7 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['document.addImage', 'passThroughData', '"text"', {}, { error: 'passThroughData must be a JSON object, got ""text""' }],
 	['document.addImage', 'journeyId', '  ', {}, { error: 'journeyId is required and must not be blank' }],
 	['document.addImage', 'imageData', 'data:image/png;base64,iVBO\nRw0KGgo=', {}, { wire: 'iVBORw0KGgo=' }],
+	['document.addImage', 'imageData', 'data:image/jpeg;base64,YWJj\nZA', {}, { wire: 'YWJjZA==' }],
 	['document.addImage', 'imageData', 'not base64!', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "not base64!"' }],
 	['document.addImage', 'imageData', 'ab-_cd', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "ab-_cd"' }],
 	['document.addImage', 'imageData', 'aGVsbG8=a', {}, { error: 'imageData must be base64-encoded data (letters, digits, + and /, padded with =; a data: URL prefix and line breaks are removed), got "aGVsbG8=a"' }],

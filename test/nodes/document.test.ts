@@ -58,17 +58,6 @@ describe('node description', () => {
 	});
 });
 
-describe('openJourney', () => {
-	it('sends no body without passThroughData, one journey per item', async () => {
-		const { items, error } = await run({ operation: 'openJourney' }, [{ json: {} }, { json: {} }]);
-		expect(error).toBeUndefined();
-		// The body is {}; n8n's request helper sends an empty object as no body at all (recorded as null).
-		expect(await bodies('POST /openJourney')).toEqual([null, null]);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(items[0].json.journeyId).not.toBe(items[1].json.journeyId);
-	});
-});
-
 describe('addImage', () => {
 	it('reads each item from its own binary property, with imageName, storeOnly and passThroughData set', async () => {
 		const journeyId = await openJourney();
@@ -106,24 +95,6 @@ describe('addImage', () => {
 		expect(error).toBeUndefined();
 		const [stored] = (await journey(journeyId)).images;
 		expect(stored).toMatchObject({ imageName: 'back.png', imageSide: 'back', sizeBytes: bytes.length, sha256: sha256(bytes) });
-	});
-
-	it('accepts a base64 string (data: URL prefix, line breaks and missing padding tolerated)', async () => {
-		const journeyId = await openJourney();
-		const bytes = Buffer.from('a selfie image, 31 bytes long!!'); // 31 bytes: base64 ends with "="
-		const plain = bytes.toString('base64');
-		const pasted = `data:image/jpeg;base64,${plain.slice(0, 20)}\n${plain.slice(20).replace(/=+$/, '')}`;
-		const { items, error } = await run({
-			operation: 'addImage',
-			journeyId,
-			imageSide: 'selfie',
-			imageSource: 'base64',
-			imageData: pasted,
-			imageName: 'selfie.jpg',
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /addImage')).toEqual([{ journeyId, imageName: 'selfie.jpg', imageSide: 'selfie', imageData: plain }]);
-		expect(items[0].json).toMatchObject({ stored: true, sizeBytes: bytes.length });
 	});
 
 	describe('validation: nothing is sent', () => {
@@ -165,44 +136,22 @@ describe('addImage', () => {
 });
 
 describe('verifyAge', () => {
-	it('sends ageFrom only for "At Least" (even when ageTo is still stored) and outputs the whole response', async () => {
+	it.each([
+		// ageTo is left over from an earlier "At Most" choice: it must not be sent.
+		['sends ageFrom only for "At Least", even when ageTo is still stored', { ageCondition: 'atLeast', ageFrom: 18, ageTo: 30 }, { ageFrom: 18 }],
+		['sends neither age for "None"', { ageCondition: 'none', ageFrom: 18, additionalFields: { minDisabilityPercentage: 50 } }, { minDisabilityPercentage: 50 }],
+		['defaults to "At Least 18"', {}, { ageFrom: 18 }],
+	])('%s', async (_what, parameters, sent) => {
 		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'atLeast',
-			ageFrom: 18,
-			ageTo: 30, // left over from an earlier "At Most" choice: must not be sent
-		});
+		const { items, error } = await run({ operation: 'verifyAge', journeyId, ...parameters });
 		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ...sent }]);
 		expect(items).toEqual([
 			{
 				json: { journeyId, status: 'ageAndDisabilityVerificationComplete', ageResult: 'yes', disabilityResult: 'eligible' },
 				pairedItem: { item: 0 },
 			},
 		]);
-	});
-
-	it('sends neither age for "None"', async () => {
-		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'none',
-			ageFrom: 18,
-			additionalFields: { minDisabilityPercentage: 50 },
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, minDisabilityPercentage: 50 }]);
-		expect(items[0].json).toMatchObject({ ageResult: 'yes', disabilityResult: 'eligible' });
-	});
-
-	it('defaults to "At Least 18"', async () => {
-		const journeyId = await openJourney();
-		const { error } = await run({ operation: 'verifyAge', journeyId });
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
 	});
 });
 
@@ -261,15 +210,6 @@ describe('verifyDocument', () => {
 		expect(JSON.stringify(item.json)).not.toContain(front.toString('base64').slice(0, 40));
 	});
 
-	it('returns only the crops of the images added (a selfie only: no portrait)', async () => {
-		const selfie = png(100);
-		const journeyId = await journeyWith([['selfie', selfie, 'me.png']]);
-		const { items, error } = await run({ operation: 'verifyDocument', journeyId });
-		expect(error).toBeUndefined();
-		expect(Object.keys(items[0].binary!)).toEqual(['selfie']);
-		expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['selfie']);
-	});
-
 	it('with "Keep Images as Base64 in JSON" the response stays as the API sent it, without binaries', async () => {
 		const front = jpeg(300);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
@@ -324,12 +264,6 @@ describe('verifyDocument', () => {
 		}
 	});
 
-	it('says to open a journey first for an unknown journey, naming the journeyId field', async () => {
-		const result = await run({ operation: 'verifyDocument', journeyId: 'no-such-journey' });
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toBe('Verify Document failed with HTTP 404: Journey not found');
-		expect((result.error as NodeApiError).description).toContain('pass its journeyId');
-	});
 });
 
 describe('journey not found', () => {
@@ -342,7 +276,7 @@ describe('journey not found', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		const error = result.error as NodeApiError;
 		expect(error.message).toMatch(/failed with HTTP 404: Journey not found/);
-		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey)');
+		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey) and pass its journeyId');
 		expect(error.httpCode).toBe('404');
 	});
 });

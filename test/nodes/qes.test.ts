@@ -139,26 +139,6 @@ describe('node description', () => {
 });
 
 describe('getVerification', () => {
-	it('gets the result by session id and outputs the whole response', async () => {
-		const { items, error } = await run(getVerification(), sessions('qes-completed-001'));
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
-		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
-		expect(request.body).toBeNull();
-		expect(items).toHaveLength(1);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[0].binary).toBeUndefined();
-		const json = items[0].json as IDataObject & { data: IDataObject };
-		expect(Object.keys(json).sort()).toEqual(['data', 'status']);
-		expect(json.data).toMatchObject({ isVerified: true, status: 'completed', message: 'Verification completed', requestId: 'qes-completed-001' });
-		expect(json).toMatchObject({
-			data: {
-				signature: { content: [{ signedResource: { filename: 'qes-completed-001-signed.pdf', family: 'SIGNED_DOCUMENT' } }] },
-				identification: { personData: { firstName: 'Erika', lastName: 'Mustermann' } },
-			},
-		});
-	});
-
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
 		await axios.post(`${sandbox().url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
@@ -453,24 +433,6 @@ describe('configureWebhook', () => {
 	});
 });
 
-describe('continue on fail', () => {
-	it('keeps going past invalid items and API errors, each output paired with its input', async () => {
-		const { items, error } = await run(
-			getVerification({ downloadSignedDocuments: true }),
-			sessions('qes-completed-001', '', 'no-such-session', 'qes-pending-002'),
-			{ continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(4);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(items[0].binary?.signedDocument0).toBeDefined();
-		expect(items[1].json.error).toBe('Session ID (sessionId) is required (item 2)');
-		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
-		expect((items[3].json.data as IDataObject).status).toBe('pending');
-		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(3);
-	});
-});
-
 describe('createSessionLink', () => {
 	const ROUTE = 'POST /onboarding/createSessionLink';
 	const required = {
@@ -490,57 +452,6 @@ describe('createSessionLink', () => {
 		'${identification.personalNumber}',
 		'${identification.documentDetails.number}',
 	];
-
-	it('sends the four required fields only and outputs the response with url, requestId and expiresAfter on top', async () => {
-		const { items, error } = await run(required);
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests(ROUTE);
-		expect(request.body).toEqual({
-			email: 'erika.mustermann@example.com',
-			phoneNumber: '+4915112345678',
-			redirectUrl: 'https://example.com/onboarding/done',
-			docUrl: 'https://example.com/contracts/contract.pdf',
-		});
-		expect(items).toHaveLength(1);
-		const json = items[0].json as IDataObject & { data: IDataObject };
-		expect(json.data).toEqual({ requestId: expect.stringMatching(/^qes-[0-9a-f]{16}$/), url: expect.any(String), expiresAfter: expect.any(String) });
-		expect(json).toEqual({ status: true, data: json.data, url: json.data.url, requestId: json.data.requestId, expiresAfter: json.data.expiresAfter });
-		expect(json.url).toBe(`${sandbox().url}/sign/${json.requestId}`);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		// The session exists: its result can be read with the requestId as sessionId.
-		const result = await run(getVerification(), sessions(json.requestId as string));
-		expect(result.items[0].json.data).toMatchObject({ status: 'pending', isVerified: false, requestId: json.requestId });
-	});
-
-	it('sends signForms and fillForm as arrays of objects, placeholders exactly as typed, actor defaulting to userToIdentify', async () => {
-		const { error } = await run({
-			...required,
-			phoneNumber: '+49 (151) 1234-5678',
-			signForms: { form: [{ fieldId: 'signature1' }, { fieldId: 'witness', actorId: 'witness-1' }] },
-			fillForm: {
-				field: [
-					...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
-					{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
-				],
-			},
-		});
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests(ROUTE);
-		expect(request.body).toEqual({
-			email: 'erika.mustermann@example.com',
-			phoneNumber: '+4915112345678',
-			redirectUrl: 'https://example.com/onboarding/done',
-			docUrl: 'https://example.com/contracts/contract.pdf',
-			signForms: [
-				{ fieldId: 'signature1', actorId: 'userToIdentify' },
-				{ fieldId: 'witness', actorId: 'witness-1' },
-			],
-			fillForm: [
-				...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
-				{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
-			],
-		});
-	});
 
 	it('hints the rules and the placeholders in the UI', () => {
 		const { properties } = new VerificationQes().description;
