@@ -50,6 +50,7 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['payments.challengeDeposit', 'amount', '.5', {}, { error: `${AMOUNT}, got ".5"` }],
 	['payments.challengeDeposit', 'amount', '1e3', {}, { error: `${AMOUNT}, got "1e3"` }],
 	['payments.challengeDeposit', 'currency', 'eur', {}, { wire: 'EUR' }],
+	['payments.challengeDeposit', 'currency', 'isk', {}, { wire: 'ISK' }],
 	['payments.challengeDeposit', 'currency', 'EURO', {}, { error: `${CURRENCY}, got "EURO"` }],
 	['payments.challengeDeposit', 'currency', 'EU', {}, { error: `${CURRENCY}, got "EU"` }],
 	['payments.challengeDeposit', 'currency', 'E1R', {}, { error: `${CURRENCY}, got "E1R"` }],

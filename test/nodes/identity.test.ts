@@ -119,18 +119,6 @@ describe('Identity Verification: answers and failures', () => {
 		expect(none.error).toBeInstanceOf(NodeApiError);
 		expect(none.error!.message).toMatch(/^Verify Identity got an answer that is not a JSON object with globalResult\.totalScore \(HTTP 200\)/);
 	});
-
-	it('503 twice, then the answer: retried; a 500 is sent once and names the provider\'s words', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 503, count: 2, retryAfter: 0 }] });
-		const retried = await verify(ERIKA);
-		expect(retried.error).toBeUndefined();
-		expect(await emulator().count(ROUTE)).toBe(3);
-
-		await emulator().reset();
-		const failed = await verify({ ...ERIKA, lastName: 'Explode' });
-		expect(failed.error!.message).toBe('Verify Identity failed with HTTP 500: Internal server error');
-		expect(await emulator().count(ROUTE)).toBe(1);
-	});
 });
 
 describe('Identity Verification node', () => {
