@@ -104,26 +104,6 @@ describe('QES trigger: node panel', () => {
 });
 
 describe('QES trigger: webhook lifecycle', () => {
-	it('the static data never holds the plaintext secret: not after create, a ping or a refused ping', async () => {
-		const created = await activate({ headerName: 'X-Custom-Secret' });
-		expect(JSON.stringify(created.staticData)).not.toContain(created.secret);
-
-		const headers = { 'X-Custom-Secret': created.secret, 'content-type': 'application/json' };
-		const accepted = await ping(created.staticData, { headers, body: { sessionId: 's1', status: 'completed' } }, {
-			headerName: 'X-Custom-Secret',
-			includeHeaders: true,
-		});
-		expect(started(accepted)).toHaveLength(1);
-		expect(JSON.stringify(accepted.staticData)).not.toContain(created.secret);
-		expect(JSON.stringify(accepted.response)).not.toContain(created.secret);
-
-		const refused = await ping(accepted.staticData, { headers: { 'X-Custom-Secret': created.secret.slice(1) }, body: {} }, {
-			headerName: 'X-Custom-Secret',
-		});
-		expect(refused.res.statusCode).toBe(401);
-		expect(JSON.stringify(refused.staticData)).not.toContain(created.secret);
-	});
-
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
 		const before = await runWebhookMethod({ ...common(), method: 'checkExists' });
 		expect(before.result).toBe(false);
@@ -238,13 +218,6 @@ describe('QES trigger: secret header check', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
-	});
-
-	it('the secret in another header, or a prefix of it, does not pass', async () => {
-		const other = await ping(staticData, { headers: { 'X-Other': secret }, body });
-		expect(other.res.statusCode).toBe(401);
-		const prefix = await ping(staticData, { headers: { [HEADER]: secret.slice(0, 63) }, body });
-		expect(prefix.res.statusCode).toBe(401);
 	});
 
 	it('the header name matches whatever its case', async () => {
@@ -362,18 +335,6 @@ describe('QES trigger: duplicate pings', () => {
 	const isDuplicateAnswer = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined &&
 		JSON.stringify(result.response?.webhookResponse) === JSON.stringify({ received: true, started: false, reason: 'duplicate ping' });
-
-	it('ignores the same body within the window (default 10 minutes), whatever its key order', async () => {
-		const first = await ping(staticData, withSecret(secret, body));
-		expect(started(first)).toHaveLength(1);
-		const reordered = Object.fromEntries(Object.entries(body).reverse());
-		const second = await ping(first.staticData, withSecret(secret, reordered));
-		expect(isDuplicateAnswer(second)).toBe(true);
-		expect(second.res.ended).toBe(false);
-
-		const other = await ping(second.staticData, withSecret(secret, { ...body, status: 'rejected' }));
-		expect(started(other)).toHaveLength(1);
-	});
 
 	it('the memory is this process\'s: nothing goes to static data, and what earlier versions kept there is removed', async () => {
 		const legacy = { ...staticData, [NODE_KEY]: { ...(staticData[NODE_KEY] as IDataObject), recentPings: { abc: Date.now() } } };
@@ -514,9 +475,7 @@ describe('QES trigger: Fetch Verification Result', () => {
 	});
 
 	it.each([
-		['runs out of time', { latencyMs: 2_000 }],
-		['answers 500', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 500 }] }],
-		['answers 429 with Retry-After 2', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 429, retryAfter: 2 }] }],
+		// Hanging, 500 and 429 with Retry-After: trigger-acknowledge.e2e.test.js, in a running n8n.
 		['drops the connection', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 0 }] }],
 	])('Only Statuses and a ping without a status: when Get Verification %s the ping is answered 503 and released; its resend starts', async (_, config) => {
 		const options = { fetchVerification: true, fetchTimeLimit: 0.5, onlyStatuses: 'completed' };

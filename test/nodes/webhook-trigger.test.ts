@@ -270,17 +270,13 @@ describe('Verification Webhook Trigger in n8n', () => {
 		expect(notStartedBecause(await deliver('{"transactionId":"tx-cut2', { parameters: { events: 'journeyResult' } }))).toBe('started');
 	});
 
-	it('Events holds back only the other kind; what cannot be told apart (encrypted, unrecognised) and new payment statuses pass', async () => {
+	it('Events holds back only the other kind; what cannot be told apart (encrypted, unrecognised) passes', async () => {
 		const journeysOnly = { events: 'journeyResult' };
 		const paymentsOnly = { events: 'paymentResult' };
 		expect(notStartedBecause(await deliver(signedResults.paymentResult(), { parameters: journeysOnly }))).toBe('not in Events');
 		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: paymentsOnly }))).toBe('not in Events');
 		expect(notStartedBecause(await deliver({ something: 'else' }, { parameters: journeysOnly }))).toBe('started');
 		expect(notStartedBecause(await deliver({ something: 'other' }, { parameters: paymentsOnly }))).toBe('started');
-		const [refunded] = started(await deliver({ referenceId: 'ref-new', status: 'REFUNDED' }, { parameters: paymentsOnly }));
-		expect(refunded).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'pending' });
-		const [closed] = started(await deliver({ referenceId: 'ref-new', status: 'FAILURE_ACCOUNT_CLOSED' }, { parameters: paymentsOnly }));
-		expect(closed).toMatchObject({ resultType: 'paymentResult', paymentOutcome: 'failed' });
 		expect(notStartedBecause(await deliver(signedResults.journeyResult(), { parameters: journeysOnly }))).toBe('started');
 		expect(notStartedBecause(await deliver('cipher', { parameters: { events: 'paymentResult' }, contentType: 'text/plain' }))).toBe('started');
 		expect(notStartedBecause(await deliver({ something: 'more' }))).toBe('started');
@@ -289,13 +285,10 @@ describe('Verification Webhook Trigger in n8n', () => {
 	describe('duplicates', () => {
 		const result = signedResults.journeyResult({ transactionId: 'tx-dup', status: 'complete', success: 'PASS' });
 
-		it('6 resends one after another: one start; the same result with a new timestamp, or the same body re-encoded, is a duplicate', async () => {
-			const outcomes: unknown[] = [];
-			for (let i = 0; i < 6; i++) outcomes.push(notStartedBecause(await deliver(result)));
-			expect(outcomes).toEqual(['started', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
-			expect(notStartedBecause(await deliver({ ...result, timestamp: new Date(Date.now() + 1000).toISOString() }))).toBe('duplicate');
+		it('the same body re-encoded is a duplicate; another status or verdict of the transaction is a new result', async () => {
+			// 6 resends one after another, and one with a new timestamp: webhook-trigger.e2e.test.js, in a running n8n.
+			expect(notStartedBecause(await deliver(result))).toBe('started');
 			expect(notStartedBecause(await deliver(JSON.stringify(result, null, 2)))).toBe('duplicate');
-			// Another status or verdict of the same transaction is a new result.
 			expect(notStartedBecause(await deliver({ ...result, success: 'REVIEW' }))).toBe('started');
 		});
 
