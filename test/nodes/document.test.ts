@@ -99,38 +99,16 @@ describe('addImage', () => {
 
 	describe('validation: nothing is sent', () => {
 		const ok = imageItem(png(10), 'ok.png');
+		const front = { operation: 'addImage', journeyId: 'j-1', imageSide: 'front' };
 
-		it('names a missing binary property and the item', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, { json: {} }]);
-			await expectValidationError(
-				result,
-				1,
-				'Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"',
-				'the item has no binary data at all',
-			);
-		});
-
-		it('lists the binary properties the item does have', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: 'image' }, [
-				imageItem(png(10), 'a.png', 'image'),
-				imageItem(png(10), 'b.png', 'attachment_0'),
-			]);
-			await expectValidationError(result, 1, 'Input Binary Field (binaryPropertyName) must name a binary property', 'got "image"', '"attachment_0"');
-		});
-
-		it('refuses a blank binary property name', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: '  ' }, [ok]);
-			await expectValidationError(result, 0, 'Input Binary Field (binaryPropertyName) is required');
-		});
-
-		it('asks for imageName when the binary has no file name', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, imageItem(png(10))]);
-			await expectValidationError(result, 1, 'Image Name (imageName) is required when the binary file "data" has no file name');
-		});
-
-		it('asks for imageName with a base64 string', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'base64', imageData: 'aGVsbG8=' });
-			await expectValidationError(result, 0, 'Image Name (imageName) is required when the image is given as a base64 string');
+		it.each<[string, INodeParameters, INodeExecutionData[] | undefined, number, string[]]>([
+			['names a missing binary property and the item', front, [ok, { json: {} }], 1, ['Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"', 'the item has no binary data at all']],
+			['lists the binary properties the item does have', { ...front, binaryPropertyName: 'image' }, [imageItem(png(10), 'a.png', 'image'), imageItem(png(10), 'b.png', 'attachment_0')], 1, ['Input Binary Field (binaryPropertyName) must name a binary property', 'got "image"', '"attachment_0"']],
+			['refuses a blank binary property name', { ...front, binaryPropertyName: '  ' }, [ok], 0, ['Input Binary Field (binaryPropertyName) is required']],
+			['asks for imageName when the binary has no file name', front, [ok, imageItem(png(10))], 1, ['Image Name (imageName) is required when the binary file "data" has no file name']],
+			['asks for imageName with a base64 string', { ...front, imageSource: 'base64', imageData: 'aGVsbG8=' }, undefined, 0, ['Image Name (imageName) is required when the image is given as a base64 string']],
+		])('%s', async (_what, parameters, input, itemIndex, parts) => {
+			await expectValidationError(await run(parameters, input), itemIndex, ...parts);
 		});
 	});
 });

@@ -401,25 +401,14 @@ describe('QES trigger: Fetch Verification Result', () => {
 	const send = async (body: unknown) =>
 		await ping(staticData, withSecret(secret, body), { fetchVerification: true, dedupMinutes: 0 });
 
-	it('finds the session in requestId or id, also inside data, and URL-encodes it', async () => {
+	it('finds the session in requestId or id, also inside data, and URL-encodes it; an unknown one is still emitted, with the error described', async () => {
 		const [fromData] = started(await send({ data: { requestId: 'qes-rejected-003', status: 'rejected' } }));
 		expect((fromData.verification as { data: IDataObject }).data.requestId).toBe('qes-rejected-003');
 		const [fromId] = started(await send({ id: 'a/b c' }));
-		expect(fromId.verificationError).toMatchObject({ httpCode: 404 });
+		expect(fromId).toMatchObject({ id: 'a/b c', verificationError: { message: 'Get Verification failed with HTTP 404: Session not found', httpCode: 404 } });
+		expect(fromId.verification).toBeUndefined();
 		const requests = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(requests.at(-1)!.path).toBe('/onboarding/getVerification/a%2Fb%20c');
-	});
-
-	it('an unknown session: the ping is still emitted, with the error described', async () => {
-		const body = { sessionId: 'qes-missing-999', status: 'completed' };
-		const result = await send(body);
-		const [json] = started(result);
-		expect(json).toMatchObject(body);
-		expect(json.verification).toBeUndefined();
-		expect(json.verificationError).toMatchObject({
-			message: 'Get Verification failed with HTTP 404: Session not found',
-			httpCode: 404,
-		});
 	});
 
 	it('a server error: the ping is still emitted, with the error described', async () => {

@@ -44,6 +44,14 @@ const webhookState = async () => (await axios.get(`${sandbox().url}/__control/we
 const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
+/** Servers a test starts, closed after it whatever its outcome. */
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => await Promise.all(servers.splice(0).map(async (server) => await server.close())));
+function closedAfterTest<T extends { close: () => Promise<void> }>(server: T): T {
+	servers.push(server);
+	return server;
+}
+
 /** How the file host answers a download instead of serving the file. */
 type FileMisbehaviour = { redirectTo: string } | { trickleMs: number } | { bytes: number };
 
@@ -115,7 +123,7 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
+	return closedAfterTest({
 		origin,
 		baseUrl: `${origin}/api/services`,
 		downloads,
@@ -124,7 +132,7 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
-	};
+	});
 }
 
 describe('node description', () => {
@@ -219,62 +227,50 @@ describe('getVerification', () => {
 
 		it('sends no bearer token to the file host', async () => {
 			const host = await startFileHost();
-			try {
-				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(error).toBeUndefined();
-				expect(host.downloads).toHaveLength(1);
-				expect(host.downloads[0].authorization).toBeUndefined();
-				expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
-				// ...while the API call itself carried it.
-				const [apiCall] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
-				expect(apiCall.headers.authorization).toBe('[redacted]');
-				expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
-			} finally {
-				await host.close();
-			}
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(error).toBeUndefined();
+			expect(host.downloads).toHaveLength(1);
+			expect(host.downloads[0].authorization).toBeUndefined();
+			expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
+			// ...while the API call itself carried it.
+			const [apiCall] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
+			expect(apiCall.headers.authorization).toBe('[redacted]');
+			expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
 		});
 
 		it('does not try an expired link and says so in the output', async () => {
 			const host = await startFileHost({ expired: true });
-			try {
-				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(error).toBeUndefined();
-				expect(host.downloads).toHaveLength(0);
-				expect(items[0].binary).toBeUndefined();
-				expect(items[0].json.signedDocumentDownloads).toEqual([
-					expect.objectContaining({
-						downloaded: false,
-						binaryPropertyName: null,
-						urlValidBefore: '2020-01-01T00:00:00.000Z',
-						warning:
-							'Not downloaded: the link of "qes-completed-001-signed.pdf" expired at 2020-01-01T00:00:00.000Z. Run Get Verification Result again to receive a fresh link.',
-					}),
-				]);
-				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
-			} finally {
-				await host.close();
-			}
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(error).toBeUndefined();
+			expect(host.downloads).toHaveLength(0);
+			expect(items[0].binary).toBeUndefined();
+			expect(items[0].json.signedDocumentDownloads).toEqual([
+				expect.objectContaining({
+					downloaded: false,
+					binaryPropertyName: null,
+					urlValidBefore: '2020-01-01T00:00:00.000Z',
+					warning:
+						'Not downloaded: the link of "qes-completed-001-signed.pdf" expired at 2020-01-01T00:00:00.000Z. Run Get Verification Result again to receive a fresh link.',
+				}),
+			]);
+			expect((items[0].json.data as IDataObject).isVerified).toBe(true);
 		});
 
 		it('fails the item clearly when the file host refuses, without showing the pre-signed query', async () => {
 			const host = await startFileHost({ fileStatus: 403 });
-			try {
-				const result = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed with HTTP 403`,
-				);
-				expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
-				expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
-			} finally {
-				await host.close();
-			}
+			const result = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed with HTTP 403`,
+			);
+			expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
+			expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
 		});
 	});
 
@@ -283,83 +279,61 @@ describe('getVerification', () => {
 			await run(getVerification({ downloadSignedDocuments: true, ...options }), sessions('qes-completed-001'), { baseUrl: host.baseUrl, cancelWhen });
 
 		it('a plain http link to another host is not fetched: that host receives nothing, the result says why', async () => {
-			const foreign = await startForeignOrigin();
+			const foreign = closedAfterTest(await startForeignOrigin());
 			const host = await startFileHost({ linkTo: foreign.origin });
-			try {
-				const { items, error } = await downloadRun(host);
-				expect(error).toBeUndefined();
-				expect(foreign.requests).toEqual([]);
-				expect(items[0].binary).toBeUndefined();
-				expect(items[0].json.signedDocumentDownloads).toEqual([
-					expect.objectContaining({
-						downloaded: false,
-						warning: `Not downloaded: the link of "qes-completed-001-signed.pdf" is not https (${foreign.origin}). Only https links, or links on the API's own address, are fetched.`,
-					}),
-				]);
-				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
-			} finally {
-				await host.close();
-				await foreign.close();
-			}
+			const { items, error } = await downloadRun(host);
+			expect(error).toBeUndefined();
+			expect(foreign.requests).toEqual([]);
+			expect(items[0].binary).toBeUndefined();
+			expect(items[0].json.signedDocumentDownloads).toEqual([
+				expect.objectContaining({
+					downloaded: false,
+					warning: `Not downloaded: the link of "qes-completed-001-signed.pdf" is not https (${foreign.origin}). Only https links, or links on the API's own address, are fetched.`,
+				}),
+			]);
+			expect((items[0].json.data as IDataObject).isVerified).toBe(true);
 		});
 
 		it('a file host that redirects to another origin: not followed, that origin receives nothing', async () => {
-			const foreign = await startForeignOrigin();
+			const foreign = closedAfterTest(await startForeignOrigin());
 			const host = await startFileHost({ file: { redirectTo: `${foreign.origin}/files/x.pdf?sig=secret` } });
-			try {
-				const { error } = await downloadRun(host);
-				expect(foreign.requests).toEqual([]);
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (a redirect (HTTP 302 to ${foreign.origin}), which is not followed)`,
-				);
-				expect((error as NodeOperationError).description).toMatch(/redirect, which is never followed/);
-				expect(JSON.stringify(error)).not.toMatch(/presigned-secret|sig=secret/);
-			} finally {
-				await host.close();
-				await foreign.close();
-			}
+			const { error } = await downloadRun(host);
+			expect(foreign.requests).toEqual([]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (a redirect (HTTP 302 to ${foreign.origin}), which is not followed)`,
+			);
+			expect((error as NodeOperationError).description).toMatch(/redirect, which is never followed/);
+			expect(JSON.stringify(error)).not.toMatch(/presigned-secret|sig=secret/);
 		});
 
 		it('a file that trickles ends with the deadline error', async () => {
 			const host = await startFileHost({ file: { trickleMs: 100 } });
-			try {
-				const { error } = await downloadRun(host, { timeoutSeconds: 0.5 });
-				expect(error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (no complete answer within the timeout of 0.5 s)`,
-				);
-				expect((error as NodeOperationError).description).toMatch(/raise Timeout \(Seconds\)/);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			const { error } = await downloadRun(host, { timeoutSeconds: 0.5 });
+			expect(error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (no complete answer within the timeout of 0.5 s)`,
+			);
+			expect((error as NodeOperationError).description).toMatch(/raise Timeout \(Seconds\)/);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 
 		it('a file over the size cap is an error naming the cap, and is not read further', async () => {
 			const host = await startFileHost({ file: { bytes: 2 * MAX_RESPONSE_BYTES } });
-			try {
-				const { error } = await downloadRun(host);
-				expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			const { error } = await downloadRun(host);
+			expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 
 		it('a stopped execution ends a download under way', async () => {
 			const host = await startFileHost({ file: { trickleMs: 100 } });
-			try {
-				// Without the cancel signal the download would run for the whole Timeout of 10 minutes.
-				const started = until(() => host.downloads.length > 0);
-				const { items } = await downloadRun(host, { timeoutSeconds: 600 }, started);
-				expect(items).toEqual([]);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			// Without the cancel signal the download would run for the whole Timeout of 10 minutes.
+			const started = until(() => host.downloads.length > 0);
+			const { items } = await downloadRun(host, { timeoutSeconds: 600 }, started);
+			expect(items).toEqual([]);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 	});
 });
