@@ -6,19 +6,20 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { binaryData, type RunNodeResult } from '../helpers/n8n';
-import { startRewritingProxy } from '../helpers/rewriting-proxy';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail, credentials: { sandboxBaseUrl: baseUrl } });
+	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail });
 }
 
-const startProxy = async (path: string, rewrite: (body: IDataObject) => unknown) =>
-	await startRewritingProxy(sandbox().url, (_method, url) => url === `/api/services${path}`, rewrite as never);
+/** Verify Document (the whole answer) with the emulator's 200 answer rewritten by `rewrite`. */
+const verifyThrough = async (journeyId: string, rewrite: (verdict: IDataObject) => unknown) =>
+	await runWithRewrittenAnswers(sandbox(), new VerificationDocument(), '/verify', rewrite, { operation: 'verifyDocument', journeyId, simple: false });
 
 /** Opens a journey through the node itself; returns its id. */
 async function openJourney(): Promise<string> {
@@ -208,7 +209,7 @@ describe('verifyDocument', () => {
 	it('a member that is not base64 (null, a URL) stays in croppedImages untouched; a data: URL is decoded', async () => {
 		const front = jpeg(64);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
-		const proxy = await startProxy('/verify', (verdict) => ({
+		const { items, error } = await verifyThrough(journeyId, (verdict) => ({
 			...verdict,
 			croppedImages: {
 				portrait: `data:image/jpeg;base64,${front.toString('base64')}`,
@@ -216,32 +217,21 @@ describe('verifyDocument', () => {
 				selfie: 'https://cdn.example/selfie.jpg',
 			},
 		}));
-		try {
-			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
-			expect(error).toBeUndefined();
-			expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
-			expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
-			expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });
-			expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['portrait']);
-		} finally {
-			await proxy.close();
-		}
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
+		expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
+		expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });
+		expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['portrait']);
 	});
 
 	it('a 2xx that is no verification result is an error, not an empty verdict', async () => {
 		const journeyId = await journeyWith([['front', jpeg(10), 'f.jpg']]);
-		const proxy = await startProxy('/verify', () => ({ ok: true }));
-		try {
-			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
-			expect(items).toEqual([]);
-			expect(error!.message).toBe(
-				'Verify Document got an answer that is not a JSON object with journeyId or status or identitySubject (HTTP 200): application/json, starting "{"ok":true}"',
-			);
-		} finally {
-			await proxy.close();
-		}
+		const { items, error } = await verifyThrough(journeyId, () => ({ ok: true }));
+		expect(items).toEqual([]);
+		expect(error!.message).toBe(
+			'Verify Document got an answer that is not a JSON object with journeyId or status or identitySubject (HTTP 200): application/json, starting "{"ok":true}"',
+		);
 	});
-
 });
 
 describe('journey not found', () => {

@@ -8,6 +8,7 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
+import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { forgetDeliveries, STARTED_RESPONSE } from '../../nodes/shared/delivery/delivery-memory';
 import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/responses/payment-outcome';
 import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
@@ -17,7 +18,7 @@ import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
 import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
 import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const signedResults = require('../../sandbox/signed-results') as {
@@ -340,15 +341,8 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 
 	/** A payment the emulator knows, moved to `status` without a delivery. */
 	async function payment(referenceId: string, status: string) {
-		const auth = await axios.post(`${sandbox().baseUrl}/auth`, '', {
-			headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
-		});
-		const initiated = await axios.post(
-			`${sandbox().baseUrl}/payments/initiate`,
-			{ referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' },
-			{ headers: { Authorization: `Bearer ${auth.data.access_token as string}` }, validateStatus: () => true },
-		);
-		expect(initiated.status).toBe(200);
+		const initiate = { operation: 'initiatePayment', referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' };
+		expect((await sandbox().run(new VerificationPayments(), initiate)).error).toBeUndefined();
 		const moved = await axios.post(`${sandbox().url}/__control/payments/${referenceId}/status`, { status, deliver: false }, { validateStatus: () => true });
 		expect(moved.status).toBe(200);
 	}
@@ -383,14 +377,8 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 		expect(await sandbox().count(STATUS_ROUTE)).toBe(1);
 		// Its copy is a duplicate; a signed result of the same payment and status too.
 		expect((await deliverUnsigned({ referenceId: 'ref-declined' })).response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
-		const signed = JSON.stringify({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', statusReasonInformation: 'x' });
-		const signedCopy = await runWebhook({
-			node,
-			parameters: { unsignedPayments: 'confirm' },
-			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
-			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
-			request: { headers: { 'content-type': 'application/json', signature: hmacHex(SECRET, signed) }, rawBody: signed },
-		});
+		const signed = { referenceId: 'ref-declined', status: 'FAILURE_DECLINED', statusReasonInformation: 'x' };
+		const signedCopy = await deliverUnsigned(signed, undefined, { signature: hmacHex(SECRET, JSON.stringify(signed)) });
 		expect(signedCopy.response?.webhookResponse).toMatchObject({ reason: 'duplicate' });
 	});
 
