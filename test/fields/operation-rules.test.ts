@@ -37,14 +37,8 @@ const E164 = 'phoneNumber must be in E.164 format: + and 7 to 15 digits, the fir
 const OTP = 'securityFactor must be 3 to 10 digits (the value is not shown: it is a one-time code)';
 
 const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
-	['payments.challengeDeposit', 'amount', ' 12.5 ', {}, { wire: '12.5' }],
-	['payments.challengeDeposit', 'amount', 12, {}, { wire: '12.00' }],
 	['payments.challengeDeposit', 'amount', '1.234', {}, { error: `${AMOUNT}, got "1.234"` }],
-	['payments.challengeDeposit', 'amount', 1.234, {}, { error: `${AMOUNT}, got 1.234` }],
-	['payments.challengeDeposit', 'amount', '1,50', {}, { error: `${AMOUNT}, got "1,50"` }],
-	['payments.challengeDeposit', 'amount', '-1', {}, { error: `${AMOUNT}, got "-1"` }],
 	['payments.challengeDeposit', 'amount', '0', {}, { error: `${AMOUNT}, got "0"` }],
-	['payments.challengeDeposit', 'amount', '0.00', {}, { error: `${AMOUNT}, got "0.00"` }],
 	['payments.challengeDeposit', 'amount', 'abc', {}, { error: `${AMOUNT}, got "abc"` }],
 	['payments.challengeDeposit', 'amount', '1.', {}, { error: `${AMOUNT}, got "1."` }],
 	['payments.challengeDeposit', 'amount', '.5', {}, { error: `${AMOUNT}, got ".5"` }],
@@ -79,8 +73,6 @@ const rows: Array<[string, string, unknown, FieldValues, Outcome]> = [
 	['kyb.listCompanyProfiles', 'limit', 0, {}, { error: 'limit must be a whole number of at least 1, got 0' }],
 	['document.addImage', 'imageSide', 'top', {}, { error: 'imageSide must be one of front, back, selfie, got "top"' }],
 	['document.addImage', 'storeOnly', 'yes', {}, { error: 'storeOnly must be true or false, got "yes"' }],
-	['document.addImage', 'storeOnly', 'maybe', {}, { error: 'storeOnly must be true or false, got "maybe"' }],
-	['document.addImage', 'passThroughData', '[1]', {}, { error: 'passThroughData must be a JSON object, got "[1]"' }],
 	['document.addImage', 'passThroughData', '"text"', {}, { error: 'passThroughData must be a JSON object, got ""text""' }],
 	['document.addImage', 'journeyId', '  ', {}, { error: 'journeyId is required and must not be blank' }],
 	['document.addImage', 'imageData', 'data:image/png;base64,iVBO\nRw0KGgo=', {}, { wire: 'iVBORw0KGgo=' }],
