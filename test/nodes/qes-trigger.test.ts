@@ -54,6 +54,13 @@ async function activate(options: IDataObject = {}, extra: { isTest?: boolean; st
 	return { ...result, secret: secret! };
 }
 
+/** The static data and plaintext secret of the registration made before each test of a block that calls activatedBeforeEach(). */
+let staticData: IDataObject;
+let secret: string;
+function activatedBeforeEach(): void {
+	beforeEach(async () => void ({ staticData, secret } = await activate()));
+}
+
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration;
@@ -190,13 +197,8 @@ describe('QES trigger: webhook lifecycle', () => {
 });
 
 describe('QES trigger: secret header check', () => {
-	let staticData: IDataObject;
-	let secret: string;
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' };
-
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 
 	it.each([
 		['wrong (same length)', { [HEADER]: 'f'.repeat(64) }],
@@ -268,11 +270,7 @@ describe('QES trigger: secret header check', () => {
 });
 
 describe('QES trigger: Only Statuses', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const send = async (body: unknown, options: IDataObject) =>
 		await ping(staticData, withSecret(secret, body), { dedupMinutes: 0, ...options });
 
@@ -316,11 +314,7 @@ describe('QES trigger: Only Statuses', () => {
 });
 
 describe('QES trigger: duplicate pings', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed', timestamp: '2024-05-14T10:21:40.000Z' };
 	const recentPings = (result: RunWebhookResult) => (result.staticData[NODE_KEY] as TriggerStaticData).recentPings;
 	const isDuplicateAnswer = (result: RunWebhookResult) =>
@@ -384,11 +378,7 @@ describe('QES trigger: duplicate pings', () => {
 });
 
 describe('QES trigger: Fetch Verification Result', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const send = async (body: unknown) =>
 		await ping(staticData, withSecret(secret, body), { fetchVerification: true, dedupMinutes: 0 });
 
