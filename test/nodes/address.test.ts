@@ -95,16 +95,6 @@ describe('Address Verification: request bodies', () => {
 		expect(error).toBeUndefined();
 		expect((await sentBodies())[0]).toMatchObject({ country: 'AUT', compliance: { acceptedTerms: true, reason: 'onboarding' } });
 	});
-
-	it.each([
-		['1964/08/12', '1964/08/12'],
-		['1964-08-12', '1964/08/12'],
-		['1964-08-12T00:00:00.000Z', '1964/08/12'],
-	])('dob %p is sent as %p', async (dob, sent) => {
-		const { error } = await verify({ ...ERIKA, additionalFields: { dob } });
-		expect(error).toBeUndefined();
-		expect(((await sentBodies())[0] as IDataObject).identity).toEqual({ firstname: 'Erika', lastname: 'Mustermann', dob: sent });
-	});
 });
 
 describe('Address Verification refuses before sending', () => {
@@ -139,14 +129,6 @@ describe('Address Verification: answers and failures', () => {
 		expect(out).toEqual([]);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toMatch(/^Verify Address got an answer that is not a JSON object with globalResult\.overall or matchQuality \(HTTP 200\)/);
-	});
-
-	it('a 429 waits for Retry-After and a 503 is retried: one result, no error', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 429, retryAfter: 0 }, { route: ROUTE, status: 503 }] });
-		const { items: out, error } = await verify(ERIKA);
-		expect(error).toBeUndefined();
-		expect(out[0].json.addressVerification).toMatchObject({ outcome: 'verified' });
-		expect(await emulator().count(ROUTE)).toBe(3);
 	});
 
 	it('a 500 of the provider fails the item with its words, sent once', async () => {

@@ -85,16 +85,9 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 });
 
 describe('Initiate Payment: every rule is checked before any money moves', () => {
-	it.each([
-		[{ IBAN: 'DE88 3704 0044 0532 0130 00' }, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE88 3704 0044 0532 0130 00"'],
-	])('%j', async (parameters, message) => {
-		await expectValidationError(emulator(), await initiate(parameters), 0, message);
-	});
-
-	it('one bad item among good ones: no payment at all', async () => {
-		const { error } = await initiate({ IBAN: '={{ $json.iban }}' }, { input: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
-		expect(error!.message).toContain('(item 2)');
-		expect((await emulator().stats()).total).toBe(0);
+	it('one IBAN whose check digits do not match, among good ones: no payment at all', async () => {
+		const result = await initiate({ IBAN: '={{ $json.iban }}' }, { input: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
+		await expectValidationError(emulator(), result, 1, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE89370400440532013001"');
 	});
 });
 

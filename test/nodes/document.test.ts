@@ -6,19 +6,20 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { binaryData, type RunNodeResult } from '../helpers/n8n';
-import { startRewritingProxy } from '../helpers/rewriting-proxy';
+import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
 
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false, baseUrl = sandbox().baseUrl) {
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
 	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail, credentials: { sandboxBaseUrl: baseUrl } });
+	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail });
 }
 
-const startProxy = async (path: string, rewrite: (body: IDataObject) => unknown) =>
-	await startRewritingProxy(sandbox().url, (_method, url) => url === `/api/services${path}`, rewrite as never);
+/** Verify Document (the whole answer) with the emulator's 200 answer rewritten by `rewrite`. */
+const verifyThrough = async (journeyId: string, rewrite: (verdict: IDataObject) => unknown) =>
+	await runWithRewrittenAnswers(sandbox(), new VerificationDocument(), '/verify', rewrite, { operation: 'verifyDocument', journeyId, simple: false });
 
 /** Opens a journey through the node itself; returns its id. */
 async function openJourney(): Promise<string> {
@@ -55,17 +56,6 @@ describe('node description', () => {
 		const ageTo = properties.find((p) => p.name === 'ageTo')!;
 		expect(ageFrom.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atLeast'] });
 		expect(ageTo.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atMost'] });
-	});
-});
-
-describe('openJourney', () => {
-	it('sends no body without passThroughData, one journey per item', async () => {
-		const { items, error } = await run({ operation: 'openJourney' }, [{ json: {} }, { json: {} }]);
-		expect(error).toBeUndefined();
-		// The body is {}; n8n's request helper sends an empty object as no body at all (recorded as null).
-		expect(await bodies('POST /openJourney')).toEqual([null, null]);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(items[0].json.journeyId).not.toBe(items[1].json.journeyId);
 	});
 });
 
@@ -108,101 +98,39 @@ describe('addImage', () => {
 		expect(stored).toMatchObject({ imageName: 'back.png', imageSide: 'back', sizeBytes: bytes.length, sha256: sha256(bytes) });
 	});
 
-	it('accepts a base64 string (data: URL prefix, line breaks and missing padding tolerated)', async () => {
-		const journeyId = await openJourney();
-		const bytes = Buffer.from('a selfie image, 31 bytes long!!'); // 31 bytes: base64 ends with "="
-		const plain = bytes.toString('base64');
-		const pasted = `data:image/jpeg;base64,${plain.slice(0, 20)}\n${plain.slice(20).replace(/=+$/, '')}`;
-		const { items, error } = await run({
-			operation: 'addImage',
-			journeyId,
-			imageSide: 'selfie',
-			imageSource: 'base64',
-			imageData: pasted,
-			imageName: 'selfie.jpg',
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /addImage')).toEqual([{ journeyId, imageName: 'selfie.jpg', imageSide: 'selfie', imageData: plain }]);
-		expect(items[0].json).toMatchObject({ stored: true, sizeBytes: bytes.length });
-	});
-
 	describe('validation: nothing is sent', () => {
 		const ok = imageItem(png(10), 'ok.png');
+		const front = { operation: 'addImage', journeyId: 'j-1', imageSide: 'front' };
 
-		it('names a missing binary property and the item', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, { json: {} }]);
-			await expectValidationError(
-				result,
-				1,
-				'Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"',
-				'the item has no binary data at all',
-			);
-		});
-
-		it('lists the binary properties the item does have', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: 'image' }, [
-				imageItem(png(10), 'a.png', 'image'),
-				imageItem(png(10), 'b.png', 'attachment_0'),
-			]);
-			await expectValidationError(result, 1, 'Input Binary Field (binaryPropertyName) must name a binary property', 'got "image"', '"attachment_0"');
-		});
-
-		it('refuses a blank binary property name', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', binaryPropertyName: '  ' }, [ok]);
-			await expectValidationError(result, 0, 'Input Binary Field (binaryPropertyName) is required');
-		});
-
-		it('asks for imageName when the binary has no file name', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front' }, [ok, imageItem(png(10))]);
-			await expectValidationError(result, 1, 'Image Name (imageName) is required when the binary file "data" has no file name');
-		});
-
-		it('asks for imageName with a base64 string', async () => {
-			const result = await run({ operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'base64', imageData: 'aGVsbG8=' });
-			await expectValidationError(result, 0, 'Image Name (imageName) is required when the image is given as a base64 string');
+		it.each<[string, INodeParameters, INodeExecutionData[] | undefined, number, string[]]>([
+			['names a missing binary property and the item', front, [ok, { json: {} }], 1, ['Input Binary Field (binaryPropertyName) must name a binary property of the input item, got "data"', 'the item has no binary data at all']],
+			['lists the binary properties the item does have', { ...front, binaryPropertyName: 'image' }, [imageItem(png(10), 'a.png', 'image'), imageItem(png(10), 'b.png', 'attachment_0')], 1, ['Input Binary Field (binaryPropertyName) must name a binary property', 'got "image"', '"attachment_0"']],
+			['refuses a blank binary property name', { ...front, binaryPropertyName: '  ' }, [ok], 0, ['Input Binary Field (binaryPropertyName) is required']],
+			['asks for imageName when the binary has no file name', front, [ok, imageItem(png(10))], 1, ['Image Name (imageName) is required when the binary file "data" has no file name']],
+			['asks for imageName with a base64 string', { ...front, imageSource: 'base64', imageData: 'aGVsbG8=' }, undefined, 0, ['Image Name (imageName) is required when the image is given as a base64 string']],
+		])('%s', async (_what, parameters, input, itemIndex, parts) => {
+			await expectValidationError(await run(parameters, input), itemIndex, ...parts);
 		});
 	});
 });
 
 describe('verifyAge', () => {
-	it('sends ageFrom only for "At Least" (even when ageTo is still stored) and outputs the whole response', async () => {
+	it.each([
+		// ageTo is left over from an earlier "At Most" choice: it must not be sent.
+		['sends ageFrom only for "At Least", even when ageTo is still stored', { ageCondition: 'atLeast', ageFrom: 18, ageTo: 30 }, { ageFrom: 18 }],
+		['sends neither age for "None"', { ageCondition: 'none', ageFrom: 18, additionalFields: { minDisabilityPercentage: 50 } }, { minDisabilityPercentage: 50 }],
+		['defaults to "At Least 18"', {}, { ageFrom: 18 }],
+	])('%s', async (_what, parameters, sent) => {
 		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'atLeast',
-			ageFrom: 18,
-			ageTo: 30, // left over from an earlier "At Most" choice: must not be sent
-		});
+		const { items, error } = await run({ operation: 'verifyAge', journeyId, ...parameters });
 		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
+		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ...sent }]);
 		expect(items).toEqual([
 			{
 				json: { journeyId, status: 'ageAndDisabilityVerificationComplete', ageResult: 'yes', disabilityResult: 'eligible' },
 				pairedItem: { item: 0 },
 			},
 		]);
-	});
-
-	it('sends neither age for "None"', async () => {
-		const journeyId = await openJourney();
-		const { items, error } = await run({
-			operation: 'verifyAge',
-			journeyId,
-			ageCondition: 'none',
-			ageFrom: 18,
-			additionalFields: { minDisabilityPercentage: 50 },
-		});
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, minDisabilityPercentage: 50 }]);
-		expect(items[0].json).toMatchObject({ ageResult: 'yes', disabilityResult: 'eligible' });
-	});
-
-	it('defaults to "At Least 18"', async () => {
-		const journeyId = await openJourney();
-		const { error } = await run({ operation: 'verifyAge', journeyId });
-		expect(error).toBeUndefined();
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ageFrom: 18 }]);
 	});
 });
 
@@ -261,15 +189,6 @@ describe('verifyDocument', () => {
 		expect(JSON.stringify(item.json)).not.toContain(front.toString('base64').slice(0, 40));
 	});
 
-	it('returns only the crops of the images added (a selfie only: no portrait)', async () => {
-		const selfie = png(100);
-		const journeyId = await journeyWith([['selfie', selfie, 'me.png']]);
-		const { items, error } = await run({ operation: 'verifyDocument', journeyId });
-		expect(error).toBeUndefined();
-		expect(Object.keys(items[0].binary!)).toEqual(['selfie']);
-		expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['selfie']);
-	});
-
 	it('with "Keep Images as Base64 in JSON" the response stays as the API sent it, without binaries', async () => {
 		const front = jpeg(300);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
@@ -290,7 +209,7 @@ describe('verifyDocument', () => {
 	it('a member that is not base64 (null, a URL) stays in croppedImages untouched; a data: URL is decoded', async () => {
 		const front = jpeg(64);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
-		const proxy = await startProxy('/verify', (verdict) => ({
+		const { items, error } = await verifyThrough(journeyId, (verdict) => ({
 			...verdict,
 			croppedImages: {
 				portrait: `data:image/jpeg;base64,${front.toString('base64')}`,
@@ -298,37 +217,20 @@ describe('verifyDocument', () => {
 				selfie: 'https://cdn.example/selfie.jpg',
 			},
 		}));
-		try {
-			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
-			expect(error).toBeUndefined();
-			expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
-			expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
-			expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });
-			expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['portrait']);
-		} finally {
-			await proxy.close();
-		}
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
+		expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
+		expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });
+		expect(Object.keys(items[0].json.croppedImageFiles as IDataObject)).toEqual(['portrait']);
 	});
 
 	it('a 2xx that is no verification result is an error, not an empty verdict', async () => {
 		const journeyId = await journeyWith([['front', jpeg(10), 'f.jpg']]);
-		const proxy = await startProxy('/verify', () => ({ ok: true }));
-		try {
-			const { items, error } = await run({ operation: 'verifyDocument', journeyId }, undefined, false, proxy.baseUrl);
-			expect(items).toEqual([]);
-			expect(error!.message).toBe(
-				'Verify Document got an answer that is not a JSON object with journeyId or status or identitySubject (HTTP 200): application/json, starting "{"ok":true}"',
-			);
-		} finally {
-			await proxy.close();
-		}
-	});
-
-	it('says to open a journey first for an unknown journey, naming the journeyId field', async () => {
-		const result = await run({ operation: 'verifyDocument', journeyId: 'no-such-journey' });
-		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error!.message).toBe('Verify Document failed with HTTP 404: Journey not found');
-		expect((result.error as NodeApiError).description).toContain('pass its journeyId');
+		const { items, error } = await verifyThrough(journeyId, () => ({ ok: true }));
+		expect(items).toEqual([]);
+		expect(error!.message).toBe(
+			'Verify Document got an answer that is not a JSON object with journeyId or status or identitySubject (HTTP 200): application/json, starting "{"ok":true}"',
+		);
 	});
 });
 
@@ -342,7 +244,7 @@ describe('journey not found', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		const error = result.error as NodeApiError;
 		expect(error.message).toMatch(/failed with HTTP 404: Journey not found/);
-		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey)');
+		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey) and pass its journeyId');
 		expect(error.httpCode).toBe('404');
 	});
 });

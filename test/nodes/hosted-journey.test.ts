@@ -130,12 +130,6 @@ describe('Start Hosted Journey: refused before sending', () => {
 	])('%j', async (parameters, message) => {
 		await expectValidationError(emulator(), await start(parameters as IDataObject), 0, message);
 	});
-
-	it('one bad item among good ones starts no journey at all', async () => {
-		const { error } = await start({ additionalFields: { iban: '={{ $json.iban }}' } }, { input: [{ iban: 'AT611904300234573201' }, { iban: 'AT611904300234573202' }] });
-		expect(error!.message).toContain('(item 2)');
-		expect((await emulator().stats()).total).toBe(0);
-	});
 });
 
 describe('Start Hosted Journey: the customer id stays a secret', () => {

