@@ -13,9 +13,6 @@ import type { OperationDefinition } from '../../nodes/shared/operation/operation
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
-import { useSandbox } from '../helpers/sandbox';
-
-const sandbox = useSandbox();
 
 /** The actions, by node: the list the README and the rule derive from (operation `effect`). */
 const ACTIONS = {
@@ -113,13 +110,4 @@ describe('human review of actions used as AI tools', () => {
 		}
 	});
 
-	it('refuses a deposit called as a tool straight from an agent before anything is sent, the model told why', async () => {
-		const tool = Object.create(new VerificationPayments()) as INodeType;
-		tool.description = { ...new VerificationPayments().description, name: 'verificationPaymentsTool' };
-		const deposit = { operation: 'challengeDeposit', amount: '0.01', currency: 'EUR', description: 'ref-1', firstName: 'Anna', lastName: 'Schmidt' };
-		const { items, error } = await sandbox().run(tool, deposit);
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json.error)).toEqual(['Challenge Deposit was not run: this tool moves money, and no person approved this call. Nothing was sent.']);
-		expect((await sandbox().stats()).total).toBe(0);
-	});
 });
