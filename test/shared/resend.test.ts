@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * "May this request go out again?" at node level: items never sent under n8n's Retry On Fail, a
  * refused connection, and receipts of answers the node cannot use. Money and messages under Retry On
