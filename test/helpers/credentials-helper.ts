@@ -7,13 +7,14 @@
  *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
  *    workflow in the given mode, as n8n does);
  *  - authenticate: the function form (this package's credentials use no other);
- *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty, the
- *    credentials expired, or the node is the credential tester's NoOp; persisted via
- *    updateCredentials, which the harness records (and applies to the store, like the DB update);
+ *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty or the
+ *    credentials expired; persisted via updateCredentials, which the harness records (and applies to
+ *    the store, like the DB update);
  *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
  * Not mirrored (this package's credentials use none of it): credential overwrites, external secrets,
  * dynamic/end-user credentials, AI gateway, OAuth, declarative authenticate, credential types that
- * extend others or restrict themselves to supported nodes, allowed HTTP request domains.
+ * extend others or restrict themselves to supported nodes, allowed HTTP request domains, and the
+ * credential tester (its Test button runs in real n8n: test/e2e/credential.e2e.test.js).
  */
 import { Credentials, getAdditionalKeys } from 'n8n-core';
 import type {
@@ -153,18 +154,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 		if (expirableProperty?.name === undefined) return undefined;
 
-		// The credential tester runs the test request on a NoOp node with a `temp` parameter.
-		const isTestingCredentials =
-			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		if (
-			credentials[expirableProperty.name] !== '' &&
-			!credentialsExpired &&
-			!isTestingCredentials
-		) {
-			return undefined;
-		}
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
 
 		// Without allowed domains on the credential (this package's have none) n8n passes the helpers as they are.
 		const output = (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;

@@ -40,7 +40,6 @@ import { createAdditionalData, defaultNodeName, setupNode } from './harness-cont
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
-export { runCredentialTest } from './credential-test';
 export { runWebhook, runWebhookMethod } from './webhook';
 export type { RunWebhookResult, WebhookRequest } from './webhook';
 

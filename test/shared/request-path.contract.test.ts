@@ -9,7 +9,6 @@
  */
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
@@ -18,7 +17,6 @@ import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
-import { runCredentialTest } from '../helpers/n8n';
 
 const emulator = useSandbox();
 const aml = new VerificationAml();
@@ -386,19 +384,6 @@ describe('no redirect is followed', () => {
 		expect(await emulator().count(AML)).toBe(2);
 	});
 
-	it("the credential's Test button: /auth answered 307 to another origin is refused, that origin receives nothing", async () => {
-		await emulator().configure({ failures: [{ route: AUTH, status: 307, location: elsewhere(), count: 5 }] });
-		for (const accessToken of ['', 'a-stored-token']) {
-			const result = await runCredentialTest({
-				credentialType: new VerificationServicesApi(),
-				data: { ...emulator().credentials, accessToken },
-			});
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/redirect \(HTTP 307/);
-			expect(result.message).not.toMatch(/steal|query-secret/);
-		}
-		expect(foreign.requests).toEqual([]);
-	});
 });
 
 describe('one deadline for the headers and the whole body', () => {
