@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
@@ -97,7 +97,6 @@ describe('human review of actions used as AI tools', () => {
 
 	it('declares exactly the actions as actions, and the switch only on their tool variant', () => {
 		for (const node of NODES) {
-			const picker = node.description.properties.find((p) => p.name === 'operation') as INodeProperties;
 			const switches = node.description.properties.filter((p) => p.name === 'runWithoutHumanReview');
 			const gated = [...new Set(switches.flatMap((p) => p.displayOptions?.show?.operation as string[]))];
 			expect([node.description.name, gated]).toEqual([node.description.name, ACTIONS[node.description.name as keyof typeof ACTIONS]]);
@@ -106,7 +105,6 @@ describe('human review of actions used as AI tools', () => {
 			expect(switches.map((p) => [p.default, p.displayOptions?.show?.['@version']])).toEqual(
 				switches.length ? [[false, [{ _cnd: { gte: expect.any(Number) } }]], [true, [{ _cnd: { lt: expect.any(Number) } }]]] : [],
 			);
-			expect(picker).toBeDefined();
 		}
 	});
 

@@ -30,11 +30,9 @@ async function run(node: INodeType, parameters: INodeParameters, onError?: OnErr
 	return await sandbox().run(node, parameters, { onError });
 }
 
-const screenViktor = { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '1970/01/15' };
-
 describe('AML Check Individual as an AI tool', () => {
-	it('still stops the run when the node is set to On Error: Stop Workflow', async () => {
-		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' }, 'stopWorkflow');
+	it('still stops the run on a validation failure when the node is set to On Error: Stop Workflow', async () => {
+		const { items, error } = await run(asTool(new VerificationAml()), { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
 		expect(items).toHaveLength(0);
 		expect(error).toBeInstanceOf(NodeOperationError);
 	});
