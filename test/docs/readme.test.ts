@@ -32,14 +32,12 @@ nodes.forEach((node, i) => {
 });
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-describe('README operation reference', () => {
-	it('matches the operation tables (run `npm run docs` when this fails)', () => {
+describe('README, the sections npm run docs renders (run it when this fails)', () => {
+	it('the operation reference matches the operation tables', () => {
 		expect(readme).toBe(replaceSection(readme, renderOperations(nodes, tables)));
 	});
-});
 
-describe('README table of reads and actions', () => {
-	it('matches the operation tables (run `npm run docs` when this fails)', () => {
+	it('the table of reads and actions matches the operation tables', () => {
 		const generated = tools.renderTools(nodes, tables);
 		expect(generated).toMatch(/\| Payment Account Check \| Challenge Deposit \(`challengeDeposit`\) \| moves money \| 2 \|/);
 		expect(readme).toBe(replaceSection(readme, generated, tools.START, tools.END));

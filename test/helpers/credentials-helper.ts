@@ -7,12 +7,14 @@
  *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
  *    workflow in the given mode, as n8n does);
  *  - authenticate: the function form (this package's credentials use no other);
- *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty, the
- *    credentials expired, or the node is the credential tester's NoOp; persisted via
- *    updateCredentials, which the harness records (and applies to the store, like the DB update);
+ *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty or the
+ *    credentials expired; persisted via updateCredentials, which the harness records (and applies to
+ *    the store, like the DB update);
  *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
- * Not mirrored: credential overwrites, external secrets, dynamic/end-user credentials, AI gateway,
- * OAuth, declarative authenticate, credential types that extend others.
+ * Not mirrored (this package's credentials use none of it): credential overwrites, external secrets,
+ * dynamic/end-user credentials, AI gateway, OAuth, declarative authenticate, credential types that
+ * extend others or restrict themselves to supported nodes, allowed HTTP request domains, and the
+ * credential tester (its Test button runs in real n8n: test/e2e/credential.e2e.test.js).
  */
 import { Credentials, getAdditionalKeys } from 'n8n-core';
 import type {
@@ -39,7 +41,6 @@ import {
 	UserError,
 	Workflow,
 	deepCopy,
-	getCredentialOwnRequestAllowedDomains,
 	isExpression,
 } from 'n8n-workflow';
 
@@ -70,10 +71,9 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 		return this.byName.get(type)?.supportedNodes ?? [];
 	}
 
-	getParentTypes(type: string): string[] {
-		const parents = [...(this.byName.get(type)?.extends ?? [])];
-		for (const parent of [...parents]) parents.push(...this.getParentTypes(parent));
-		return parents;
+	/** This package's credential types extend none. */
+	getParentTypes(): string[] {
+		return [];
 	}
 }
 
@@ -102,27 +102,6 @@ function createMockNodeTypes() {
 	return nodeTypes;
 }
 
-/** n8n's restriction of a credential's own preAuthentication requests to its allowed domains. */
-function restrictToCredentialDomains(
-	helpers: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-): IHttpRequestHelper {
-	return {
-		helpers: {
-			httpRequest: async (requestOptions: IHttpRequestOptions) => {
-				const allowedDomains = getCredentialOwnRequestAllowedDomains(credentials);
-				if (allowedDomains === undefined) return await helpers.helpers.httpRequest(requestOptions);
-				if (requestOptions.allowedDomains !== undefined) {
-					throw new UserError(
-						'This credential restricts requests to specific domains, which cannot be combined with the domains its authentication step asks for.',
-					);
-				}
-				return await helpers.helpers.httpRequest({ ...requestOptions, allowedDomains });
-			},
-		},
-	};
-}
-
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	/** Every updateCredentials / updateCredentialsOauthTokenData call, in order. */
 	readonly updates: CredentialUpdate[] = [];
@@ -137,23 +116,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		for (const [type, data] of Object.entries(stored)) this.store.set(type, deepCopy(data));
 	}
 
-	/** The stored (raw, as-saved) data of a credential type, after any updates. */
-	getStored(type: string): ICredentialDataDecryptedObject | undefined {
-		const data = this.store.get(type);
-		return data === undefined ? undefined : deepCopy(data);
+	getParentTypes(): string[] {
+		return [];
 	}
 
-	getParentTypes(name: string): string[] {
-		return this.credentialTypes.getParentTypes(name);
-	}
-
-	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
-		if (!this.credentialTypes.recognizes(credentialType)) return true;
-		const typeDef = this.credentialTypes.getByName(credentialType);
-		if (!typeDef.restrictToSupportedNodes) return true;
-		const shortName = nodeType.split('.').pop() ?? nodeType;
-		const supported = this.credentialTypes.getSupportedNodes(credentialType);
-		return supported.includes(nodeType) || supported.includes(shortName);
+	/** This package's credential types do not restrict themselves to supported nodes. */
+	isCredentialUsableByNode(): boolean {
+		return true;
 	}
 
 	async authenticate(
@@ -185,23 +154,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 		if (expirableProperty?.name === undefined) return undefined;
 
-		// The credential tester runs the test request on a NoOp node with a `temp` parameter.
-		const isTestingCredentials =
-			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		if (
-			credentials[expirableProperty.name] !== '' &&
-			!credentialsExpired &&
-			!isTestingCredentials
-		) {
-			return undefined;
-		}
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
 
-		const output = (await credentialType.preAuthentication.call(
-			restrictToCredentialDomains(helpers, credentials),
-			credentials,
-		)) as ICredentialDataDecryptedObject;
+		// Without allowed domains on the credential (this package's have none) n8n passes the helpers as they are.
+		const output = (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 		// Only an output that carries the expirable property gets persisted.
 		if (output[expirableProperty.name] === undefined) return undefined;
 		if (!node.credentials) return undefined;
@@ -271,13 +228,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			null,
 			null,
 		) as ICredentialDataDecryptedObject;
-
-		// Kept although not declared as properties, as n8n does.
-		for (const key of ['oauthTokenData', 'allowedHttpRequestDomains', 'allowedDomains']) {
-			if (decryptedData[key] === undefined && decryptedDataOriginal[key] !== undefined) {
-				decryptedData[key] = decryptedDataOriginal[key];
-			}
-		}
 
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
 

@@ -30,7 +30,6 @@ export interface Answer {
 	definition: OperationDefinition;
 	nodeName: string;
 	operation: string;
-	parameters: INodeParameters;
 	items: INodeExecutionData[];
 }
 
@@ -42,7 +41,7 @@ export async function everyAnswer(sandbox: Sandbox): Promise<Answer[]> {
 		const result = await sandbox.run(node, parameters, { typeVersion: 1, input });
 		if (result.error) throw new Error(`${node.description.name} ${String(parameters.operation)}: ${result.error.message}`);
 		const definition = operationOf(node, String(parameters.operation));
-		answers.push({ node, definition, nodeName: node.description.displayName, operation: String(parameters.operation), parameters, items: result.items });
+		answers.push({ node, definition, nodeName: node.description.displayName, operation: String(parameters.operation), items: result.items });
 		return result.items.map((i) => i.json);
 	};
 	const aml = new VerificationAml();

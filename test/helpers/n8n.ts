@@ -40,7 +40,6 @@ import { createAdditionalData, defaultNodeName, setupNode } from './harness-cont
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
-export { runCredentialTest } from './credential-test';
 export { runWebhook, runWebhookMethod } from './webhook';
 export type { RunWebhookResult, WebhookRequest } from './webhook';
 
@@ -230,8 +229,6 @@ export interface RunNodeMethodOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	credentialTypes?: ICredentialType[];
 	typeVersion?: number;
-	/** Path of the parameter being loaded, e.g. 'parameters.country' (getCurrentNodeParameter base). */
-	path?: string;
 }
 
 /** Like n8n's DynamicNodeParametersService: a temp workflow with 'Temp-Node' and a LoadOptionsContext. */
@@ -245,7 +242,7 @@ function loadOptionsContext(opts: RunNodeMethodOptions) {
 	const additionalData = createAdditionalData(credentialsHelper, {
 		currentNodeParameters: tempNode.parameters,
 	});
-	const context = new LoadOptionsContext(workflow, tempNode, additionalData, opts.path ?? 'parameters');
+	const context = new LoadOptionsContext(workflow, tempNode, additionalData, 'parameters');
 	return { context, nodeType };
 }
 

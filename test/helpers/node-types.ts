@@ -1,6 +1,6 @@
 /**
  * A tiny INodeTypes registry (what n8n's NodeTypes / LoadNodesAndCredentials give WorkflowExecute),
- * plus the harness' own "Input" source node and the NoOp stand-in the credential tester uses.
+ * plus the harness' own "Input" source node.
  */
 import type {
 	IDataObject,
@@ -112,26 +112,3 @@ export function createInputNodeType(items: INodeExecutionData[]): INodeType {
 		},
 	};
 }
-
-/**
- * Stand-in for n8n-nodes-base's NoOp node, which n8n's CredentialsTester uses as the carrier node of
- * a credential's `test` request (`nodeTypes.getByNameAndVersion('n8n-nodes-base.noOp')`).
- * Only its description matters there: the tester copies it and replaces credentials + properties.
- */
-export const NO_OP_NODE_TYPE: INodeType = {
-	description: {
-		displayName: 'No Operation, do nothing',
-		// As n8n loads it: the class's own name, without the package prefix. n8n's credentials helper
-		// checks for 'n8n-nodes-base.noOp' to force preAuthentication in a test, so in real n8n (and
-		// here) that branch never fires.
-		name: 'noOp',
-		icon: 'fa:arrow-right',
-		group: ['organization'],
-		version: 1,
-		description: 'No Operation',
-		defaults: { name: 'No Operation, do nothing', color: '#b0b0b0' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	},
-};

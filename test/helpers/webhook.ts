@@ -8,26 +8,18 @@
  */
 import { EventEmitter } from 'node:events';
 
-import { HookContext, WebhookContext, getAdditionalKeys } from 'n8n-core';
+import { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	IHttpRequestMethods,
-	INode,
 	INodeType,
 	IWebhookData,
-	IWebhookDescription,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
-	Workflow as WorkflowType,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import {
-	UnexpectedError,
-	Workflow,
-	deepCopy,
-	resolveWebhookDescriptionField,
-} from 'n8n-workflow';
+import { UnexpectedError, Workflow, deepCopy } from 'n8n-workflow';
 
 import type { CredentialUpdate } from './credentials-helper';
 import type { NodeSetupOptions } from './harness-context';
@@ -54,8 +46,6 @@ export interface RecordedResponse {
 }
 
 interface WebhookSetup extends NodeSetupOptions {
-	/** Name of the webhook description (`description.webhooks[].name`); default 'default'. */
-	webhookName?: string;
 	/** Workflow static data before the call (e.g. `{ 'node:QES Trigger': { webhookId: 'x' } }`). */
 	staticData?: IDataObject;
 	webhookId?: string;
@@ -169,29 +159,7 @@ function createResponse() {
 	return { res, recorded };
 }
 
-function resolveField<T>(
-	workflow: WorkflowType,
-	node: INode,
-	description: IWebhookDescription,
-	field: 'httpMethod' | 'path',
-	mode: WorkflowExecuteMode,
-	additionalData: IWorkflowExecuteAdditionalData,
-	fallback: T,
-): T {
-	const native = resolveWebhookDescriptionField(node, description, field);
-	if (native.resolved) return native.value as T;
-	const value = workflow.expression.getSimpleParameterValue(
-		node,
-		description[field] as string,
-		mode,
-		getAdditionalKeys(additionalData, mode, null),
-		undefined,
-		fallback as unknown as string,
-	);
-	return (value ?? fallback) as T;
-}
-
-function prepare(opts: WebhookSetup, mode: WorkflowExecuteMode, extra: Partial<IWorkflowExecuteAdditionalData>) {
+function prepare(opts: WebhookSetup, extra: Partial<IWorkflowExecuteAdditionalData>) {
 	const nodeName = defaultNodeName(opts.node);
 	const { credentialsHelper, nodeTypes, node } = setupNode(opts, nodeName);
 	node.webhookId = opts.webhookId ?? 'harness-webhook-id';
@@ -210,13 +178,13 @@ function prepare(opts: WebhookSetup, mode: WorkflowExecuteMode, extra: Partial<I
 	const nodeType: INodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const additionalData = createAdditionalData(credentialsHelper, extra);
 
-	const webhookName = opts.webhookName ?? 'default';
-	const description = nodeType.description.webhooks?.find((w) => w.name === webhookName);
-	if (!description) throw new UnexpectedError(`Node has no webhook description "${webhookName}"`);
+	const description = nodeType.description.webhooks?.find((w) => w.name === 'default');
+	if (!description) throw new UnexpectedError('Node has no webhook description "default"');
+	// Both triggers declare a literal method and path (nodes/shared/delivery/delivery-webhook.ts).
 	const webhookData: IWebhookData = {
-		httpMethod: resolveField(workflow, workflowNode, description, 'httpMethod', mode, additionalData, 'GET'),
+		httpMethod: description.httpMethod as IHttpRequestMethods,
 		node: nodeName,
-		path: resolveField(workflow, workflowNode, description, 'path', mode, additionalData, ''),
+		path: description.path as string,
 		webhookDescription: description,
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
@@ -230,7 +198,7 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 	const mode = opts.mode ?? 'webhook';
 	const { res, recorded } = createResponse();
 	const httpRequest = {} as Record<string, unknown>;
-	const setup = prepare(opts, mode, {
+	const setup = prepare(opts, {
 		httpRequest: httpRequest as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 		httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 	});
@@ -262,16 +230,9 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 
 export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<RunWebhookMethodResult> {
 	const mode = opts.mode ?? 'trigger';
-	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = prepare(
-		opts,
-		mode,
-		{},
-	);
-	const methods = nodeType.webhookMethods?.[webhookData.webhookDescription.name as 'default'];
-	const fn = methods?.[opts.method];
-	if (typeof fn !== 'function') {
-		throw new UnexpectedError(`Node has no webhookMethods.${webhookData.webhookDescription.name}.${opts.method}`);
-	}
+	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = prepare(opts, {});
+	const fn = nodeType.webhookMethods?.default?.[opts.method];
+	if (typeof fn !== 'function') throw new UnexpectedError(`Node has no webhookMethods.default.${opts.method}`);
 	const context = new HookContext(
 		workflow,
 		workflowNode,
@@ -292,6 +253,6 @@ export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<R
 		error,
 		staticData: deepCopy(workflow.staticData as IDataObject),
 		credentialUpdates: credentialsHelper.updates,
-		webhookUrl: context.getNodeWebhookUrl(webhookData.webhookDescription.name),
+		webhookUrl: context.getNodeWebhookUrl('default'),
 	};
 }

@@ -3,7 +3,7 @@
  * back, the sendings so far, the operation's rules -> the verdict, what the pacer learns and whether
  * the request may go out again. Pure: no emulator, no n8n, no clock (jitter 0, a fixed now).
  * The HTTP contract itself (redirects, trickling and huge bodies, storms, cut connections, echoed
- * secrets) stays in request-path.contract.test.ts and request-limits.contract.test.ts.
+ * secrets) stays in request-path.contract.test.ts.
  */
 import type { ApiResponse, ResponseExpectation } from '../../nodes/shared/operation/operation-types';
 import { type TransmitResult, type Sendings, classify, MAX_TIMEOUT_RETRIES, type Pace, type SendRules, type Verdict } from '../../nodes/shared/transport/classify';

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
 import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
@@ -13,9 +13,6 @@ import type { OperationDefinition } from '../../nodes/shared/operation/operation
 import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
 import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
 import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
-import { useSandbox } from '../helpers/sandbox';
-
-const sandbox = useSandbox();
 
 /** The actions, by node: the list the README and the rule derive from (operation `effect`). */
 const ACTIONS = {
@@ -100,7 +97,6 @@ describe('human review of actions used as AI tools', () => {
 
 	it('declares exactly the actions as actions, and the switch only on their tool variant', () => {
 		for (const node of NODES) {
-			const picker = node.description.properties.find((p) => p.name === 'operation') as INodeProperties;
 			const switches = node.description.properties.filter((p) => p.name === 'runWithoutHumanReview');
 			const gated = [...new Set(switches.flatMap((p) => p.displayOptions?.show?.operation as string[]))];
 			expect([node.description.name, gated]).toEqual([node.description.name, ACTIONS[node.description.name as keyof typeof ACTIONS]]);
@@ -109,17 +105,7 @@ describe('human review of actions used as AI tools', () => {
 			expect(switches.map((p) => [p.default, p.displayOptions?.show?.['@version']])).toEqual(
 				switches.length ? [[false, [{ _cnd: { gte: expect.any(Number) } }]], [true, [{ _cnd: { lt: expect.any(Number) } }]]] : [],
 			);
-			expect(picker).toBeDefined();
 		}
 	});
 
-	it('refuses a deposit called as a tool straight from an agent before anything is sent, the model told why', async () => {
-		const tool = Object.create(new VerificationPayments()) as INodeType;
-		tool.description = { ...new VerificationPayments().description, name: 'verificationPaymentsTool' };
-		const deposit = { operation: 'challengeDeposit', amount: '0.01', currency: 'EUR', description: 'ref-1', firstName: 'Anna', lastName: 'Schmidt' };
-		const { items, error } = await sandbox().run(tool, deposit);
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json.error)).toEqual(['Challenge Deposit was not run: this tool moves money, and no person approved this call. Nothing was sent.']);
-		expect((await sandbox().stats()).total).toBe(0);
-	});
 });

@@ -1,28 +1,35 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { ApiCredentials } from '../../nodes/shared/transport/credential-values';
 import { pacerCount, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
-import { clearTokenCache, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/transport/token-cache';
+import { clearTokenCache, isFresh, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/transport/token-cache';
 import type { HttpRequest } from '../../nodes/shared/transport/token-exchange';
 import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
 
 /**
- * What an n8n process keeps per credential version (a changed key or URL is a new one) is bounded:
- * without bounds, a long-running process that sees many credential versions keeps every one, each with
- * its last token.
+ * The token cache, and what an n8n process keeps per credential version (a changed key or URL is a new
+ * one) is bounded: without bounds, a long-running process that sees many credential versions keeps every
+ * one, each with its last token.
  */
 
 const VERSIONS = 10_000;
 const options = { timeoutMs: 1000, maxRetries: 0 };
 const version = (n: number): ApiCredentials => ({ baseUrl: 'http://127.0.0.1:9/api', apiKey: `key-${n}`, customerId: 'customer', accessToken: '' });
 
-/** A POST /auth that answers at once with token `t<n>` valid `lifetimeSeconds`, counting the exchanges per key. */
-function authServer(lifetimeSeconds = 3600) {
+/**
+ * A POST /auth that answers the n-th exchange with `answer(n, headers)` (by default the token
+ * `token-of-<key>` valid `lifetimeSeconds`), after a turn of the event loop, counting the exchanges.
+ */
+function authServer(lifetimeSeconds = 3600, answer?: (n: number, headers: Record<string, string>) => { statusCode: number; body: object }) {
 	const exchanges = new Map<string, number>();
+	let total = 0;
 	const httpRequest: HttpRequest = async (request) => {
-		const key = String((request.headers as Record<string, string>)['Api-Key']);
-		exchanges.set(key, (exchanges.get(key) ?? 0) + 1);
-		return { statusCode: 200, headers: {}, body: JSON.stringify({ access_token: `token-of-${key}`, expires_in: lifetimeSeconds }) };
+		const headers = request.headers as Record<string, string>;
+		exchanges.set(headers['Api-Key'], (exchanges.get(headers['Api-Key']) ?? 0) + 1);
+		await new Promise((r) => setImmediate(r));
+		const { statusCode, body } = answer?.(++total, headers) ?? { statusCode: 200, body: { access_token: `token-of-${headers['Api-Key']}`, expires_in: lifetimeSeconds } };
+		return { statusCode, headers: {}, body: JSON.stringify(body) };
 	};
-	return { httpRequest, exchangesOf: (n: number) => exchanges.get(`key-${n}`) ?? 0 };
+	return { httpRequest, exchangesOf: (n: number) => exchanges.get(`key-${n}`) ?? 0, exchanges: () => total };
 }
 
 let clock = 1_700_000_000_000;
@@ -36,6 +43,36 @@ beforeEach(() => {
 	forgetSecrets();
 });
 afterEach(() => jest.restoreAllMocks());
+
+const token = (n: number) => ({ statusCode: 200, body: { access_token: `t${n}`, expires_in: 3600 } });
+
+describe('token cache', () => {
+	it('replaces a rejected token once, however many callers report it', async () => {
+		const auth = authServer(3600, token);
+		await tokenFor(auth.httpRequest, version(1), options);
+		const renewed = await Promise.all(Array.from({ length: 50 }, () => tokenFor(auth.httpRequest, version(1), { ...options, rejected: 't1' })));
+		expect(auth.exchanges()).toBe(2);
+		expect(new Set(renewed)).toEqual(new Set(['t2']));
+	});
+
+	it('answers a refused key from memory, and exchanges a corrected key at once', async () => {
+		const auth = authServer(3600, (n, headers) => (headers['Api-Key'] === 'key-1' ? { statusCode: 401, body: {} } : token(n)));
+		const first = await Promise.allSettled(Array.from({ length: 20 }, () => tokenFor(auth.httpRequest, version(1), options)));
+		const later = await Promise.allSettled(Array.from({ length: 20 }, () => tokenFor(auth.httpRequest, version(1), options)));
+		expect([...first, ...later].every((r) => r.status === 'rejected' && /rejected the API key/.test(String(r.reason)))).toBe(true);
+		expect(auth.exchanges()).toBe(1);
+		expect(await tokenFor(auth.httpRequest, version(2), options)).toBe('t2');
+	});
+
+	it('stops handing out a token shortly before it expires', () => {
+		const issued = (inMs: number, lifetimeMs: number) => ({ token: 'a', expiresAtMs: Date.now() + inMs, lifetimeMs });
+		expect(isFresh(issued(3_600_000, 3_600_000))).toBe(true);
+		// 60 s margin for long lifetimes, a tenth of the lifetime for short ones
+		expect(isFresh(issued(59_000, 3_600_000))).toBe(false);
+		expect(isFresh(issued(150, 2_000))).toBe(false);
+		expect(isFresh(issued(1_000, 2_000))).toBe(true);
+	});
+});
 
 describe('the token cache is bounded', () => {
 	it(`${VERSIONS} credential versions: at most ${TOKEN_MEMORY.maxEntries} remembered, the least recently used forgotten`, async () => {

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { Pace } from '../../nodes/shared/transport/classify';
 import { INITIAL_WINDOW } from '../../nodes/shared/transport/concurrency-window';
-import { type Admission, type Clock, Pacer, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
+import { type Admission, type Clock, Pacer } from '../../nodes/shared/transport/pacing';
 
 /** A clock that only moves when a waiter sleeps: every wait is exact and the test takes no real time. */
 class FakeClock implements Clock {
@@ -254,12 +254,6 @@ describe('Pacer', () => {
 		await pacer.admit();
 		release(pacer);
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
-	});
-
-	it('keeps one pacer per account key for the whole process', () => {
-		resetPacers();
-		expect(pacerFor('k1')).toBe(pacerFor('k1'));
-		expect(pacerFor('k1')).not.toBe(pacerFor('k2'));
 	});
 
 	it('counts requests in flight across callers', async () => {

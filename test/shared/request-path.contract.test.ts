@@ -2,7 +2,10 @@
 /**
  * Contract of the shared request path at node level: real nodes run through n8n-core's WorkflowExecute
  * against the emulator over HTTP, while the emulator misbehaves (echoed secrets, garbage 2xx, silence,
- * 429/503 storms, a mid-run 401, partial failures). Timeouts are short through the node option.
+ * 429/503 storms, a mid-run 401, partial failures, redirects, trickling and oversized answers). No
+ * redirect is followed (a second loopback server stands for the other origin and counts what reaches
+ * it), one deadline covers the headers and the whole body, and an answer is read only up to the size
+ * cap. Timeouts are short through the node option; nothing here measures time.
  */
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
@@ -10,8 +13,10 @@ import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
+import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { VALID_DEPOSIT } from '../helpers/deposit';
+import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
 
 const emulator = useSandbox();
 const aml = new VerificationAml();
@@ -24,13 +29,23 @@ const DEPOSIT = 'POST /payments/challenge-deposit';
 const AUTH = 'POST /auth';
 const FAST = { timeoutSeconds: 0.5 };
 
-const DEPOSIT_PARAMS = VALID_DEPOSIT;
+let foreign: ForeignOrigin;
+beforeAll(async () => {
+	foreign = await startForeignOrigin();
+});
+beforeEach(() => {
+	foreign.requests.length = 0;
+});
+afterAll(async () => await foreign.close());
+
+/** A Location on the other origin whose path and query hold what must never be shown. */
+const elsewhere = () => `${foreign.origin}/steal/path?token=query-secret`;
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 const b64 = (text: string) => Buffer.from(text).toString('base64').replace(/=+$/, '');
 
 /** Everything n8n keeps of a run's error and output, as text. */
-function everything(run: { error?: Error; outputs: INodeExecutionData[][] }): string {
+function everything(run: { error?: Error; outputs?: INodeExecutionData[][] }): string {
 	const e = run.error as (Error & Record<string, unknown>) | undefined;
 	const parts = e ? [e.message, e.stack, e.description, e.messages, e.context, e.cause, e.errorResponse] : [];
 	return JSON.stringify([parts, run.outputs, e ? Object.entries(e).filter(([k]) => k !== 'node') : []]);
@@ -50,7 +65,7 @@ async function checkIndividual(n: number, options: IDataObject = {}, run: { cont
 
 async function deposits(n: number, options: IDataObject = {}, run: Parameters<ReturnType<typeof emulator>['run']>[2] = {}) {
 	const input = items(...Array.from({ length: n }, (_, i) => ({ ref: `order-${i + 1}` })));
-	return await emulator().run(payments, { ...DEPOSIT_PARAMS, description: '={{ $json.ref }}', options } as never, { input, ...run });
+	return await emulator().run(payments, { ...VALID_DEPOSIT, description: '={{ $json.ref }}', options } as never, { input, ...run });
 }
 
 describe('request path: secrets echoed by the API never leave the node', () => {
@@ -112,12 +127,6 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 		expect(continued.items[1].json.screeningSummary).toMatchObject({ isHit: true });
 	});
 
-	it('says what arrived: content type and first characters', async () => {
-		await emulator().configure({ failures: [{ route: AML, status: 200, raw: '<html><body>Maintenance</body></html>' }] });
-		const { error } = await checkIndividual(1);
-		expect(error!.message).toContain('text/html, starting "<html><body>Maintenance');
-	});
-
 	it('an empty 200 on Challenge Deposit is an error that says the deposit may have been made', async () => {
 		await emulator().configure({ failures: [{ route: DEPOSIT, status: 200, raw: '', contentType: 'application/json' }] });
 		const { error, items: out } = await deposits(1);
@@ -136,22 +145,6 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 });
 
 describe('request path: timeouts', () => {
-	it('a read that never answers is tried once more, then fails naming the timeout', async () => {
-		await emulator().configure({ failures: [{ route: AML, hang: true, count: 5 }] });
-		const { error } = await checkIndividual(1, FAST);
-		expect(error!.message).toBe(`Check Individual could not get an answer from the API at ${emulator().baseUrl} (no answer within the timeout of 0.5 s)`);
-		expect(await emulator().count(AML)).toBe(2);
-	});
-
-	it.each([false, true])('a deposit that never answers is sent once; the error says the API may have it (continueOnFail %s)', async (continueOnFail) => {
-		await emulator().configure({ failures: [{ route: DEPOSIT, hang: true, count: 5 }] });
-		const run = await deposits(1, FAST, { continueOnFail });
-		const description = continueOnFail ? (run.items[0].json.description as string) : (run.error as NodeApiError).description;
-		expect(continueOnFail ? run.items[0].json.error : run.error!.message).toContain('timeout of 0.5 s');
-		expect(description).toMatch(/may have received and carried out this request.*never resent after a timeout/s);
-		expect(await emulator().count(DEPOSIT)).toBe(1);
-	});
-
 	it('a silent /auth fails every waiting item after one timeout, with one exchange', async () => {
 		await emulator().configure({ failures: [{ route: AUTH, hang: true }] });
 		const { items: out } = await checkIndividual(3, FAST, { continueOnFail: true });
@@ -163,14 +156,25 @@ describe('request path: timeouts', () => {
 });
 
 describe('request path: what is resent', () => {
-	it.each([false, true])('a deposit answered 503 is sent once (continueOnFail %s)', async (continueOnFail) => {
-		await emulator().configure({ failures: [{ route: DEPOSIT, status: 503, count: 6 }] });
-		const run = await deposits(1, {}, { continueOnFail });
-		const message = continueOnFail ? run.items[0].json.error : run.error!.message;
-		expect(message).toContain('Challenge Deposit failed with HTTP 503');
-		expect(continueOnFail ? run.items[0].json.description : (run.error as NodeApiError).description).toMatch(/may have received and carried out/);
-		expect(await emulator().count(DEPOSIT)).toBe(1);
-	});
+	const MAY_HAVE = /may have received and carried out this request/;
+	const NEVER_RESENT = /may have received and carried out this request.*never resent after a timeout/s;
+	// [what happened, the emulator's failure, node options, in the error message, in its description]
+	const uncertain: Array<[string, IDataObject, IDataObject, string, RegExp]> = [
+		['never answers', { hang: true, count: 5 }, FAST, 'timeout of 0.5 s', NEVER_RESENT],
+		['answered 503', { status: 503, count: 6 }, {}, 'Challenge Deposit failed with HTTP 503', MAY_HAVE],
+		['answered 200 trickling past the deadline', { status: 200, trickleMs: 100, count: 5 }, FAST, '(no complete answer within the timeout of 0.5 s)', NEVER_RESENT],
+		['answered 200 over the size cap', { status: 200, bytes: MAX_RESPONSE_BYTES + 1, chunked: true }, {}, 'larger than the limit of 64 MiB (HTTP 200)', MAY_HAVE],
+	];
+	it.each(uncertain.flatMap(([what, ...row]) => [false, true].map((continueOnFail) => [what, continueOnFail, ...row] as const)))(
+		'a deposit that %s is sent once; the error says it may have been carried out (continueOnFail %s)',
+		async (_what, continueOnFail, failure, options, message, description) => {
+			await emulator().configure({ failures: [{ route: DEPOSIT, ...failure }] });
+			const run = await deposits(1, options, { continueOnFail });
+			expect(continueOnFail ? run.items[0].json.error : run.error!.message).toContain(message);
+			expect(continueOnFail ? run.items[0].json.description : (run.error as NodeApiError).description).toMatch(description);
+			expect(await emulator().count(DEPOSIT)).toBe(1);
+		},
+	);
 
 	it('a deposit answered 429 or 401 is resent: the API refused it before acting', async () => {
 		await emulator().configure({ failures: [{ route: DEPOSIT, status: 429, retryAfter: 0 }, { route: DEPOSIT, status: 401 }] });
@@ -339,5 +343,99 @@ describe('request path: the token is taken after admission', () => {
 		expect(out).toHaveLength(2);
 		expect((await emulator().stats()).status['401'] ?? 0).toBe(0);
 		expect(await emulator().count(AUTH)).toBe(2);
+	});
+});
+
+describe('no redirect is followed', () => {
+	it.each([301, 302, 303, 307, 308])('/auth answered %s to another origin: that origin receives nothing', async (status) => {
+		await emulator().configure({ failures: [{ route: AUTH, status, location: elsewhere() }] });
+		const run = await checkIndividual(2, {}, { continueOnFail: true });
+		expect(foreign.requests).toEqual([]);
+		for (const item of run.items) {
+			expect(item.json.error).toBe(
+				`Check Individual failed: The token exchange got a redirect (HTTP ${status} to ${foreign.origin}), which is not followed: the key was not sent there. Check the base URL of the credential's environment: an old address or a proxy may redirect`,
+			);
+		}
+		expect(everything(run)).not.toMatch(/steal|query-secret/);
+		expect(await emulator().count(AML)).toBe(0);
+	});
+
+	it('an operation answered 307 to another origin: the token goes nowhere, the read is not resent', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 307, location: elsewhere() }] });
+		const { error } = await checkIndividual(1);
+		expect(foreign.requests).toEqual([]);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe(`Check Individual got a redirect (HTTP 307 to ${foreign.origin}), which is not followed`);
+		expect((error as NodeApiError).description).toMatch(/^Redirects are never followed, so the token was not sent there\. Check the base URL/);
+		expect((error as NodeApiError).httpCode).toBe('307');
+		expect(everything({ error })).not.toMatch(/steal|query-secret/);
+		expect(await emulator().count(AML)).toBe(1);
+	});
+
+	it('a redirect to the same origin is not followed either, and a missing Location is named', async () => {
+		await emulator().configure({
+			failures: [
+				{ route: AML, status: 302, location: '/api/services/aml/checkIndividual?again=1' },
+				{ route: AML, status: 302 },
+			],
+		});
+		const first = await checkIndividual(1);
+		expect(first.error!.message).toBe(`Check Individual got a redirect (HTTP 302 to ${new URL(emulator().baseUrl).origin}), which is not followed`);
+		const second = await checkIndividual(1);
+		expect(second.error!.message).toBe('Check Individual got a redirect (HTTP 302 to no Location), which is not followed');
+		expect(await emulator().count(AML)).toBe(2);
+	});
+
+});
+
+describe('one deadline for the headers and the whole body', () => {
+	it('a stopped execution still ends a request whose answer is trickling in', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 200, trickleMs: 100 }] });
+		const arrived = until(async () => (await emulator().count(AML)) >= 1);
+		// Without the cancel signal the request would run for the whole Timeout of 10 minutes.
+		const run = await checkIndividual(1, { timeoutSeconds: 600 }, { cancelWhen: arrived });
+		expect(run.items).toEqual([]);
+		expect(await emulator().count(AML)).toBe(1);
+	});
+
+	it('a trickling /auth fails the items with the deadline error, with one exchange', async () => {
+		await emulator().configure({ failures: [{ route: AUTH, status: 200, trickleMs: 100 }] });
+		const { items: out } = await checkIndividual(2, FAST, { continueOnFail: true });
+		for (const item of out) expect(item.json.error).toMatch(/\(no complete answer within the timeout of 0\.5 s\)/);
+		expect(await emulator().count(AUTH)).toBe(1);
+		expect(await emulator().count(AML)).toBe(0);
+	});
+});
+
+describe('an answer is read up to the size cap', () => {
+	const over = MAX_RESPONSE_BYTES + 1;
+
+	it('an AML answer over the cap with a Content-Length is an error naming the cap, not sent again', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 200, bytes: over, count: 5 }] });
+		const { error } = await checkIndividual(1);
+		expect(error!.message).toBe('Check Individual got an answer larger than the limit of 64 MiB (HTTP 200), which was not read further');
+		expect(await emulator().count(AML)).toBe(1);
+	});
+
+	it('an answer just under the cap is read', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 200, bytes: 1024 * 1024, contentType: 'text/plain' }] });
+		const { error } = await checkIndividual(1);
+		// A megabyte of spaces is no result: the answer arrived whole and was judged by its content.
+		expect(error!.message).toMatch(/got an answer that is not a result .*\(HTTP 200\): an empty body \(text\/plain\)/);
+	});
+
+	it('an /auth answer over its cap of 1 MiB fails the exchange', async () => {
+		await emulator().configure({ failures: [{ route: AUTH, status: 200, bytes: 2 * 1024 * 1024, chunked: true }] });
+		const { error } = await checkIndividual(1);
+		expect(error!.message).toBe('Check Individual failed: The token exchange got an answer larger than the limit of 1 MiB (HTTP 200), which was not read further');
+	});
+});
+
+describe('secrets stay out of every limit error', () => {
+	it('no key, customer id or token in the redirect error', async () => {
+		await emulator().configure({ failures: [{ route: AML, status: 307, location: `${foreign.origin}/x?key=${SANDBOX_API_KEY}&c=${SANDBOX_CUSTOMER_ID}` }] });
+		const text = everything(await checkIndividual(1));
+		expect(text).not.toContain(SANDBOX_API_KEY);
+		expect(text).not.toContain(SANDBOX_CUSTOMER_ID);
 	});
 });

@@ -30,50 +30,10 @@ async function run(node: INodeType, parameters: INodeParameters, onError?: OnErr
 	return await sandbox().run(node, parameters, { onError });
 }
 
-const screenViktor = { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '1970/01/15' };
-
 describe('AML Check Individual as an AI tool', () => {
-	it('gives the model a summary: verdict, hits per list and the records ids', async () => {
-		const { items, error } = await run(asTool(new VerificationAml()), screenViktor);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		const json = items[0].json;
-		expect(json).toMatchObject({ isHit: true, totalHits: 2, hitsBySourceType: { SANCTION: 2, PEP: 0, CRIMINAL: 0 } });
-		expect((json.records as IDataObject[]).map((r) => [r.id, r.sourceId])).toEqual([
-			['AML-SAN-0001', 'OFAC-SDN'],
-			['AML-SAN-0002', 'EU-CFSP'],
-		]);
-		expect(json.foundRecords).toBeUndefined();
-		expect(JSON.stringify(json)).not.toContain('aliasNames');
-	});
-
-	it('gives the whole response with Output "Raw", and outside an agent as before', async () => {
-		const full = await run(asTool(new VerificationAml()), { ...screenViktor, toolOutput: 'full' });
-		const plain = await run(new VerificationAml(), screenViktor);
-		for (const { items } of [full, plain]) {
-			expect((items[0].json.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0001', 'AML-SAN-0002']);
-			expect(items[0].json.screeningSummary).toMatchObject({ isHit: true, totalHits: 2 });
-		}
-		expect(JSON.stringify(full.items[0].json).length).toBeGreaterThan(2 * JSON.stringify(checkIndividual.toolSummary!(full.items[0].json)).length);
-	});
-
-	it('returns a validation failure to the model as an error item, and sends nothing', async () => {
-		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' });
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(items[0].json.error).toMatch(/^Date of Birth \(dob\) must be .*yyyy\/mm\/dd.*got "15\.01\.1970" \(item 1\)$/);
-		expect(items[0].json.description).toContain('Nothing was sent for item 1');
-		expect((await sandbox().stats()).total).toBe(0);
-	});
-
-	it('still stops the run when the node is set to On Error: Stop Workflow', async () => {
-		const { items, error } = await run(asTool(new VerificationAml()), { ...screenViktor, dob: '15.01.1970' }, 'stopWorkflow');
+	it('still stops the run on a validation failure when the node is set to On Error: Stop Workflow', async () => {
+		const { items, error } = await run(asTool(new VerificationAml()), { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
 		expect(items).toHaveLength(0);
-		expect(error).toBeInstanceOf(NodeOperationError);
-	});
-
-	it('outside an agent a validation failure still fails the node', async () => {
-		const { error } = await run(new VerificationAml(), { ...screenViktor, dob: '15.01.1970' });
 		expect(error).toBeInstanceOf(NodeOperationError);
 	});
 });
