@@ -7,17 +7,20 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const WORK_DIR = path.join(__dirname, '.work');
 
+const { run, runOrThrow, liveChildren } = require('../test/e2e/lib/util');
+const { ensureN8n } = require('../test/e2e/lib/install');
+const { createInstance, newId } = require('../test/e2e/lib/instance');
 const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
 const { startSampler } = require('./lib/sampler');
 const { benchNames } = require('./lib/names');
 const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
 const { median, max, min } = require('./lib/stats');
 const { renderText, renderMarkdown, evaluateTargets } = require('./lib/report');
+const { fmtS } = require('./lib/table');
 const { runTriggerBench, triggerSettings, renderTriggerText, renderTriggerMarkdown } = require('./lib/trigger-bench');
 const { runManyExecutions, renderManyExecutions } = require('./lib/many-executions');
 const { runFloodBench, floodSettings, renderFloodText, renderFloodMarkdown } = require('./lib/flood-bench');
@@ -92,26 +95,24 @@ function configurations(s) {
 		);
 	}
 	if (s.groups.includes('memory')) {
-		const g = 'memory';
 		const small = Math.round(s.memoryItems / 10);
+		const row = (key, label, count, extra) => ({ key, group: 'memory', kind: 'n8n', label: `${label}, ${count} items`, scenario: flat, count, runs: s.memoryRuns, ...extra });
+		const pair = (key, label, extra) => [row(`M-${key}-small`, label, small, extra), row(`M-${key}-large`, label, s.memoryItems, extra)];
 		list.push(
-			{ key: 'M-noop-small', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'noop', runs: s.memoryRuns },
-			{ key: 'M-noop-large', group: g, kind: 'n8n', label: `No Operation node (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'noop', runs: s.memoryRuns },
-			{ key: 'M-same-small', group: g, kind: 'n8n', label: `Set node making the AML node's output, no request (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'sameOutput', runs: s.memoryRuns },
-			{ key: 'M-same-large', group: g, kind: 'n8n', label: `Set node making the AML node's output, no request (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'sameOutput', runs: s.memoryRuns },
-			{ key: 'M-aml-small', group: g, kind: 'n8n', label: `AML node, default settings, ${small} items`, scenario: flat, count: small, workflow: 'aml', runs: s.memoryRuns },
-			{ key: 'M-aml-large', group: g, kind: 'n8n', label: `AML node, default settings, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'aml', runs: s.memoryRuns },
+			...pair('noop', 'No Operation node (n8n baseline)', { workflow: 'noop' }),
+			...pair('same', "Set node making the AML node's output, no request (n8n baseline)", { workflow: 'sameOutput' }),
+			...pair('aml', 'AML node, default settings', { workflow: 'aml' }),
 			// n8n's own node sends the same requests through the same HTTP client: how much of the growth is that client's.
-			{ key: 'M-http-small', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${small} items`, scenario: flat, count: small, workflow: 'http', batching: null, runs: s.memoryRuns },
-			{ key: 'M-http-large', group: g, kind: 'n8n', label: `HTTP Request with this credential, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'http', batching: null, runs: s.memoryRuns },
-			// Simplify on and off, alternating: Address Verification version 2 (an answer of 21 fields, 8 kept).
-			{ key: 'M-addr-same-small', group: g, kind: 'n8n', label: `Set node making Verify Address's whole output, no request (n8n baseline), ${small} items`, scenario: flat, count: small, workflow: 'sameAddress', runs: s.memoryRuns },
-			{ key: 'M-addr-raw-small', group: g, kind: 'n8n', label: `Address Verification v2, Simplify off, ${small} items`, scenario: flat, count: small, workflow: 'address', options: { simple: false }, runs: s.memoryRuns },
-			{ key: 'M-addr-simple-small', group: g, kind: 'n8n', label: `Address Verification v2, Simplify on (default), ${small} items`, scenario: flat, count: small, workflow: 'address', options: { simple: true }, runs: s.memoryRuns },
-			{ key: 'M-addr-same-large', group: g, kind: 'n8n', label: `Set node making Verify Address's whole output, no request (n8n baseline), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'sameAddress', runs: s.memoryRuns },
-			{ key: 'M-addr-raw-large', group: g, kind: 'n8n', label: `Address Verification v2, Simplify off, ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'address', options: { simple: false }, runs: s.memoryRuns },
-			{ key: 'M-addr-simple-large', group: g, kind: 'n8n', label: `Address Verification v2, Simplify on (default), ${s.memoryItems} items`, scenario: flat, count: s.memoryItems, workflow: 'address', options: { simple: true }, runs: s.memoryRuns },
+			...pair('http', 'HTTP Request with this credential', { workflow: 'http', batching: null }),
 		);
+		// Simplify on and off, alternating: Address Verification version 2 (an answer of 21 fields, 8 kept).
+		for (const [size, count] of [['small', small], ['large', s.memoryItems]]) {
+			list.push(
+				row(`M-addr-same-${size}`, "Set node making Verify Address's whole output, no request (n8n baseline)", count, { workflow: 'sameAddress' }),
+				row(`M-addr-raw-${size}`, 'Address Verification v2, Simplify off', count, { workflow: 'address', options: { simple: false } }),
+				row(`M-addr-simple-${size}`, 'Address Verification v2, Simplify on (default)', count, { workflow: 'address', options: { simple: true } }),
+			);
+		}
 	}
 	if (s.groups.includes('trigger')) {
 		list.push({ key: 'T-trigger', group: 'trigger', kind: 'trigger', label: 'QES trigger and Verification Webhook Trigger vs plain Webhook node, 20 concurrent (bench/lib/trigger-bench.js)' });
@@ -131,35 +132,17 @@ function hasUndici() {
 	}
 }
 
-// ------------------------------------------------------------------------------------------------
-// Child processes
-
-/** Spawns a command in its own process group; resolves with its output, exit and duration. */
-function runChild(cmd, args, { cwd = REPO_ROOT, timeoutMs = 10 * 60 * 1000, onSpawn } = {}) {
-	return new Promise((resolve, reject) => {
-		const started = performance.now();
-		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-		onSpawn?.(child.pid);
-		const out = [];
-		const err = [];
-		child.stdout.on('data', (d) => out.push(d));
-		child.stderr.on('data', (d) => err.push(d));
-		const timer = setTimeout(() => {
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch {
-				/* gone */
-			}
-		}, timeoutMs);
-		child.once('error', (e) => {
-			clearTimeout(timer);
-			reject(e);
-		});
-		child.once('close', (code, signal) => {
-			clearTimeout(timer);
-			resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), durationMs: performance.now() - started });
-		});
-	});
+/**
+ * The pid of the first child process started from now on (test/e2e/lib/util tracks them) whose
+ * arguments include `arg`; null until it is there.
+ */
+function pidOfNewChild(arg) {
+	const before = new Set(liveChildren);
+	let pid = null;
+	return () => {
+		for (const child of liveChildren) if (!pid && !before.has(child) && child.spawnargs.includes(arg)) pid = child.pid;
+		return pid;
+	};
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -167,8 +150,6 @@ function runChild(cmd, args, { cwd = REPO_ROOT, timeoutMs = 10 * 60 * 1000, onSp
 
 async function runPlain(ctx, cfg) {
 	await ctx.emulator.control.prepare(cfg.scenario);
-	let pid = null;
-	const sampler = startSampler(() => pid);
 	const options = {
 		baseUrl: ctx.emulator.baseUrl,
 		count: cfg.count,
@@ -181,11 +162,9 @@ async function runPlain(ctx, cfg) {
 	// n8n's HTTP client runs under n8n's own Node, loaded from the installed n8n.
 	const nodeBin = cfg.client === 'n8n-helper' ? ctx.runtime.nodeBin : process.execPath;
 	if (cfg.client === 'n8n-helper') options.n8nModules = path.join(ctx.runtime.dir, 'node_modules');
-	const res = await runChild(nodeBin, [path.join(__dirname, 'lib', 'plain-client.js'), JSON.stringify(options)], {
-		onSpawn: (p) => {
-			pid = p;
-		},
-	});
+	const script = path.join(__dirname, 'lib', 'plain-client.js');
+	const sampler = startSampler(pidOfNewChild(script));
+	const res = await run(nodeBin, [script, JSON.stringify(options)], { cwd: REPO_ROOT });
 	const mem = sampler.stop();
 	if (res.code !== 0) throw new Error(`plain client failed (${res.code ?? res.signal}): ${res.stderr}`);
 	const out = JSON.parse(res.stdout.trim().split('\n').pop());
@@ -207,18 +186,8 @@ async function runPlain(ctx, cfg) {
 }
 
 async function runN8n(ctx, cfg) {
-	const { util } = ctx.driver;
 	await ctx.emulator.control.prepare(cfg.scenario);
-	const before = new Set(util.liveChildren);
-	let pid = null;
-	const findPid = () => {
-		if (pid) return pid;
-		for (const child of util.liveChildren) {
-			if (!before.has(child) && child.spawnargs.includes('execute')) pid = child.pid;
-		}
-		return pid;
-	};
-	const sampler = startSampler(findPid);
+	const sampler = startSampler(pidOfNewChild('execute'));
 	const expectedMs = cfg.scenario.rateLimit ? (cfg.count / cfg.scenario.rateLimit) * 1000 : 0;
 	// BENCH_CPU_PROF=<folder>: every n8n process of the run writes a V8 CPU profile there (--cpu-prof).
 	const profile = env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF, cfg.key)}` } : undefined;
@@ -298,8 +267,7 @@ async function main() {
 	let modelMarkdown = '';
 	if (settings.groups.includes('model')) {
 		log('model: characters a model receives per tool call, Simplified vs Raw (bench/model)');
-		const res = await runChild('npx', ['jest', '--config', 'bench/model/jest.config.js'], { timeoutMs: 5 * 60 * 1000 });
-		if (res.code !== 0) throw new Error(`bench/model failed:\n${res.stdout}\n${res.stderr}`);
+		await runOrThrow('npx', ['jest', '--config', 'bench/model/jest.config.js'], { cwd: REPO_ROOT, timeoutMs: 5 * 60 * 1000 });
 		modelMarkdown = `\n${fs.readFileSync(path.join(WORK_DIR, 'model-characters.md'), 'utf8')}`;
 		if (settings.groups.every((g) => g === 'model')) {
 			process.stdout.write(modelMarkdown);
@@ -309,8 +277,7 @@ async function main() {
 
 	if (settings.build) {
 		log('npm run build (the benchmark measures the current source; BENCH_SKIP_BUILD=1 to skip)');
-		const res = await runChild('npm', ['run', 'build'], { timeoutMs: 10 * 60 * 1000 });
-		if (res.code !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
+		await runOrThrow('npm', ['run', 'build'], { cwd: REPO_ROOT });
 	}
 
 	// n8n's instance folder must live outside the repository (see test/e2e/lib/instance.js): from
@@ -320,16 +287,11 @@ async function main() {
 	const link = path.join(WORK_DIR, 'n8n');
 	if (!fs.lstatSync(link, { throwIfNoEntry: false })) fs.symlinkSync(env.N8N_E2E_WORK_DIR, link, 'dir');
 
-	const driver = {
-		install: require('../test/e2e/lib/install'),
-		instanceLib: require('../test/e2e/lib/instance'),
-		util: require('../test/e2e/lib/util'),
-	};
 	const driverLog = (m) => log(`n8n: ${m}`);
 
 	const emulator = await startEmulator();
 	log(`emulator pid ${emulator.pid} at ${emulator.baseUrl}`);
-	const ctx = { emulator, driver, instance: null };
+	const ctx = { emulator, instance: null };
 	const configs = configurations(settings);
 	const results = [];
 	let manyRows = [];
@@ -339,9 +301,9 @@ async function main() {
 		const needsN8n = configs.some((c) => c.kind === 'n8n' || c.client === 'n8n-helper');
 		if (needsN8n) {
 			const t0 = performance.now();
-			const runtime = await driver.install.ensureN8n('v2', { log: driverLog });
+			const runtime = await ensureN8n('v2', { log: driverLog });
 			ctx.runtime = runtime;
-			ctx.instance = await driver.instanceLib.createInstance('v2', { name: 'bench', log: driverLog });
+			ctx.instance = await createInstance('v2', { name: 'bench', log: driverLog });
 			log(`n8n ${runtime.n8nVersion} instance ready in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${ctx.instance.userFolder}`);
 			meta.n8nVersion = runtime.n8nVersion;
 			meta.n8nNode = runtime.marker?.nodeVersion;
@@ -352,13 +314,13 @@ async function main() {
 			const workflows = [];
 			for (const cfg of configs.filter((c) => c.kind === 'n8n')) {
 				const credential = {
-					id: driver.instanceLib.newId('cred'),
+					id: newId('cred'),
 					name: `Bench ${cfg.key}`,
 					type: CREDENTIAL_TYPE,
 					data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
 				};
 				credentials.push(credential);
-				cfg.workflowId = driver.instanceLib.newId('wf');
+				cfg.workflowId = newId('wf');
 				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
 				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow, sameOutput: sameOutputWorkflow, address: addressWorkflow, sameAddress: sameAddressOutputWorkflow }[cfg.workflow];
 				workflows.push(build(spec));
@@ -370,12 +332,11 @@ async function main() {
 
 		for (const cfg of configs) {
 			if (cfg.kind === 'trigger') {
-				const emulatorWithKeys = { ...emulator, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
-				ctx.trigger = await runTriggerBench({ driver, emulator: emulatorWithKeys, log: driverLog, settings: triggerSettings(env) });
+				ctx.trigger = await runTriggerBench({ emulator, log: driverLog, settings: triggerSettings(env) });
 				continue;
 			}
 			if (cfg.kind === 'flood') {
-				ctx.flood = await runFloodBench({ driver, log: driverLog, settings: floodSettings(env) });
+				ctx.flood = await runFloodBench({ log: driverLog, settings: floodSettings(env) });
 				continue;
 			}
 			if (cfg.kind === 'limit') {
@@ -464,8 +425,6 @@ async function waitForQuiet() {
 	}
 	if (os.loadavg()[0] > limit) log(`load average still ${os.loadavg()[0].toFixed(1)}: figures will be slower than on a quiet machine`);
 }
-
-const fmtS = (ms) => (ms === null || ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
 
 main().catch((error) => {
 	process.stderr.write(`${error.stack ?? error}\n`);

@@ -2,7 +2,7 @@
 
 // Runtime configuration of the emulator: defaults and validated merging of patches.
 
-const { ApiError } = require('./http-util');
+const { bad, isPlainObject: isObj } = require('./validation');
 const { GENERATIONS } = require('./generation');
 
 const DEFAULT_CONFIG = Object.freeze({
@@ -18,8 +18,6 @@ const DEFAULT_CONFIG = Object.freeze({
 });
 
 const KEYS = Object.keys(DEFAULT_CONFIG);
-const bad = (message) => new ApiError(400, message);
-const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function normaliseRateLimit(value) {
 	if (value === null || value === false) return null;

@@ -7,8 +7,7 @@ const { getSession, setSession, pingPayload } = require('./qes');
 const { deliverPing } = require('./webhook');
 const { RESULT_CONTROL_ROUTES } = require('./result-controls');
 const { HOSTED_CONTROL_ROUTES } = require('./hosted-flows');
-
-const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+const { optionalObject } = require('./validation');
 
 async function ping(state, sessionId, status, extra) {
 	if (!state.webhook) return null;
@@ -18,11 +17,6 @@ async function ping(state, sessionId, status, extra) {
 function requireSessionId(body) {
 	if (typeof body.sessionId !== 'string' || body.sessionId.trim() === '') throw new ApiError(400, 'sessionId is required');
 	return body.sessionId;
-}
-
-function requireExtra(body) {
-	if (body.extra !== undefined && !isObj(body.extra)) throw new ApiError(400, 'extra must be an object');
-	return body.extra;
 }
 
 const CONTROL_ROUTES = [
@@ -53,7 +47,7 @@ const CONTROL_ROUTES = [
 		'/qes/ping',
 		async ({ state, body }) => {
 			const sessionId = requireSessionId(body);
-			const extra = requireExtra(body);
+			const extra = optionalObject(body, 'extra');
 			if (body.status !== undefined && typeof body.status !== 'string') throw new ApiError(400, 'status must be a string');
 			if (!state.webhook) throw new ApiError(409, 'No webhook configured');
 			const session = getSession(state, sessionId);
@@ -69,7 +63,7 @@ const CONTROL_ROUTES = [
 			if (body.isVerified !== undefined && typeof body.isVerified !== 'boolean') {
 				throw new ApiError(400, 'isVerified must be a boolean');
 			}
-			const extra = requireExtra(body);
+			const extra = optionalObject(body, 'extra');
 			const session = setSession(state, params.sessionId, body.status, body.isVerified);
 			const delivery = await ping(state, params.sessionId, session.status, extra);
 			return ok({ session, delivery });

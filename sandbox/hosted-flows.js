@@ -8,6 +8,7 @@
 
 const { ApiError, ok, sendBytes } = require('./http-util');
 const { deliverResult } = require('./result-controls');
+const { optionalObject } = require('./validation');
 
 const VERDICTS = ['PASS', 'DECLINE', 'REVIEW', 'FLAG'];
 const JOURNEY_STATUSES = ['complete', 'processing', 'aborted', 'closed', 'error'];
@@ -33,8 +34,6 @@ const PAYMENT_STATUSES = [
 /** Where a payment waits for the payer; any other status is an end the payer's visit does not change. */
 const OPEN_PAYMENT = ['INITIATED', 'PENDING', 'PENDING_EXTERNAL_AUTHORIZATION'];
 
-const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
-
 function oneOf(value, allowed, name) {
 	if (!allowed.includes(value)) throw new ApiError(400, `${name} must be one of ${allowed.join(', ')}`);
 	return value;
@@ -58,7 +57,7 @@ async function completeJourney(state, transactionId, body) {
 	if (!journey) throw new ApiError(404, 'Hosted journey not found');
 	const success = oneOf(body.success === undefined ? 'PASS' : body.success, VERDICTS, 'success');
 	const status = oneOf(body.status === undefined ? 'complete' : body.status, JOURNEY_STATUSES, 'status');
-	if (body.extra !== undefined && !isObj(body.extra)) throw new ApiError(400, 'extra must be an object');
+	optionalObject(body, 'extra');
 	Object.assign(journey, { status, success, completedAt: new Date().toISOString() });
 	const extra = { ...(journey.passThroughData ? { passThroughData: journey.passThroughData } : {}), ...(body.extra || {}) };
 	const sent = await deliverIfRegistered(state, 'journeyResult', { transactionId, status, success, extra, ...deliveryOptions(body) });

@@ -8,8 +8,8 @@ const crypto = require('node:crypto');
 const { ApiError, ok } = require('./http-util');
 const { FORGERIES, forge, journeyResult, paymentResult } = require('./signed-results');
 const { postBytes } = require('./webhook');
+const { isPlainObject, optionalObject } = require('./validation');
 
-const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 const HEX_CASES = ['lower', 'upper', 'mixed'];
 
 function requireTarget(state) {
@@ -41,7 +41,7 @@ function encrypt(json, secret) {
 
 /** The body a control call asks for: a journey or payment result (optionally encrypted), or given bytes. */
 function payloadOf(kind, body, secret) {
-	if (body.extra !== undefined && !isObj(body.extra)) throw new ApiError(400, 'extra must be an object');
+	optionalObject(body, 'extra');
 	let json;
 	if (kind === 'journeyResult') {
 		json = journeyResult({
@@ -145,8 +145,8 @@ const RESULT_CONTROL_ROUTES = [
 			if (!Object.prototype.hasOwnProperty.call(FORGERIES, body.kind)) throw new ApiError(400, `kind must be one of ${Object.keys(FORGERIES).join(', ')}`);
 			// What to forge: a payment or journey result (fields as for /results/payment, /results/journey), given bytes, or a new journey result.
 			let [kind, spec] = ['journeyResult', {}];
-			if (isObj(body.payment)) [kind, spec] = ['paymentResult', body.payment];
-			else if (isObj(body.journey)) spec = body.journey;
+			if (isPlainObject(body.payment)) [kind, spec] = ['paymentResult', body.payment];
+			else if (isPlainObject(body.journey)) spec = body.journey;
 			else if (body.rawBody !== undefined || body.body !== undefined) [kind, spec] = ['raw', body];
 			const { bytes, contentType } = payloadOf(kind, spec, target.signingSecret);
 			const forged = forge(body.kind, { bytes, contentType, secret: target.signingSecret });

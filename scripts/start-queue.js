@@ -16,6 +16,7 @@ const log = (message) => console.log(`[start:queue] ${message}`);
 
 async function main() {
 	const { queueModeUnavailable, startQueueTopology } = require('../test/e2e/lib/queue');
+	const { sandboxCredentials } = require('../test/e2e/lib/example-server');
 	const unavailable = queueModeUnavailable();
 	if (unavailable) throw new Error(`queue mode cannot start here: ${unavailable}`);
 	process.env.N8N_E2E_WORK_DIR ||= path.join(require('os').tmpdir(), 'n8n-nodes-verification-services-queue');
@@ -49,8 +50,7 @@ async function main() {
 		.readdirSync(path.join(root, 'examples'))
 		.filter((f) => f.endsWith('.json') && !f.startsWith('credentials'))
 		.map((f) => JSON.parse(fs.readFileSync(path.join(root, 'examples', f), 'utf8')));
-	const [credential, ...others] = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'credentials.sandbox.json'), 'utf8'));
-	await main.instance.importCredentials([{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } }, ...others]);
+	await main.instance.importCredentials(sandboxCredentials(sandbox.baseUrl));
 	await main.instance.importWorkflows(examples);
 	await main.ensureLoggedIn();
 	const { OWNER } = require('../test/e2e/lib/rest');

@@ -7,13 +7,12 @@
 // The fault run: 429 storms then 503s for a minute in the middle of a night; runs again until every
 // customer is screened. Used by bench/run.js (group `book`).
 
-const path = require('node:path');
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { AML_ROUTE } = require('./emulator');
 const { startSampler, treeRssKb } = require('./sampler');
-const book = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'customer-book'));
-const { sleep } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
+const book = require('../../test/e2e/lib/customer-book');
+const { sleep } = require('../../test/e2e/lib/util');
+const { createInstance } = require('../../test/e2e/lib/instance');
+const { queueModeUnavailable, startQueueTopology, startPostgres } = require('../../test/e2e/lib/queue');
 
 const PAGE_PATH = 'webhook/customer-book/page';
 /** The 20,000 requests the emulator keeps last 200 s at 100 req/s: read them well before. */
@@ -31,8 +30,6 @@ const WORKER_CONCURRENCY = 5;
  * to sample. `saveOnSuccess` ('all' | 'none') is n8n's EXECUTIONS_DATA_SAVE_ON_SUCCESS for every process.
  */
 async function startMode(mode, { log, saveOnSuccess }) {
-	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
-	const { startQueueTopology, startPostgres } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	if (mode === 'regular') {
 		const postgres = await startPostgres({ log });
 		try {
@@ -175,7 +172,6 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
  * @returns {Promise<object[]>} rows for renderCustomerBook
  */
 async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault, faultSize, saveOnSuccess = 'all', log }) {
-	const { queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	if (queueModeUnavailable()) {
 		log(`customer book skipped: ${queueModeUnavailable()} (the book is a Postgres table)`);
 		return [];

@@ -7,7 +7,7 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require(path.join(REPO_ROOT, 'sandbox', 'constants'));
-const { freshFetch } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
+const { emulatorControl } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
 
 /**
  * Starts `node sandbox/server.js --port 0` and waits for its "listening on" line.
@@ -58,25 +58,15 @@ function startEmulator({ timeoutMs = 15000 } = {}) {
 }
 
 function controlClient(origin) {
-	const call = async (method, route, body) => {
-		const res = await freshFetch(`${origin}/__control${route}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`emulator ${method} /__control${route}: HTTP ${res.status} ${text}`);
-		return JSON.parse(text);
-	};
+	const call = (method, route, body) => emulatorControl(origin, method, route, body);
 	return {
-		reset: () => call('POST', '/reset', {}),
-		config: (patch) => call('POST', '/config', patch),
-		stats: () => call('GET', '/stats'),
-		requests: (route) => call('GET', `/requests?route=${encodeURIComponent(route)}`),
+		config: (patch) => call('POST', 'config', patch),
+		stats: () => call('GET', 'stats'),
+		requests: (route) => call('GET', `requests?route=${encodeURIComponent(route)}`),
 		/** Reset counters and log, then apply this scenario's latency and rate limit. */
 		async prepare({ latencyMs, rateLimit }) {
-			await call('POST', '/reset', {});
-			return await call('POST', '/config', { latencyMs, rateLimit: rateLimit ? { requestsPerSecond: rateLimit } : null });
+			await call('POST', 'reset', {});
+			return await call('POST', 'config', { latencyMs, rateLimit: rateLimit ? { requestsPerSecond: rateLimit } : null });
 		},
 	};
 }
@@ -124,4 +114,4 @@ async function account(control, names) {
 	};
 }
 
-module.exports = { startEmulator, account, AML_ROUTE, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, REPO_ROOT };
+module.exports = { startEmulator, account, AML_ROUTE, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID };

@@ -14,10 +14,10 @@ const path = require('node:path');
 
 const { startSampler } = require('./sampler');
 const { markdownTable, textTable } = require('./table');
-
-const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
-const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
-const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
+const { createInstance } = require('../../test/e2e/lib/instance');
+const { freePort, sleep, waitUntil } = require('../../test/e2e/lib/util');
+const { post, pool, signed, resultsTrigger, executionCount } = require('./deliveries');
+const { chain, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
 
 function floodSettings(env = process.env) {
 	const num = (name, fallback) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : fallback);
@@ -32,28 +32,7 @@ function floodSettings(env = process.env) {
 	};
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function post(url, raw) {
-	try {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', signature: crypto.createHmac('sha256', SIGNING_SECRET).update(raw).digest('hex') },
-			body: raw,
-			signal: AbortSignal.timeout(60000),
-		});
-		await res.text();
-		return res.status;
-	} catch {
-		return 0;
-	}
-}
-
-async function count(server, workflowId, status) {
-	const filter = { workflowId, ...(status ? { status } : {}) };
-	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify(filter), limit: '1' } });
-	return data.count ?? 0;
-}
+const count = (server, workflowId, status) => executionCount(server, { workflowId, ...(status ? { status } : {}) });
 
 /** Waits until no execution of the workflow is new or running and the count has not moved for 10 s (or the time is up). */
 async function settle(server, workflowId, settleMs) {
@@ -73,9 +52,7 @@ async function settle(server, workflowId, settleMs) {
 }
 
 /** One target in a fresh n8n: its server, the flood, the counts and the peak memory. */
-async function floodOne({ driver, which, settings, log }) {
-	const { createInstance } = driver.instanceLib;
-	const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
+async function floodOne({ which, settings, log }) {
 	const instance = await createInstance('v2', { name: `bench-flood-${which}`, log });
 	let sampler;
 	try {
@@ -84,52 +61,33 @@ async function floodOne({ driver, which, settings, log }) {
 		const plainPath = `bench-flood-${hook.slice(0, 8)}`;
 		let workflow;
 		if (which === 'trigger') {
-			const [credentialId] = await instance.importCredentials([{ name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } }]);
-			workflow = chain('Bench flood, Verification Webhook Trigger', [
-				node({
-					name: 'Verification Webhook Trigger',
-					type: RESULTS_TRIGGER_TYPE,
-					// What a new workflow gets; version 1 costs n8n an expression evaluation per delivery.
-					typeVersion: 2,
-					webhookId: hook,
-					parameters: {},
-					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: credentialId, name: 'Bench webhook secret' } },
-				}),
-				noOp('No Operation'),
-			]);
+			// Version 2: what a new workflow gets; version 1 costs n8n an expression evaluation per delivery.
+			workflow = chain('Bench flood, Verification Webhook Trigger', [await resultsTrigger(instance, { typeVersion: 2, webhookId: hook }), noOp('No Operation')]);
 		} else {
 			workflow = chain('Bench flood, plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]);
 		}
 		const [workflowId] = await instance.importWorkflows([workflow]);
-		const port = await driver.util.freePort();
+		const port = await freePort();
 		const base = `http://127.0.0.1:${port}/`;
 		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
 		await server.ensureLoggedIn();
 		await server.activateWorkflow(workflowId);
 		const url = which === 'trigger' ? `${base}webhook/${hook}/webhook` : `${base}webhook/${plainPath}`;
+		const send = async (body) => (await post(url, body, signed(body))).status;
 		// Signed probes, until one is answered 200; their executions are counted out below.
-		for (let i = 0; (await post(url, JSON.stringify({ probe: i }))) !== 200; i++) {
-			if (i >= 240) throw new Error(`${which}: ${url} is not served`);
-			await sleep(250);
-		}
+		let probe = 0;
+		await waitUntil(`${which}: ${url} to be served`, async () => (await send({ probe: probe++ })) === 200);
 		await sleep(3000);
 		const probes = await count(server, workflowId);
 		sampler = startSampler(() => server.pid);
 
 		const tag = crypto.randomUUID().slice(0, 8);
 		const statuses = {};
-		let next = 0;
 		const t0 = performance.now();
-		await Promise.all(
-			Array.from({ length: settings.concurrency }, async () => {
-				while (next < settings.count) {
-					const i = next++;
-					const raw = JSON.stringify({ transactionId: `tx-flood-${tag}-${i}`, timestamp: new Date().toISOString(), status: 'complete', success: 'PASS' });
-					const status = await post(url, raw);
-					statuses[status] = (statuses[status] ?? 0) + 1;
-				}
-			}),
-		);
+		await pool(settings.count, settings.concurrency, async (i) => {
+			const status = await send({ transactionId: `tx-flood-${tag}-${i}`, timestamp: new Date().toISOString(), status: 'complete', success: 'PASS' });
+			statuses[status] = (statuses[status] ?? 0) + 1;
+		});
 		const sendMs = performance.now() - t0;
 		const settled = await settle(server, workflowId, settings.settleS * 1000);
 		const memory = sampler.stop();
@@ -158,9 +116,9 @@ async function floodOne({ driver, which, settings, log }) {
 	}
 }
 
-async function runFloodBench({ driver, log = () => {}, settings = floodSettings() }) {
+async function runFloodBench({ log = () => {}, settings = floodSettings() }) {
 	const rows = [];
-	for (const which of settings.order) rows.push(await floodOne({ driver, which, settings, log }));
+	for (const which of settings.order) rows.push(await floodOne({ which, settings, log }));
 	return { settings, rows };
 }
 
@@ -201,8 +159,7 @@ module.exports = { runFloodBench, floodSettings, renderFloodText, renderFloodMar
 
 if (require.main === module) {
 	process.env.N8N_E2E_WORK_DIR ||= path.join(require('node:os').tmpdir(), 'n8n-nodes-verification-services-bench');
-	const driver = { instanceLib: require('../../test/e2e/lib/instance'), util: require('../../test/e2e/lib/util') };
-	runFloodBench({ driver, log: (m) => process.stderr.write(`[flood-bench] ${m}\n`) })
+	runFloodBench({ log: (m) => process.stderr.write(`[flood-bench] ${m}\n`) })
 		.then((result) => {
 			process.stdout.write(renderFloodText(result));
 			process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -5,15 +5,14 @@
 // (test/e2e/lib/queue.js: main, 2 workers, webhook processor). Used by bench/run.js (the ME-* rows)
 // and by test/e2e/queue.e2e.test.js (the shared-quota check).
 
-const path = require('node:path');
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { account } = require('./emulator');
 const { median } = require('./stats');
 const { freshFetch } = require('../../test/e2e/lib/util');
+const { node, chain } = require('../../test/e2e/lib/workflows');
+const { createInstance } = require('../../test/e2e/lib/instance');
+const { queueModeUnavailable, startQueueTopology } = require('../../test/e2e/lib/queue');
+const { namesToItems, CREDENTIAL_TYPE, AML_TYPE } = require('./workflows');
 
-const CREDENTIAL_TYPE = 'verificationServicesApi';
-const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
 const WEBHOOK_PATH = 'many-executions';
 
 /** The run's item names: "Many <run>-<execution>-<item>", distinct over all executions of a run. */
@@ -21,59 +20,22 @@ const namesOf = (run, executions, items) =>
 	Array.from({ length: executions }, (_, e) => Array.from({ length: items }, (_, i) => `Many ${run}-${e}-${i}`)).flat();
 
 function manyExecutionsWorkflow({ id, credential }) {
-	const nodes = [
-		{
-			id: 'me-webhook',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			webhookId: 'b5f0c6a2-7f57-4a43-9d8e-1c1f0a5e0e14',
-			parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-		},
-		{
-			id: 'me-names',
-			name: 'Names',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: {
-				mode: 'manual',
-				assignments: {
-					assignments: [
-						{
-							id: 'names',
-							name: 'names',
-							value: "={{ Array.from({ length: $json.body.items }, (_, i) => 'Many ' + $json.body.run + '-' + $json.body.execution + '-' + i) }}",
-							type: 'array',
-						},
-					],
-				},
-				includeOtherFields: false,
-				options: {},
-			},
-		},
-		{
-			id: 'me-split',
-			name: 'Split Out',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			parameters: { fieldToSplitOut: 'names', include: 'noOtherFields', options: { destinationFieldName: 'name' } },
-		},
-		{
-			id: 'me-aml',
-			name: 'AML Check Individual',
-			type: AML_TYPE,
-			typeVersion: 1,
-			onError: 'continueRegularOutput',
-			parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
-			credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
-		},
-	];
-	const connections = {};
-	nodes.forEach((n, i) => {
-		n.position = [i * 220, 300];
-		if (i < nodes.length - 1) connections[n.name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	const webhook = node({
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: 'b5f0c6a2-7f57-4a43-9d8e-1c1f0a5e0e14',
+		parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 	});
-	return { id, name: 'Many executions', active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+	const names = "={{ Array.from({ length: $json.body.items }, (_, i) => 'Many ' + $json.body.run + '-' + $json.body.execution + '-' + i) }}";
+	const aml = node({
+		name: 'AML Check Individual',
+		type: AML_TYPE,
+		onError: 'continueRegularOutput',
+		parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
+		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+	});
+	return chain('Many executions', [webhook, ...namesToItems(names), aml], { id });
 }
 
 /**
@@ -140,8 +102,6 @@ const LOADS = [
 
 /** Starts one regular n8n server or one queue topology with the bench workflow active. */
 async function startMode(mode, { emulator, apiKey, customerId, log }) {
-	const { createInstance } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'instance'));
-	const { startQueueTopology } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	let env;
 	if (mode === 'regular') {
 		const instance = await createInstance('v2', { name: 'bench-many', log });
@@ -169,7 +129,6 @@ async function startMode(mode, { emulator, apiKey, customerId, log }) {
  *   fresh?: boolean, apiKey: string, customerId: string, log: Function }} opts
  */
 async function runManyExecutions({ emulator, rate, latencyMs, runs, modes = ['regular', 'queue'], keys = [], fresh = false, apiKey, customerId, log }) {
-	const { queueModeUnavailable } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'queue'));
 	const rows = [];
 	for (const mode of modes) {
 		const wanted = LOADS.map(([e, i]) => ({ key: `ME-${mode}-${e}x${i}`, executions: e, items: i })).filter((c) => !keys.length || keys.includes(c.key));
@@ -230,4 +189,4 @@ function renderManyExecutions(rows) {
 	return `${lines.join('\n')}\n`;
 }
 
-module.exports = { runManyExecutions, renderManyExecutions, LOADS, manyExecutionsWorkflow, fireExecutions, setUpManyExecutions, namesOf, WEBHOOK_PATH, REPO_ROOT };
+module.exports = { runManyExecutions, renderManyExecutions, manyExecutionsWorkflow, fireExecutions, setUpManyExecutions };

@@ -10,20 +10,14 @@ const http = require('node:http');
 const { benchNames } = require('./names');
 
 const opts = JSON.parse(process.argv[2]);
-const { baseUrl, count, concurrency, ratePerSecond = 0, apiKey, customerId, client: wanted = 'auto', n8nModules } = opts;
+const { baseUrl, count, concurrency, ratePerSecond = 0, apiKey, customerId, client: wanted, n8nModules } = opts;
 
 const names = benchNames(count);
 const base = new URL(baseUrl);
 const basePath = base.pathname.replace(/\/+$/, '');
 
-let undici = null;
-if (wanted !== 'http' && wanted !== 'n8n-helper') {
-	try {
-		undici = require('undici');
-	} catch {
-		if (wanted === 'undici') throw new Error('undici is not installed');
-	}
-}
+// 'http' (Node's keep-alive agent), 'undici' or 'n8n-helper'.
+const undici = wanted === 'undici' ? require('undici') : null;
 
 /**
  * n8n's own outbound HTTP client (what every node's helpers.httpRequest ends in), loaded from the

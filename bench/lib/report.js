@@ -3,6 +3,7 @@
 // bench/results.md).
 
 const { median } = require('./stats');
+const { fmtS, fmtX } = require('./table');
 
 const GROUP_TITLES = {
 	latency: (s) => `Latency-bound: ${s.latencyMs} ms per request, no rate limit, ${s.items} items`,
@@ -189,8 +190,6 @@ function evaluateTargets(results, settings, manyRows = []) {
 // ------------------------------------------------------------------------------------------------
 // Rendering
 
-const fmtS = (ms) => (ms === null || ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
-const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
 const fmtMb = (kb) => (kb === null || kb === undefined || kb === 0 ? '-' : `${(kb / 1024).toFixed(0)} MB`);
 const fmtN = (n) => (n === null || n === undefined ? '-' : String(n));
 

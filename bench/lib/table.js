@@ -12,4 +12,8 @@ function markdownTable(rows) {
 	return [`| ${rows[0].join(' | ')} |`, `| ${rows[0].map(() => '---').join(' | ')} |`, ...rows.slice(1).map((r) => `| ${r.map((c) => c ?? '-').join(' | ')} |`)];
 }
 
-module.exports = { textTable, markdownTable };
+/** Milliseconds as seconds ("1.23 s"), a ratio as "0.85x"; a missing value as "-". */
+const fmtS = (ms) => (ms === null || ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
+const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+
+module.exports = { textTable, markdownTable, fmtS, fmtX };

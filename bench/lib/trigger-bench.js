@@ -13,13 +13,15 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { median, max } = require('./stats');
-const { markdownTable, textTable } = require('./table');
+const { startEmulator, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./emulator');
+const { markdownTable, textTable, fmtX } = require('./table');
+const { createInstance } = require('../../test/e2e/lib/instance');
+const { freePort, sleep, waitUntil } = require('../../test/e2e/lib/util');
+const { post, pool, signed, resultsTrigger, executionCount } = require('./deliveries');
+const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
 
 const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
 const CREDENTIAL_TYPE = 'verificationServicesApi';
-const RESULTS_TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
-const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
-const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 
 function triggerSettings(env = process.env) {
@@ -38,44 +40,7 @@ function triggerSettings(env = process.env) {
 	};
 }
 
-/** POSTs JSON; resolves with { status, ms, body } (never throws on HTTP status; ms = request to end of answer). */
-async function post(url, body, headers = {}) {
-	const t0 = performance.now();
-	try {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', ...headers },
-			body: JSON.stringify(body),
-			signal: AbortSignal.timeout(60000),
-		});
-		const text = await res.text();
-		let parsed = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			/* keep text */
-		}
-		return { status: res.status, ms: performance.now() - t0, body: parsed };
-	} catch (error) {
-		return { status: 0, ms: performance.now() - t0, body: String(error?.message ?? error) };
-	}
-}
-
-/** Runs `count` jobs with at most `concurrency` in flight; returns their results in order. */
-async function pool(count, concurrency, job) {
-	const results = new Array(count);
-	let next = 0;
-	const worker = async () => {
-		while (next < count) {
-			const i = next++;
-			results[i] = await job(i);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-	return results;
-}
-
-/** A hosted journey result as the provider delivers it, and its Signature header (hex HMAC-SHA256 of the exact bytes). */
+/** A hosted journey result as the provider delivers it. */
 const resultBody = (transactionId) => ({
 	transactionId,
 	timestamp: new Date().toISOString(),
@@ -84,7 +49,6 @@ const resultBody = (transactionId) => ({
 	generalTransactionData: { status: 'complete', success: 'PASS' },
 	journeySummary: { journeyStats: { completedSteps: '3' } },
 });
-const signed = (body) => ({ Signature: crypto.createHmac('sha256', SIGNING_SECRET).update(JSON.stringify(body)).digest('hex') });
 
 const pingBody = (sessionId, extra = {}) => ({
 	event: 'qes.status',
@@ -110,20 +74,10 @@ function summarizeAnswers(answers, wallMs) {
 	};
 }
 
-async function executionCount(server, workflowId) {
-	const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ workflowId }), limit: '1' } });
-	return data.count ?? (data.results ?? data).length;
-}
-
-/** Waits until no execution of any workflow is still new or running (the next batch starts on an idle n8n). */
-async function idle(server, { timeoutMs = 180000 } = {}) {
-	const started = Date.now();
-	for (;;) {
-		const data = await server.get('/rest/executions', { query: { filter: JSON.stringify({ status: ['new', 'running'] }), limit: '1' } });
-		const busy = data.count ?? (data.results ?? data).length;
-		if (busy === 0 || Date.now() - started > timeoutMs) return;
-		await new Promise((r) => setTimeout(r, 250));
-	}
+/** Waits (up to 3 minutes) until no execution of any workflow is still new or running (the next batch starts on an idle n8n). */
+async function idle(server) {
+	const deadline = Date.now() + 180000;
+	while ((await executionCount(server, { status: ['new', 'running'] })) > 0 && Date.now() < deadline) await sleep(250);
 }
 
 /** Waits until the count stops growing for `quietMs`. */
@@ -132,14 +86,14 @@ async function settledCount(server, workflowId, { atLeast = 0, quietMs = 3000, t
 	let last = -1;
 	let stableSince = Date.now();
 	for (;;) {
-		const n = await executionCount(server, workflowId);
+		const n = await executionCount(server, { workflowId });
 		if (n !== last) {
 			last = n;
 			stableSince = Date.now();
 		}
 		if (n >= atLeast && Date.now() - stableSince >= quietMs) return n;
 		if (Date.now() - started > timeoutMs) return n;
-		await new Promise((r) => setTimeout(r, 500));
+		await sleep(500);
 	}
 }
 
@@ -148,10 +102,7 @@ async function settledCount(server, workflowId, { atLeast = 0, quietMs = 3000, t
  * sandbox: { url, baseUrl, control }).
  * @returns {Promise<object>} what renderTriggerText / renderTriggerMarkdown print
  */
-async function runTriggerBench({ driver, emulator, log = () => {}, settings = triggerSettings() }) {
-	const { createInstance } = driver.instanceLib;
-	const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
-	const util = driver.util;
+async function runTriggerBench({ emulator, log = () => {}, settings = triggerSettings() }) {
 	await emulator.control.prepare({ latencyMs: 0, rateLimit: 0 });
 
 	const instance = await createInstance('v2', { name: 'bench-trigger', log });
@@ -162,52 +113,27 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 		const credential = {
 			name: 'Bench trigger',
 			type: CREDENTIAL_TYPE,
-			data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: emulator.apiKey, customerId: emulator.customerId },
+			data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
 		};
-		const resultsCredential = { name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } };
-		const [credentialId, resultsCredentialId] = await instance.importCredentials([credential, resultsCredential]);
+		const [credentialId] = await instance.importCredentials([credential]);
 		const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name: credential.name } };
 		const resultsWebhookId = crypto.randomUUID();
 		const triggerWebhookId = crypto.randomUUID();
 		const offWebhookId = crypto.randomUUID();
 		const fetchWebhookId = crypto.randomUUID();
 		const plainPath = `bench-plain-${crypto.randomUUID().slice(0, 8)}`;
+		const qesTrigger = (name, webhookId, options) =>
+			chain(name, [node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, webhookId, parameters: { options }, credentials }), noOp('No Operation')]);
 		const [triggerId, plainId, fetchId, offId, resultsId] = await instance.importWorkflows([
-			chain('Bench QES trigger', [
-				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: triggerWebhookId, parameters: { options: {} }, credentials }),
-				noOp('No Operation'),
-			]),
+			qesTrigger('Bench QES trigger', triggerWebhookId, {}),
 			chain('Bench plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]),
-			chain('Bench QES trigger with fetch', [
-				node({
-					name: 'QES Onboarding Trigger',
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					webhookId: fetchWebhookId,
-					parameters: { options: { fetchVerification: true } },
-					credentials,
-				}),
-				noOp('No Operation'),
-			]),
+			qesTrigger('Bench QES trigger with fetch', fetchWebhookId, { fetchVerification: true }),
 			// What the duplicate check costs: the same trigger with it off.
-			chain('Bench QES trigger, duplicates not ignored', [
-				node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, typeVersion: 1, webhookId: offWebhookId, parameters: { options: { dedupMinutes: 0 } }, credentials }),
-				noOp('No Operation'),
-			]),
-			chain('Bench Verification Webhook Trigger', [
-				node({
-					name: 'Verification Webhook Trigger',
-					type: RESULTS_TRIGGER_TYPE,
-					typeVersion: 1,
-					webhookId: resultsWebhookId,
-					parameters: {},
-					credentials: { [RESULTS_CREDENTIAL_TYPE]: { id: resultsCredentialId, name: resultsCredential.name } },
-				}),
-				noOp('No Operation'),
-			]),
+			qesTrigger('Bench QES trigger, duplicates not ignored', offWebhookId, { dedupMinutes: 0 }),
+			chain('Bench Verification Webhook Trigger', [await resultsTrigger(instance, { typeVersion: 1, webhookId: resultsWebhookId }), noOp('No Operation')]),
 		]);
 
-		const port = await util.freePort();
+		const port = await freePort();
 		const base = `http://127.0.0.1:${port}/`;
 		server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
 		await server.ensureLoggedIn();
@@ -220,22 +146,15 @@ async function runTriggerBench({ driver, emulator, log = () => {}, settings = tr
 		/** Activates a trigger workflow and returns the secret the emulator got for its URL. */
 		const activateTrigger = async (workflowId, url) => {
 			await server.activateWorkflow(workflowId);
-			for (let i = 0; i < 240; i++) {
+			return await waitUntil(`the trigger workflow ${workflowId} to register ${url}`, async () => {
 				const res = await fetch(`${emulator.url}/__control/webhook`);
-				if (res.ok) {
-					const hook = await res.json();
-					if (hook.url === url && (await post(url, { probe: true })).status === 401) return hook.metadata.authHeader[SECRET_HEADER];
-				}
-				await new Promise((r) => setTimeout(r, 250));
-			}
-			throw new Error(`the trigger workflow ${workflowId} did not register ${url}`);
+				const hook = res.ok ? await res.json() : {};
+				return hook.url === url && (await post(url, { probe: true })).status === 401 && hook.metadata.authHeader[SECRET_HEADER];
+			});
 		};
 		await server.activateWorkflow(plainId);
 		await server.activateWorkflow(resultsId);
-		for (let i = 0; (await post(resultsUrl, { probe: true })).status !== 401; i++) {
-			if (i >= 240) throw new Error(`the Verification Webhook Trigger workflow does not serve ${resultsUrl}`);
-			await new Promise((r) => setTimeout(r, 250));
-		}
+		await waitUntil(`the Verification Webhook Trigger workflow to serve ${resultsUrl}`, async () => (await post(resultsUrl, { probe: true })).status === 401);
 		const offHeaders = { [SECRET_HEADER]: await activateTrigger(offId, offUrl) };
 		const secret = await activateTrigger(triggerId, triggerUrl);
 		const headers = { [SECRET_HEADER]: secret };
@@ -370,7 +289,9 @@ function summarizeTrigger(result) {
 }
 
 const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${Math.round(ms)} ms`);
-const fmtX = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+
+/** A row of answer times: its median and max, each with a note (the ratio to the plain Webhook node). */
+const timed = (label, s, medianNote, maxNote) => [label, s.perSecond?.toFixed(1), `${fmtMs(s.medianMs)} (${medianNote})`, `${fmtMs(s.maxMs)} (${maxNote})`, `${s.executionsStarted}/${s.sent}`, '-'];
 
 function triggerRows(result) {
 	const { trigger, plain, off, results, medianRatio, maxRatio, resultsMedianRatio, resultsMaxRatio, resultsRoundRatios } = result.summary;
@@ -379,34 +300,14 @@ function triggerRows(result) {
 	const rows = [
 		['configuration', 'pings/s', 'median answer', 'max answer', 'executions started', 'duplicates suppressed'],
 		[`plain n8n Webhook node (reference)`, plain.perSecond?.toFixed(1), fmtMs(plain.medianMs), fmtMs(plain.maxMs), `${plain.executionsStarted}/${plain.sent}`, '-'],
-		[
-			`QES trigger, default options`,
-			trigger.perSecond?.toFixed(1),
-			`${fmtMs(trigger.medianMs)} (${fmtX(medianRatio)})`,
-			`${fmtMs(trigger.maxMs)} (${fmtX(maxRatio)})`,
-			`${trigger.executionsStarted}/${trigger.sent}`,
-			'-',
-		],
+		timed('QES trigger, default options', trigger, fmtX(medianRatio), fmtX(maxRatio)),
 	];
 	if (off.sent) {
-		rows.push([
-			`QES trigger, Ignore Duplicates off`,
-			off.perSecond?.toFixed(1),
-			`${fmtMs(off.medianMs)} (${fmtX(plain.medianMs ? off.medianMs / plain.medianMs : null)})`,
-			`${fmtMs(off.maxMs)} (${fmtX(plain.maxMs ? off.maxMs / plain.maxMs : null)})`,
-			`${off.executionsStarted}/${off.sent}`,
-			'-',
-		]);
+		rows.push(timed('QES trigger, Ignore Duplicates off', off, fmtX(plain.medianMs ? off.medianMs / plain.medianMs : null), fmtX(plain.maxMs ? off.maxMs / plain.maxMs : null)));
 	}
 	if (results?.sent) {
-		rows.push([
-			`Verification Webhook Trigger, signed journey results (HMAC check, duplicate memory on)`,
-			results.perSecond?.toFixed(1),
-			`${fmtMs(results.medianMs)} (${fmtX(resultsMedianRatio)}; per round ${resultsRoundRatios.map(fmtX).join(', ')}, median ${fmtX(median(resultsRoundRatios))})`,
-			`${fmtMs(results.maxMs)} (${fmtX(resultsMaxRatio)})`,
-			`${results.executionsStarted}/${results.sent}`,
-			'-',
-		]);
+		const perRound = `per round ${resultsRoundRatios.map(fmtX).join(', ')}, median ${fmtX(median(resultsRoundRatios))}`;
+		rows.push(timed('Verification Webhook Trigger, signed journey results (HMAC check, duplicate memory on)', results, `${fmtX(resultsMedianRatio)}; ${perRound}`, fmtX(resultsMaxRatio)));
 	}
 	if (dup) rows.push([`QES trigger, ${dup.groups} pings x ${dup.copies} identical copies at once`, '-', '-', '-', `${dup.executionsStarted}/${dup.sent}`, `${dup.suppressed}`]);
 	if (result.slowApi) {
@@ -460,17 +361,10 @@ module.exports = { runTriggerBench, triggerSettings, renderTriggerText, renderTr
 
 if (require.main === module) {
 	(async () => {
-		const { startEmulator, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./emulator');
 		process.env.N8N_E2E_WORK_DIR ||= path.join(require('node:os').tmpdir(), 'n8n-nodes-verification-services-bench');
-		const driver = {
-			instanceLib: require('../../test/e2e/lib/instance'),
-			util: require('../../test/e2e/lib/util'),
-		};
 		const emulator = await startEmulator();
-		emulator.apiKey = SANDBOX_API_KEY;
-		emulator.customerId = SANDBOX_CUSTOMER_ID;
 		try {
-			const result = await runTriggerBench({ driver, emulator, log: (m) => process.stderr.write(`[trigger-bench] ${m}\n`) });
+			const result = await runTriggerBench({ emulator, log: (m) => process.stderr.write(`[trigger-bench] ${m}\n`) });
 			process.stdout.write(renderTriggerText(result));
 			process.stdout.write(`${JSON.stringify(result)}\n`);
 		} finally {

@@ -3,57 +3,32 @@
 // {name}) -> the node under test. Built in code so N, the base URL and the credential are exact.
 
 const { NAME_EXPRESSION } = require('./names');
+const { node, chain, manualTrigger, noOp } = require('../../test/e2e/lib/workflows');
 
 const CREDENTIAL_TYPE = 'verificationServicesApi';
 const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
 const NODE_UNDER_TEST = 'Node Under Test';
 
-let counter = 0;
-function node(name, type, typeVersion, parameters, extra = {}) {
-	counter++;
-	return { id: `bench-node-${counter}`, name, type, typeVersion, position: [counter * 220, 300], parameters, ...extra };
-}
+/** A Set node (version 3.4) whose output holds only the fields given. */
+const setNode = (name, assignments) =>
+	node({ name, type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} } });
 
-function chain(id, name, nodes) {
-	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	nodes.forEach((n, i) => {
-		n.position = [i * 220, 300];
-	});
-	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
-}
-
-function head(count) {
+/** Set (one item holding the array `expression` makes) -> Split Out (one item {name} per element). */
+function namesToItems(expression) {
 	return [
-		node('Manual Trigger', 'n8n-nodes-base.manualTrigger', 1, {}),
-		node('Names', 'n8n-nodes-base.set', 3.4, {
-			mode: 'manual',
-			assignments: { assignments: [{ id: 'names', name: 'names', value: NAME_EXPRESSION(count), type: 'array' }] },
-			includeOtherFields: false,
-			options: {},
-		}),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, {
-			fieldToSplitOut: 'names',
-			include: 'noOtherFields',
-			options: { destinationFieldName: 'name' },
-		}),
+		setNode('Names', [{ id: 'names', name: 'names', value: expression, type: 'array' }]),
+		node({ name: 'Split Out', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'names', include: 'noOtherFields', options: { destinationFieldName: 'name' } } }),
 	];
 }
+
+const head = (count) => [manualTrigger(), ...namesToItems(NAME_EXPRESSION(count))];
 
 const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } });
 
 /** (a) this package's AML node, checkIndividual, default options unless `options` says otherwise. */
 function amlWorkflow({ id, name, count, credential, options = {} }) {
-	const aml = node(
-		NODE_UNDER_TEST,
-		AML_TYPE,
-		1,
-		{ operation: 'checkIndividual', name: '={{ $json.name }}', options },
-		{ credentials: credentialRef(credential) },
-	);
-	return chain(id, name, [...head(count), aml]);
+	const parameters = { operation: 'checkIndividual', name: '={{ $json.name }}', options };
+	return chain(name, [...head(count), node({ name: NODE_UNDER_TEST, type: AML_TYPE, parameters, credentials: credentialRef(credential) })], { id });
 }
 
 /**
@@ -64,7 +39,7 @@ function amlWorkflow({ id, name, count, credential, options = {} }) {
 function httpWorkflow({ id, name, count, credential, baseUrl, batching }) {
 	const auth = { authentication: 'predefinedCredentialType', nodeCredentialType: CREDENTIAL_TYPE };
 	const options = batching ? { batching: { batch: { batchSize: batching.batchSize, batchInterval: batching.batchInterval } } } : {};
-	return chain(id, name, [...head(count), amlPost(baseUrl, auth, options, { credentials: credentialRef(credential) })]);
+	return chain(name, [...head(count), amlPost(baseUrl, auth, options, { credentials: credentialRef(credential) })], { id });
 }
 
 /** n8n's HTTP Request node posting each item's name to the AML route, Retry On Fail on (5 tries, 1 s apart). */
@@ -79,7 +54,7 @@ function amlPost(baseUrl, auth, options, extra = {}) {
 		bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
 		options,
 	};
-	return node(NODE_UNDER_TEST, 'n8n-nodes-base.httpRequest', 4.2, parameters, { ...extra, retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 });
+	return node({ name: NODE_UNDER_TEST, type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters, ...extra, retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 });
 }
 
 /**
@@ -89,22 +64,17 @@ function amlPost(baseUrl, auth, options, extra = {}) {
  * far more requests in flight than with a credential). Retry On Fail on, no batching.
  */
 function httpBearerWorkflow({ id, name, count, baseUrl, apiKey, customerId }) {
-	const token = node('Get Token', 'n8n-nodes-base.httpRequest', 4.2, {
-		method: 'POST',
-		url: `${baseUrl}/auth`,
-		sendHeaders: true,
-		headerParameters: { parameters: [{ name: 'Api-Key', value: apiKey }, { name: 'Customer-Id', value: customerId }] },
-		options: {},
-	});
+	const headers = [{ name: 'Api-Key', value: apiKey }, { name: 'Customer-Id', value: customerId }];
+	const parameters = { method: 'POST', url: `${baseUrl}/auth`, sendHeaders: true, headerParameters: { parameters: headers }, options: {} };
+	const token = node({ name: 'Get Token', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters });
 	const bearer = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get Token').first().json.access_token }}" }] } };
-	const http = amlPost(baseUrl, bearer, {});
 	const [trigger, ...rest] = head(count);
-	return chain(id, name, [trigger, token, ...rest, http]);
+	return chain(name, [trigger, token, ...rest, amlPost(baseUrl, bearer, {})], { id });
 }
 
 /** Baseline for memory: the same items through a No Operation node (what n8n itself needs). */
 function noOpWorkflow({ id, name, count }) {
-	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.noOp', 1, {})]);
+	return chain(name, [...head(count), noOp(NODE_UNDER_TEST)], { id });
 }
 
 /**
@@ -120,10 +90,8 @@ function sameOutputWorkflow({ id, name, count }) {
 		['screeningSummary', 'object', JSON.stringify(summary)],
 	];
 	const assignments = fields.map(([field, type, value]) => ({ id: field, name: field, type, value }));
-	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} })]);
+	return chain(name, [...head(count), setNode(NODE_UNDER_TEST, assignments)], { id });
 }
-
-const ADDRESS_TYPE = 'n8n-nodes-verification-services.verificationAddress';
 
 /**
  * (d) Address Verification at version 2, Verify Address for every name (its answer has 21 fields),
@@ -131,8 +99,8 @@ const ADDRESS_TYPE = 'n8n-nodes-verification-services.verificationAddress';
  */
 function addressWorkflow({ id, name, count, credential, options = {} }) {
 	const parameters = { operation: 'verify', country: 'DE', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: '={{ $json.name }}', simple: options.simple !== false };
-	const address = node(NODE_UNDER_TEST, ADDRESS_TYPE, 2, parameters, { credentials: credentialRef(credential) });
-	return chain(id, name, [...head(count), address]);
+	const address = node({ name: NODE_UNDER_TEST, type: 'n8n-nodes-verification-services.verificationAddress', typeVersion: 2, parameters, credentials: credentialRef(credential) });
+	return chain(name, [...head(count), address], { id });
 }
 
 /** The whole answer Verify Address outputs for a German address (emulator, older generation), field by field. */
@@ -158,7 +126,7 @@ function sameAddressOutputWorkflow({ id, name, count }) {
 		type: typeof value === 'object' ? 'object' : typeof value,
 		value: typeof value === 'object' ? JSON.stringify(value) : value,
 	}));
-	return chain(id, name, [...head(count), node(NODE_UNDER_TEST, 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments: { assignments }, includeOtherFields: false, options: {} })]);
+	return chain(name, [...head(count), setNode(NODE_UNDER_TEST, assignments)], { id });
 }
 
-module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE };
+module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, namesToItems, NODE_UNDER_TEST, CREDENTIAL_TYPE, AML_TYPE };
