@@ -86,15 +86,21 @@ for (const version of versions) {
 		 */
 		async function fireSchedule(workflow, expected, { timeoutMs = 10 * 60 * 1000 } = {}) {
 			const before = new Set((await server.listExecutions(workflow.id, { limit: 200 })).map((e) => e.id));
-			const at = new Date(Date.now() + 12000);
-			const stored = await server.getWorkflow(workflow.id);
-			const nodes = stored.nodes.map((n) =>
-				n.type === 'n8n-nodes-base.scheduleTrigger'
-					? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: `${at.getSeconds()} ${at.getMinutes()} * * * *` }] } } }
-					: n,
-			);
-			await server.patch(`/rest/workflows/${workflow.id}`, { nodes, versionId: stored.versionId });
-			await server.activateWorkflow(workflow.id);
+			// The trigger must be live before its second comes: a lead that activation outran is tried again, longer.
+			for (let leadMs = 4000; ; leadMs *= 2) {
+				const at = new Date(Date.now() + leadMs);
+				const stored = await server.getWorkflow(workflow.id);
+				const nodes = stored.nodes.map((n) =>
+					n.type === 'n8n-nodes-base.scheduleTrigger'
+						? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: `${at.getSeconds()} ${at.getMinutes()} * * * *` }] } } }
+						: n,
+				);
+				await server.patch(`/rest/workflows/${workflow.id}`, { nodes, versionId: stored.versionId });
+				await server.activateWorkflow(workflow.id);
+				if (Date.now() < at.getTime() - 1000) break;
+				if (leadMs > 60000) throw new Error(`activating ${workflow.name} took longer than ${leadMs} ms`);
+				await server.deactivateWorkflow(workflow.id);
+			}
 			const started = Date.now();
 			let peak = 0;
 			let quietSince;
