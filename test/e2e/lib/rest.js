@@ -137,12 +137,13 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		/**
 		 * Creates workflows as the editor does, inactive (execution order v1 unless `settings` says
 		 * otherwise), with their pinData and meta. Both versions choose the ids (1.123 drops a given
-		 * one) and 2.40 drops staticData; their ids, in order.
+		 * one) and 2.40 drops staticData; a name is cut to the 128 characters both allow here (the CLI
+		 * import takes longer ones, and some saved fixtures have them). Their ids, in order.
 		 */
 		async createWorkflows(list) {
 			const ids = [];
 			for (const { name, nodes, connections, settings, pinData, meta, staticData } of list) {
-				const body = { name, nodes, connections, settings: settings ?? { executionOrder: 'v1' }, pinData, meta, staticData, active: false };
+				const body = { name: name.slice(0, 128), nodes, connections, settings: settings ?? { executionOrder: 'v1' }, pinData, meta, staticData, active: false };
 				ids.push(String((await client.post('/rest/workflows', body)).id));
 			}
 			return ids;
