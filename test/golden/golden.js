@@ -17,7 +17,7 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('../e2e/lib/instance');
-const { runBatch } = require('../e2e/lib/batch');
+const { batchableIds, runBatch } = require('../e2e/lib/batch');
 const { nodeDescriptions } = require('../e2e/lib/package-nodes');
 const { freshFetch, freePort } = require('../e2e/lib/util');
 const { control, emulatorPing, postJson, settleExecutions, waitUntil } = require('../e2e/trigger-helpers');
@@ -180,7 +180,8 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 			credentials: [{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl } }, SIGNING_CREDENTIAL],
 			workflows: fixtures.map((f) => f.workflow),
 		});
-		const created = fixtures.map((f, i) => ({ ...f, id: workflowIds[i] }));
+		const ids = await batchableIds(server, workflowIds);
+		const created = fixtures.map((f, i) => ({ ...f, id: ids[i] }));
 		const outcome = new Map();
 		const manual = created.filter((f) => !triggerOf(f.workflow));
 		const triggered = created.filter((f) => triggerOf(f.workflow));
