@@ -96,7 +96,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 	const { client, customers, close } = await book.createBook(env.postgres, { count });
 	try {
 		await emulator.control.prepare({ latencyMs, rateLimit: rate });
-		const workflowId = await book.importRecipe({ instance: env.instance, server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl } });
+		const workflowId = await book.createRecipe({ server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl } });
 		const tally = book.requestTally(emulator.control);
 		// Each process at rest first (n8n, its task runner), so the peak shows what the night adds.
 		const resting = sampleEach(env.processes);

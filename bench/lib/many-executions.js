@@ -82,16 +82,19 @@ async function fireExecutions({ webhookBase, control, executions, items, run = D
 	return { durationMs, okItems, errorItems, failedCalls: callErrors.length, unanswered, callErrors: callErrors.slice(0, 3), ...seen };
 }
 
-/** Imports the credential (pointing at the emulator) and the workflow into an n8n and activates it. */
-async function setUpManyExecutions({ instance, server, emulatorBaseUrl, apiKey, customerId, id = 'ManyExecWf00001' }) {
-	const credential = { id: 'ManyExecCred0001', name: 'Many executions credential' };
-	await instance.importCredentials([
-		{ ...credential, type: CREDENTIAL_TYPE, data: { environment: 'sandbox', sandboxBaseUrl: emulatorBaseUrl, apiKey, customerId } },
-	]);
-	const [workflowId] = await instance.importWorkflows([manyExecutionsWorkflow({ id, credential })]);
+/**
+ * Creates the credential (pointing at the emulator) and the workflow in a running n8n and activates
+ * it. Returns the workflow's id and the credential's reference { id, name } (the server chose the ids).
+ */
+async function setUpManyExecutions({ server, emulatorBaseUrl, apiKey, customerId, id = 'ManyExecWf00001' }) {
+	const given = { id: 'ManyExecCred0001', name: 'Many executions credential' };
 	await server.ensureLoggedIn();
-	await server.activateWorkflow(workflowId);
-	return { workflowId, credential };
+	const { credentialIds, workflowIds } = await server.createCredentialsAndWorkflows({
+		credentials: [{ ...given, type: CREDENTIAL_TYPE, data: { environment: 'sandbox', sandboxBaseUrl: emulatorBaseUrl, apiKey, customerId } }],
+		workflows: [manyExecutionsWorkflow({ id, credential: given })],
+	});
+	await server.activateWorkflow(workflowIds[0]);
+	return { workflowId: workflowIds[0], credential: { id: credentialIds[0], name: given.name } };
 }
 
 /** The ME-* rows: [executions, items] loads, each in regular and queue mode. */
@@ -112,7 +115,7 @@ async function startMode(mode, { emulator, apiKey, customerId, log }) {
 		env = { instance: topology.main.instance, server: topology.main, webhookBase: topology.webhookUrl, stop: topology.stop };
 	}
 	try {
-		await setUpManyExecutions({ instance: env.instance, server: env.server, emulatorBaseUrl: emulator.baseUrl, apiKey, customerId });
+		await setUpManyExecutions({ server: env.server, emulatorBaseUrl: emulator.baseUrl, apiKey, customerId });
 	} catch (error) {
 		await env.stop();
 		throw error;

@@ -101,18 +101,20 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 			.flatMap((f) => readExample(f).nodes)
 			.map((n) => n.credentials?.smtp)
 			.find(Boolean);
-		await n8n.importCredentials([
-			{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
-			...otherCredentials,
-			...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
-			...(smtpCredential ? [{ ...smtpCredential, type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } }] : []),
-		]);
-		const files = exampleFiles();
-		const jsons = files.map(readExample);
-		const ids = await n8n.importWorkflows(jsons);
-		files.forEach((f, i) => (workflows[f] = { id: ids[i], json: jsons[i] }));
 		server = await n8n.startServer();
 		await server.ensureLoggedIn();
+		const files = exampleFiles();
+		const jsons = files.map(readExample);
+		const { workflowIds } = await server.createCredentialsAndWorkflows({
+			credentials: [
+				{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
+				...otherCredentials,
+				...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
+				...(smtpCredential ? [{ ...smtpCredential, type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } }] : []),
+			],
+			workflows: jsons,
+		});
+		files.forEach((f, i) => (workflows[f] = { id: workflowIds[i], json: jsons[i] }));
 		// The data tables the examples write to, with the sample rows npm start puts into them.
 		for (const json of jsons) await ensureDataTables(server, json, { sampleRows: SAMPLE_ROWS });
 		browser = await launchBrowser();

@@ -112,6 +112,7 @@ for (const version of VERSIONS) {
 		let n8n;
 		let server;
 		const waiting = {}; // executions started in before(): the ones that time out
+		const ids = {}; // the workflows' ids, by their key in `workflows` (the server chooses them)
 		const workflows = {
 			directly: variant('reviewDirect0001', ask.direct, (w) => direct(w)),
 			optIn: variant('reviewOptIn00001', ask.optIn, (w) => direct(w, { runWithoutHumanReview: true })),
@@ -128,10 +129,10 @@ for (const version of VERSIONS) {
 			(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).filter((r) => match(r.body));
 		const deposits = (reference) => emulator(ROUTES.deposit, (b) => b.description === reference);
 		const otps = (digits) => emulator(ROUTES.otp, (b) => b.phoneNumber === digits);
-		/** Starts a workflow as "Execute workflow" does; returns the execution id without waiting for its end. */
-		const start = async (workflow) => {
-			const workflowData = await server.getWorkflow(workflow.id);
-			const { executionId } = await server.post(`/rest/workflows/${workflow.id}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+		/** Starts workflows[key] as "Execute workflow" does; returns the execution id without waiting for its end. */
+		const start = async (key) => {
+			const workflowData = await server.getWorkflow(ids[key]);
+			const { executionId } = await server.post(`/rest/workflows/${ids[key]}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
 			return executionId;
 		};
 		/** The review e-mail for `needle` (a reference or a phone number in the call's arguments). */
@@ -156,18 +157,21 @@ for (const version of VERSIONS) {
 			model = await startModelServer({ script: reviewModel, log });
 			smtp = await startSmtpSink();
 			n8n = await createInstance(version, { name: 'agent-review' });
-			await n8n.importCredentials([
-				{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
-				{ id: 'openai-test-model', name: 'OpenAI (test model, or your own key)', type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
-				{ id: 'smtp-reviewer', name: "SMTP (reviewer's mailbox)", type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } },
-			]);
-			await n8n.importWorkflows(Object.values(workflows));
 			server = await n8n.startServer();
 			await server.setupOwner();
+			const { workflowIds } = await server.createCredentialsAndWorkflows({
+				credentials: [
+					{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
+					{ id: 'openai-test-model', name: 'OpenAI (test model, or your own key)', type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
+					{ id: 'smtp-reviewer', name: "SMTP (reviewer's mailbox)", type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } },
+				],
+				workflows: Object.values(workflows),
+			});
+			Object.keys(workflows).forEach((key, i) => (ids[key] = workflowIds[i]));
 			if (review) {
 				// n8n resumes a timed-out wait on its next 60 s poll: these start first and end last.
-				waiting.deposit = await start(workflows.depositTimeout);
-				waiting.otp = await start(workflows.otpTimeout);
+				waiting.deposit = await start('depositTimeout');
+				waiting.otp = await start('otpTimeout');
 			}
 		});
 
@@ -195,7 +199,7 @@ for (const version of VERSIONS) {
 			let approvedRun;
 			async function runApproved() {
 				if (approvedRun) return approvedRun;
-				const id = await start(EXAMPLE);
+				const id = await start('example');
 				const mail = await reviewMail('onboarding-4711');
 				log(`${version}: review e-mail "${mail.subject}" to ${mail.to}: ${mail.html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 400)}`);
 				assert.equal((await deposits('onboarding-4711')).length, 0, 'nothing is sent before the approval');
@@ -225,7 +229,7 @@ for (const version of VERSIONS) {
 			});
 
 			it('approved: one OTP to the number the model chose, and its referenceId reaches the model', async () => {
-				const id = await start(workflows.otpApproved);
+				const id = await start('otpApproved');
 				const mail = await reviewMail('1111111');
 				assert.equal((await otps('436501111111')).length, 0, 'nothing is sent before the approval');
 				assert.equal((await open(smtp.links(mail).approve)).status, 200);
@@ -241,7 +245,7 @@ for (const version of VERSIONS) {
 			});
 
 			it('denied: nothing is sent, and the model is told the reviewer rejected the call', async () => {
-				const id = await start(workflows.denied);
+				const id = await start('denied');
 				assert.equal((await open(smtp.links(await reviewMail('deny-4712')).decline)).status, 200);
 				assert.equal((await open(smtp.links(await reviewMail('2222222')).decline)).status, 200);
 				const run = await server.waitForExecution(id);
@@ -270,7 +274,7 @@ for (const version of VERSIONS) {
 		}
 
 		it('wired straight to the agent: refused in words, nothing sent; reads still served', async () => {
-			const run = await server.runWorkflow(workflows.directly.id, { trigger: 'Start' });
+			const run = await server.runWorkflow(ids.directly, { trigger: 'Start' });
 			assert.equal(run.status, 'success', run.data.resultData.error?.message);
 			const results = told(ask.direct);
 			const screening = parse(results.find((t) => t.name === 'Screen_Person').content)[0];
@@ -289,7 +293,7 @@ for (const version of VERSIONS) {
 		});
 
 		it('with Run Without Human Review on: each action sent once', async () => {
-			const run = await server.runWorkflow(workflows.optIn.id, { trigger: 'Start' });
+			const run = await server.runWorkflow(ids.optIn, { trigger: 'Start' });
 			assert.equal(run.status, 'success', run.data.resultData.error?.message);
 			assert.equal((await deposits('optin-4715')).length, 1);
 			assert.equal((await otps('436505555555')).length, 1);

@@ -76,6 +76,7 @@ for (const version of VERSIONS) {
 			workflow.settings = {}; // no executionOrder: n8n's legacy "v0" order
 		});
 		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
+		const ids = {}; // the workflows' ids (the server chooses them)
 
 		const sandboxRequests = async (route) => {
 			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
@@ -86,20 +87,23 @@ for (const version of VERSIONS) {
 			sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 			model = await startModelServer({ script: complianceModel, log });
 			n8n = await createInstance(version, { name: 'agent' });
-			await n8n.importCredentials([
-				{
-					id: SANDBOX_CREDENTIAL.id,
-					name: SANDBOX_CREDENTIAL.name,
-					type: SANDBOX_CREDENTIAL.type,
-					data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
-				},
-				{ id: openAi.id, name: openAi.name, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
-			]);
-			const [id] = await n8n.importWorkflows([EXAMPLE, fullOutput, streaming, legacyOrder]);
 			server = await n8n.startServer();
 			await server.setupOwner();
+			const { workflowIds } = await server.createCredentialsAndWorkflows({
+				credentials: [
+					{
+						id: SANDBOX_CREDENTIAL.id,
+						name: SANDBOX_CREDENTIAL.name,
+						type: SANDBOX_CREDENTIAL.type,
+						data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+					},
+					{ id: openAi.id, name: openAi.name, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
+				],
+				workflows: [EXAMPLE, fullOutput, streaming, legacyOrder],
+			});
+			[ids.example, ids.fullOutput, ids.streaming, ids.legacyOrder] = workflowIds;
 			const t0 = Date.now();
-			run = await server.runWorkflow(id, { trigger: 'Start' });
+			run = await server.runWorkflow(ids.example, { trigger: 'Start' });
 			log(`${version}: the compliance example ran in ${Date.now() - t0} ms (${model.requests.length} model requests)`);
 			emulatorRequests = {
 				aml: await sandboxRequests('POST /aml/checkIndividual'),
@@ -174,7 +178,7 @@ for (const version of VERSIONS) {
 
 		it('Output "Raw" gives the model the whole response', async () => {
 			const before = model.toolResults().length;
-			const res = await server.runWorkflow(fullOutput.id, { trigger: 'Start' });
+			const res = await server.runWorkflow(ids.fullOutput, { trigger: 'Start' });
 			assert.equal(res.status, 'success', `execution failed: ${res.data.resultData.error?.message}`);
 			const screening = model.toolResults().slice(before).find((t) => t.name === toolName(AML));
 			const [item] = parse(screening.content);
@@ -187,7 +191,7 @@ for (const version of VERSIONS) {
 		});
 
 		it('a webhook run streams the answer; the model, asked to stream, reads the summary', async (t) => {
-			await server.activateWorkflow(streaming.id);
+			await server.activateWorkflow(ids.streaming);
 			const amlBefore = (await sandboxRequests('POST /aml/checkIndividual')).length;
 
 			const reply = await freshFetch(`${server.url}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -202,7 +206,7 @@ for (const version of VERSIONS) {
 
 			// The control behind the finding above: with the legacy execution order the agent resumes
 			// before the tool node has run, and the model is shown "" although the API was called.
-			const exec = await server.runWorkflow(legacyOrder.id, { trigger: 'Start' });
+			const exec = await server.runWorkflow(ids.legacyOrder, { trigger: 'Start' });
 			const legacy = conversation(model, 'Legacy order');
 			assert.equal(legacy.toolResults.length, 1);
 			assert.equal(legacy.toolResults[0].content, '""', 'the legacy order shows the model an empty tool result');

@@ -57,9 +57,9 @@ for (const version of VERSIONS) {
 			});
 			storedToken = (await auth.json()).access_token;
 			n8n = await createInstance(version, { name: 'credential' });
-			[credentialId] = await n8n.importCredentials([{ name: 'Verification Services (e2e)', type: TYPE, data: right() }]);
 			server = await n8n.startServer();
 			await server.setupOwner();
+			[credentialId] = await server.createCredentials([{ name: 'Verification Services (e2e)', type: TYPE, data: right() }]);
 		});
 
 		after(async () => {
@@ -168,24 +168,34 @@ for (const version of VERSIONS) {
 					credentials: { [TYPE]: { id: 'origin-e2e', name: 'Verification Services (origin e2e)' } },
 				}),
 			]);
-		let own;
-		let other;
+		let server;
+		let ownId;
+		let otherId;
+		/** Runs a workflow as the editor's "Execute workflow" does: { ok, errorMessage }. */
+		const run = async (id) => {
+			const { status, data } = await server.runWorkflow(id, { trigger: 'Manual Trigger' });
+			const error = data.resultData.error;
+			return { ok: status === 'success' && !error, errorMessage: error?.message };
+		};
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
 			elsewhere = await startSandbox({ port: 0 });
 			n8n = await createInstance(version, { name: 'credential-origin' });
-			await n8n.importCredentials([
-				{
-					id: 'origin-e2e',
-					name: 'Verification Services (origin e2e)',
-					type: TYPE,
-					data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
-				},
-			]);
-			own = workflow(`${sandbox.baseUrl}/KYB/countries`);
-			other = workflow(`${elsewhere.baseUrl}/KYB/countries`);
-			await n8n.importWorkflows([own, other]);
+			server = await n8n.startServer();
+			await server.setupOwner();
+			const { workflowIds } = await server.createCredentialsAndWorkflows({
+				credentials: [
+					{
+						id: 'origin-e2e',
+						name: 'Verification Services (origin e2e)',
+						type: TYPE,
+						data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+					},
+				],
+				workflows: [workflow(`${sandbox.baseUrl}/KYB/countries`), workflow(`${elsewhere.baseUrl}/KYB/countries`)],
+			});
+			[ownId, otherId] = workflowIds;
 		});
 
 		after(async () => {
@@ -195,12 +205,12 @@ for (const version of VERSIONS) {
 		});
 
 		test("a URL of another origin: refused, the token never sent there; the base URL's own origin works", async () => {
-			const refused = await n8n.execute(other.id);
+			const refused = await run(otherId);
 			assert.match(String(refused.errorMessage), /sends its token only to its base URL's origin \(http:\/\/127\.0\.0\.1:\d+\), not to http:\/\/127\.0\.0\.1:\d+/);
 			const { total } = await (await freshFetch(`${elsewhere.url}/__control/stats`)).json();
 			assert.equal(total, 0, 'the other origin received nothing');
 
-			const allowed = await n8n.execute(own.id);
+			const allowed = await run(ownId);
 			assert.equal(allowed.ok, true, String(allowed.errorMessage));
 			const { counts } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
 			assert.equal(counts['GET /KYB/countries'], 1);

@@ -43,7 +43,7 @@ function book() {
 	return rows;
 }
 
-/** The examples as imported for the test: their Schedule Triggers never fire until `fireSchedule` sets them. */
+/** The examples as created for the test: their Schedule Triggers never fire until `fireSchedule` sets them. */
 function quietSchedules(workflow) {
 	const nodes = workflow.nodes.map((n) =>
 		n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: '0 0 0 1 1 *' }] } } } : n,
@@ -75,38 +75,40 @@ for (const version of versions) {
 		let server;
 		let base;
 		let tableId;
+		let screeningId;
+		let monitoringId;
 		const api = (method, controlPath) => util.emulatorControl(sandbox.url, method, controlPath);
 		const requests = async (route) => (await api('GET', `requests?route=${encodeURIComponent(route)}`)).map((r) => r.body);
 
 		/**
-		 * Sets the workflow's Schedule Trigger to fire once in a few seconds (a cron of that minute and
+		 * Sets the Schedule Trigger of workflow `workflowId` to fire once in a few seconds (a cron of that minute and
 		 * second in every hour), publishes it, and waits until the chain of executions it starts has
 		 * ended: `expected` new executions, all finished, and no more for 3 s. Returns the new executions
 		 * (oldest first) and n8n's highest resident memory seen meanwhile.
 		 */
-		async function fireSchedule(workflow, expected, { timeoutMs = 10 * 60 * 1000 } = {}) {
-			const before = new Set((await server.listExecutions(workflow.id, { limit: 200 })).map((e) => e.id));
+		async function fireSchedule(workflowId, expected, { timeoutMs = 10 * 60 * 1000 } = {}) {
+			const before = new Set((await server.listExecutions(workflowId, { limit: 200 })).map((e) => e.id));
 			// The trigger must be live before its second comes: a lead that activation outran is tried again, longer.
 			for (let leadMs = 4000; ; leadMs *= 2) {
 				const at = new Date(Date.now() + leadMs);
-				const stored = await server.getWorkflow(workflow.id);
+				const stored = await server.getWorkflow(workflowId);
 				const nodes = stored.nodes.map((n) =>
 					n.type === 'n8n-nodes-base.scheduleTrigger'
 						? { ...n, parameters: { rule: { interval: [{ field: 'cronExpression', expression: `${at.getSeconds()} ${at.getMinutes()} * * * *` }] } } }
 						: n,
 				);
-				await server.patch(`/rest/workflows/${workflow.id}`, { nodes, versionId: stored.versionId });
-				await server.activateWorkflow(workflow.id);
+				await server.patch(`/rest/workflows/${workflowId}`, { nodes, versionId: stored.versionId });
+				await server.activateWorkflow(workflowId);
 				if (Date.now() < at.getTime() - 1000) break;
-				if (leadMs > 60000) throw new Error(`activating ${workflow.name} took longer than ${leadMs} ms`);
-				await server.deactivateWorkflow(workflow.id);
+				if (leadMs > 60000) throw new Error(`activating workflow ${workflowId} took longer than ${leadMs} ms`);
+				await server.deactivateWorkflow(workflowId);
 			}
 			const started = Date.now();
 			let peak = 0;
 			let quietSince;
 			for (;;) {
 				peak = Math.max(peak, rssMiB(server.pid) ?? 0);
-				const fresh = (await server.listExecutions(workflow.id, { limit: 200 })).filter((e) => !before.has(e.id));
+				const fresh = (await server.listExecutions(workflowId, { limit: 200 })).filter((e) => !before.has(e.id));
 				const finished = fresh.every((e) => !['new', 'running', 'waiting'].includes(e.status));
 				if (fresh.length >= expected && finished) {
 					quietSince ??= Date.now();
@@ -132,6 +134,7 @@ for (const version of versions) {
 				const started = await startExampleServer(version, { name: 'customer-book', log, workflows: [quietSchedules(SCREENING), quietSchedules(MONITORING)] });
 				({ sandbox, instance, server, base } = started);
 				tableId = started.tables[TABLE];
+				[screeningId, monitoringId] = started.ids;
 				await insertDataTableRows(server, tableId, book());
 			},
 			{ timeout: 45 * 60 * 1000 },
@@ -141,7 +144,7 @@ for (const version of versions) {
 
 		test('night 1: 1,200 customers in pages of 500, each page its own execution, every customer screened once, the verdicts on their rows', { timeout: 12 * 60 * 1000 }, async (t) => {
 			const idle = rssMiB(server.pid);
-			const { executions, peakMiB } = await fireSchedule(SCREENING, 4);
+			const { executions, peakMiB } = await fireSchedule(screeningId, 4);
 			const seconds = (e) => (Date.parse(e.stoppedAt) - Date.parse(e.startedAt)) / 1000;
 			t.diagnostic(`pages took ${executions.map(seconds).join(' s, ')} s; n8n resident ${idle} MiB before, at most ${peakMiB} MiB during the night`);
 			assert.deepEqual(
@@ -179,13 +182,13 @@ for (const version of versions) {
 		});
 
 		test('night 2, within 12 hours: nothing is due, one execution, nobody screened', { timeout: 5 * 60 * 1000 }, async () => {
-			const { executions } = await fireSchedule(SCREENING, 1);
+			const { executions } = await fireSchedule(screeningId, 1);
 			assert.deepEqual(await itemsPerExecution(executions, 'Get Page'), [0]);
 			assert.equal((await requests('POST /aml/checkIndividual')).length, BOOK_SIZE);
 		});
 
 		test('monitoring: every customer ID registered once, the profile written back; the duplicate ID in the page gets the node error', { timeout: 12 * 60 * 1000 }, async () => {
-			const { executions } = await fireSchedule(MONITORING, 4);
+			const { executions } = await fireSchedule(monitoringId, 4);
 			assert.deepEqual(await itemsPerExecution(executions, 'Register Individual'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
 			const registered = countsBy(await requests('POST /aml/ongoingMonitoring/registerIndividual'), 'profileId');
 			assert.equal(registered.size, BOOK_SIZE - 1, 'one registration per customer ID (C-0003 is on two rows)');
@@ -198,7 +201,7 @@ for (const version of versions) {
 			assert.match(duplicate.monitoring_error, /^Profile ID \(profileId\) "C-0003" is item \d+'s too: one Profile ID names one monitoring profile/);
 			assert.deepEqual(rows.filter((r) => r !== duplicate && r.monitoring_profile !== r.customer_id).map((r) => r.customer_id), []);
 
-			const again = await fireSchedule(MONITORING, 1);
+			const again = await fireSchedule(monitoringId, 1);
 			assert.deepEqual(await itemsPerExecution(again.executions, 'Get Unregistered'), [0]);
 			assert.equal((await requests('POST /aml/ongoingMonitoring/registerIndividual')).length, BOOK_SIZE - 1, 'the next run registers nobody');
 		});

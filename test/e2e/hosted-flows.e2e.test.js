@@ -52,6 +52,8 @@ for (const version of versions) {
 		let server;
 		let base;
 		let tableId;
+		let journeyId;
+		let paymentId;
 		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body.map((r) => r.body);
 		const emulator = async (method, route, body) => {
 			const res = await control(sandbox, method, route, body);
@@ -80,6 +82,7 @@ for (const version of versions) {
 				const started = await startExampleServer(version, { name: 'hosted-flows', log, workflows: [JOURNEY, PAYMENT] });
 				({ sandbox, instance, server, base } = started);
 				tableId = started.tables[TABLE];
+				[journeyId, paymentId] = started.ids;
 				// Activation takes effect a moment after the call on 2.x: an unsigned POST is refused (401) once the trigger listens.
 				for (const workflow of [JOURNEY, PAYMENT]) {
 					await waitUntil('the trigger to listen', async () => (await postJson(triggerUrl(base, workflow), { probe: true })).status === 401);
@@ -121,7 +124,7 @@ for (const version of versions) {
 			for (const [verdict, { transactionId, customerNumber }] of Object.entries(started)) {
 				const { delivery } = await emulator('POST', `/hosted-journeys/${transactionId}/complete`, { success: verdict });
 				assert.deepEqual(delivery.attempts.map((a) => a.status), [200], `the ${verdict} result was accepted at once`);
-				const run = await triggeredRun(JOURNEY.id, 'Journey Result', 'transactionId', transactionId);
+				const run = await triggeredRun(journeyId, 'Journey Result', 'transactionId', transactionId);
 				const [item] = nodeOutput(run, 'Journey Result');
 				assert.equal(item.success, verdict);
 				assert.equal(item.customerId, '[redacted]');
@@ -157,7 +160,7 @@ for (const version of versions) {
 				// The payer, sent to the redirect URL, confirms (or is declined) at their bank.
 				const page = await util.freshFetch(`${redirectUrl}?status=${bank}`);
 				assert.equal(page.status, 200);
-				const run = await triggeredRun(PAYMENT.id, 'Payment Result', 'referenceId', orderId);
+				const run = await triggeredRun(paymentId, 'Payment Result', 'referenceId', orderId);
 				const [result] = nodeOutput(run, 'Payment Result');
 				assert.deepEqual([result.status, result.paymentOutcome, result.requestId], [bank, outcome, requestId]);
 				const [checked] = nodeOutput(run, 'Payment Status');

@@ -94,14 +94,16 @@ for (const version of VERSIONS) {
 		before(async () => {
 			sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 			n8n = await createInstance(version, { name: 'mcp' });
-			await n8n.importCredentials([
-				{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
-				BEARER,
-			]);
-			await n8n.importWorkflows([EXAMPLE, actions, optIn]);
 			server = await n8n.startServer();
 			await server.setupOwner();
-			for (const w of [EXAMPLE, actions, optIn]) await server.activateWorkflow(w.id);
+			const { workflowIds } = await server.createCredentialsAndWorkflows({
+				credentials: [
+					{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
+					BEARER,
+				],
+				workflows: [EXAMPLE, actions, optIn],
+			});
+			for (const id of workflowIds) await server.activateWorkflow(id);
 			clients.reads = await connect('verification-reads');
 			clients.actions = await connect('verification-actions');
 			clients.optIn = await connect('verification-actions-opt-in');

@@ -23,8 +23,6 @@ const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 const example = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 const sandboxCredential = example('credentials.sandbox.json')[0];
 
-const PHONE_ID = 'exPhoneOtp000001';
-const QES_ID = 'exQesOnboarding1';
 const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
 const LINK_ROUTE = 'POST /onboarding/createSessionLink';
 
@@ -37,6 +35,7 @@ for (const version of versions) {
 		let instance;
 		let server;
 		let base;
+		let qesId;
 		const started = Date.now();
 
 		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
@@ -55,14 +54,17 @@ for (const version of versions) {
 				if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
 				sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
 				instance = await createInstance(version, { name: 'onboarding', log });
-				await instance.importCredentials([{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: sandbox.baseUrl } }]);
-				await instance.importWorkflows([example('phone-otp.json'), example('qes-onboarding.json')]);
 				const port = await util.freePort();
 				base = `http://127.0.0.1:${port}`;
 				// n8n 2.x names WEBHOOK_URL deprecated in favour of N8N_WEBHOOK_URL; 1.x knows only WEBHOOK_URL.
 				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
 				await server.ensureLoggedIn();
-				for (const id of [PHONE_ID, QES_ID]) await server.activateWorkflow(id);
+				const { workflowIds } = await server.createCredentialsAndWorkflows({
+					credentials: [{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: sandbox.baseUrl } }],
+					workflows: [example('phone-otp.json'), example('qes-onboarding.json')],
+				});
+				qesId = workflowIds[1];
+				for (const id of workflowIds) await server.activateWorkflow(id);
 				// The QES trigger registers n8n's URL with the API on activation.
 				await waitUntil('the QES trigger to configure its webhook', async () => (await control(sandbox, 'GET', '/webhook')).status === 200);
 				log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
@@ -142,7 +144,7 @@ for (const version of versions) {
 		});
 
 		test('qes-onboarding.json: the session link goes out, the signed session arrives through the trigger', async () => {
-			const before = await executions(server, QES_ID);
+			const before = await executions(server, qesId);
 			const res = await postJson(`${base}/webhook/qes-onboarding/start`, {
 				email: 'erika.mustermann@example.com',
 				phoneNumber: '+49 151 12345678',
@@ -167,17 +169,17 @@ for (const version of versions) {
 					{ fieldId: 'customerNumber', value: 'C-4711' },
 				],
 			});
-			const linkRun = await nextExecution(QES_ID, before);
+			const linkRun = await nextExecution(qesId, before);
 			assert.equal(linkRun.status, 'success');
 			const [link] = nodeOutput(linkRun.data, 'Create Session Link');
 			assert.deepEqual([link.url, link.requestId, link.expiresAfter], [link.data.url, link.data.requestId, link.data.expiresAfter]);
 
 			// The person identifies and signs: the provider marks the session completed and pings n8n.
-			const afterLink = await executions(server, QES_ID);
+			const afterLink = await executions(server, qesId);
 			const signed = await control(sandbox, 'POST', `/qes/sessions/${mail.requestId}/state`, { status: 'completed' });
 			assert.equal(signed.status, 200);
 			assert.equal(signed.body.delivery.delivered, true, `ping delivery: ${JSON.stringify(signed.body.delivery)}`);
-			const result = await nextExecution(QES_ID, afterLink);
+			const result = await nextExecution(qesId, afterLink);
 			assert.equal(result.status, 'success');
 			const [ping] = nodeOutput(result.data, 'QES Onboarding Trigger');
 			assert.equal(ping.sessionId, mail.requestId, "the ping names the session link's requestId");

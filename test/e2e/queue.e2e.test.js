@@ -40,6 +40,8 @@ const skip = queueModeUnavailable();
 describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: skip || false }, () => {
 	let emulator;
 	let topology;
+	/** The emulator credential's reference { id, name } in n8n. */
+	let credential;
 	let failed = false;
 	const started = Date.now();
 
@@ -70,13 +72,12 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 			if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
 			emulator = await startEmulator();
 			topology = await startQueueTopology({ workers: 2, concurrency: 5, log });
-			await setUpManyExecutions({
-				instance: topology.main.instance,
+			({ credential } = await setUpManyExecutions({
 				server: topology.main,
 				emulatorBaseUrl: emulator.baseUrl,
 				apiKey: SANDBOX_API_KEY,
 				customerId: SANDBOX_CUSTOMER_ID,
-			});
+			}));
 			log(`topology up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		},
 		{ timeout: SETUP_TIMEOUT },
@@ -132,7 +133,6 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 	step('the QES trigger registers the webhook processor URL; a genuine ping starts one execution on a worker', async () => {
 		await emulator.control.prepare({ latencyMs: 0, rateLimit: 0 });
 		const webhookId = crypto.randomUUID();
-		const credential = { id: 'ManyExecCred0001', name: 'Many executions credential' };
 		const workflow = chain('QES trigger (queue)', [
 			node({
 				name: 'QES Onboarding Trigger',
@@ -143,7 +143,7 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 			}),
 			noOp('No Operation'),
 		]);
-		const [workflowId] = await topology.main.instance.importWorkflows([workflow]);
+		const [workflowId] = await topology.main.createWorkflows([workflow]);
 		const before = workerLoad().reduce((a, b) => a + b, 0);
 		await topology.main.activateWorkflow(workflowId);
 		const productionUrl = `${topology.webhookUrl}webhook/${webhookId}/webhook`;
@@ -171,8 +171,7 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 		const LEASE_SECONDS = 45;
 		const { client, customers, close } = await book.createBook(topology.postgres, { count: COUNT });
 		try {
-			const workflowId = await book.importRecipe({
-				instance: topology.main.instance,
+			const workflowId = await book.createRecipe({
 				server: topology.main,
 				emulatorBaseUrl: emulator.baseUrl,
 				postgres: topology.postgres,

@@ -7,9 +7,9 @@
 // the count of requests per item the emulator received: exactly 1 for every item that reached it.
 //
 // One execution holds every Continue case (the emulator fails items by their body, so the branches'
-// order does not matter); each Stop Workflow case needs an execution of its own. Last, in a running
-// server, an execution stopped while a deposit is on the wire: n8n saves no node data of a stopped
-// execution, so the receipt is in n8n's log.
+// order does not matter); each Stop Workflow case needs an execution of its own (`n8n execute`, beside
+// the server that created the workflows). Last, through that server, an execution stopped while a
+// deposit is on the wire: n8n saves no node data of a stopped execution, so the receipt is in n8n's log.
 //
 //   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/resend.e2e.test.js
 
@@ -152,7 +152,7 @@ const valueAt = (body, dotted) => dotted.split('.').reduce((v, key) => (v !== nu
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: Retry On Fail never sends money or a message twice`, () => {
-		const state = { sandbox: null, instance: null };
+		const state = { sandbox: null, instance: null, server: null, ids: {} }; // ids: the workflows' ids by their key in WORKFLOWS
 
 		const control = (method, controlPath, body) => emulatorControl(state.sandbox.url, method, controlPath, body);
 
@@ -167,11 +167,11 @@ for (const version of VERSIONS) {
 			return counts;
 		};
 
-		const run = async (wf, failures) => {
+		const run = async (key, failures) => {
 			await control('POST', 'reset');
 			await control('POST', 'config', { failures });
-			const result = await state.instance.execute(wf.id);
-			assert.ok(result.execution, `n8n printed the execution of ${wf.id}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+			const result = await state.instance.execute(state.ids[key]);
+			assert.ok(result.execution, `n8n printed the execution of ${key}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
 			return result;
 		};
 
@@ -179,8 +179,13 @@ for (const version of VERSIONS) {
 			async () => {
 				state.sandbox = await startSandbox({ port: 0 });
 				state.instance = await createInstance(version, { name: 'resend', log });
-				await state.instance.importCredentials([{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } }]);
-				await state.instance.importWorkflows(Object.values(WORKFLOWS));
+				state.server = await state.instance.startServer();
+				await state.server.ensureLoggedIn();
+				const { workflowIds } = await state.server.createCredentialsAndWorkflows({
+					credentials: [{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } }],
+					workflows: Object.values(WORKFLOWS),
+				});
+				Object.keys(WORKFLOWS).forEach((key, i) => (state.ids[key] = workflowIds[i]));
 			},
 			{ timeout: 30 * 60 * 1000 },
 		);
@@ -192,7 +197,7 @@ for (const version of VERSIONS) {
 
 		for (const [key, op] of Object.entries(OPERATIONS)) {
 			it(`${op.label}, Stop Workflow, the 3rd item answered 500: one request per item, the error lists the accepted ones`, async () => {
-				const result = await run(WORKFLOWS[`stop-${key}`], [{ route: op.route, status: 500, when: { [op.bodyPath]: 'stop-p-3' } }]);
+				const result = await run(`stop-${key}`, [{ route: op.route, status: 500, when: { [op.bodyPath]: 'stop-p-3' } }]);
 				const counts = await requestsOf(key, 'stop');
 				log(`${version} ${op.label} stop: ${JSON.stringify(counts)}; ${result.errorMessage ?? 'the execution succeeded'}`);
 				assert.deepEqual(counts, { 'stop-p-1': 1, 'stop-p-2': 1, 'stop-p-3': 1, 'stop-p-4': 1, 'stop-p-5': 1 });
@@ -204,7 +209,7 @@ for (const version of VERSIONS) {
 		}
 
 		it('Continue and Continue (using error output), p-1 answered 500 and p-3 cut; Continue On Fail with an invalid first item', async () => {
-			const result = await run(WORKFLOWS.continue, continueFailures);
+			const result = await run('continue', continueFailures);
 			const cases = [...Object.keys(OPERATIONS).flatMap((key) => [[key, 'cont'], [key, 'errout']]), ['deposit', 'inv'], ['otp', 'inv']];
 			const requests = {};
 			for (const [key, tag] of cases) requests[`${OPERATIONS[key].label} ${tag}`] = await requestsOf(key, tag);
@@ -238,30 +243,25 @@ for (const version of VERSIONS) {
 		it('stopping the execution lets the deposit on the wire finish, sends nothing more, and logs its receipt', async () => {
 			await control('POST', 'reset');
 			await control('POST', 'config', { latencyMs: 2000 });
-			const server = await state.instance.startServer();
-			try {
-				await server.ensureLoggedIn();
-				const workflowData = await server.getWorkflow(WORKFLOWS.cancel.id);
-				const { executionId } = await server.post(`/rest/workflows/${WORKFLOWS.cancel.id}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
-				// The token is issued, then the first deposit waits in the emulator.
-				for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
-					await new Promise((resolve) => setTimeout(resolve, 50));
-				}
-				await server.post(`/rest/executions/${executionId}/stop`, {});
-				const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
-				const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
-				for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
-					await new Promise((resolve) => setTimeout(resolve, 100));
-				}
-				const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
-				assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
-				const logged = readLog();
-				log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);
-				assert.ok(logged.includes(report), 'n8n\'s log has the report');
-				assert.match(logged, /Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\./);
-			} finally {
-				await server.stop();
+			const { server } = state;
+			const workflowData = await server.getWorkflow(state.ids.cancel);
+			const { executionId } = await server.post(`/rest/workflows/${state.ids.cancel}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+			// The token is issued, then the first deposit waits in the emulator.
+			for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
+			await server.post(`/rest/executions/${executionId}/stop`, {});
+			const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
+			const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
+			for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
+			assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
+			const logged = readLog();
+			log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);
+			assert.ok(logged.includes(report), 'n8n\'s log has the report');
+			assert.match(logged, /Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\./);
 		});
 	});
 }

@@ -4,11 +4,12 @@
 // and every node's output. test/e2e/golden.e2e.test.js runs them unchanged in real n8n and compares;
 // test/golden/record.js writes the expectations of a new fixture. See CONTRIBUTING.md.
 //
-// One run: the sandbox emulator, one n8n instance with the sandbox credentials pointed at it, every
-// fixture imported. The ones that start with a Manual Trigger run in ONE `n8n execute-batch` process
-// (test/e2e/lib/batch.js), one workflow at a time, so each request the emulator logs belongs to the
-// execution whose time span holds it. Then `n8n start` serves the ones that start with one of the
-// package's triggers: each is published, gets its events from the emulator (TRIGGER_EVENTS), and its
+// One run: the sandbox emulator, one n8n instance whose server creates the sandbox credentials pointed
+// at it and every fixture. The ones that start with a Manual Trigger run in ONE `n8n execute-batch`
+// process (test/e2e/lib/batch.js) on the same database, one workflow at a time, so each request the
+// emulator logs belongs to the execution whose time span holds it (the server has nothing published
+// yet, so it calls nobody). Then the server serves the ones that start with one of the package's
+// triggers: each is published, gets its events from the emulator (TRIGGER_EVENTS), and its
 // executions and the requests since its publication are compared.
 
 const fs = require('node:fs');
@@ -16,7 +17,7 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('../e2e/lib/instance');
-const { runBatch } = require('../e2e/lib/batch');
+const { batchableIds, runBatch } = require('../e2e/lib/batch');
 const { nodeDescriptions } = require('../e2e/lib/package-nodes');
 const { freshFetch, freePort } = require('../e2e/lib/util');
 const { control, emulatorPing, postJson, settleExecutions, waitUntil } = require('../e2e/trigger-helpers');
@@ -171,16 +172,21 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 	let instance;
 	try {
 		instance = await createInstance(version, { name: 'golden', log });
-		await instance.importCredentials([
-			{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl } },
-			SIGNING_CREDENTIAL,
-		]);
-		await instance.importWorkflows(fixtures.map((f) => f.workflow));
+		const port = await freePort();
+		const base = `http://127.0.0.1:${port}/`;
+		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
+		await server.ensureLoggedIn();
+		const { workflowIds } = await server.createCredentialsAndWorkflows({
+			credentials: [{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl } }, SIGNING_CREDENTIAL],
+			workflows: fixtures.map((f) => f.workflow),
+		});
+		const ids = await batchableIds(server, workflowIds);
+		const created = fixtures.map((f, i) => ({ ...f, id: ids[i] }));
 		const outcome = new Map();
-		const manual = fixtures.filter((f) => !triggerOf(f.workflow));
-		const triggered = fixtures.filter((f) => triggerOf(f.workflow));
+		const manual = created.filter((f) => !triggerOf(f.workflow));
+		const triggered = created.filter((f) => triggerOf(f.workflow));
 		if (manual.length) for (const [name, result] of await runManual({ instance, sandbox, fixtures: manual, log })) outcome.set(name, result);
-		if (triggered.length) for (const [name, result] of await runTriggered({ instance, sandbox, fixtures: triggered, log })) outcome.set(name, result);
+		if (triggered.length) for (const [name, result] of await runTriggered({ instance, server, base, sandbox, fixtures: triggered, log })) outcome.set(name, result);
 		return outcome;
 	} finally {
 		if (instance) await instance.destroy();
@@ -190,20 +196,20 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 
 const requestLog = async (sandbox) => await (await freshFetch(`${sandbox.url}/__control/requests`)).json();
 
-/** The Manual Trigger fixtures, in one execute-batch. */
+/** The Manual Trigger fixtures (with their `id`s in n8n), in one execute-batch beside the idle server. */
 async function runManual({ instance, sandbox, fixtures, log }) {
 	const { results, durationMs } = await runBatch(
 		instance,
-		fixtures.map((f) => f.workflow.id),
+		fixtures.map((f) => f.id),
 	);
 	log(`${instance.version}: ${fixtures.length} golden workflows in ${(durationMs / 1000).toFixed(1)} s`);
 	const requests = await requestLog(sandbox);
 	const outcome = new Map();
-	for (const { name, workflow } of fixtures) {
-		const result = results.get(workflow.id);
+	for (const { name, workflow, id } of fixtures) {
+		const result = results.get(id);
 		if (!result.ok) {
 			// execute-batch keeps a failure's description at best; `n8n execute` tells its message.
-			const alone = await instance.execute(workflow.id);
+			const alone = await instance.execute(id);
 			const where = alone.lastNodeExecuted ? ` (node "${alone.lastNodeExecuted}")` : '';
 			const stale = staleParameters(workflow);
 			const error = alone.ok ? `${result.errorMessage} in execute-batch; it passed when run alone` : `${alone.errorMessage}${where}`;
@@ -220,23 +226,19 @@ async function runManual({ instance, sandbox, fixtures, log }) {
 	return outcome;
 }
 
-/** The trigger fixtures, in a running server: each published, sent its events, its executions read. */
-async function runTriggered({ instance, sandbox, fixtures, log }) {
-	const port = await freePort();
-	const base = `http://127.0.0.1:${port}/`;
-	const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
-	await server.ensureLoggedIn();
+/** The trigger fixtures (with their `id`s), in the server at `base`: each published, sent its events, its executions read. */
+async function runTriggered({ instance, server, base, sandbox, fixtures, log }) {
 	const outcome = new Map();
-	for (const { name, workflow } of fixtures) {
+	for (const { name, workflow, id } of fixtures) {
 		const trigger = triggerOf(workflow);
 		const events = TRIGGER_EVENTS[trigger.type];
 		const url = `${base}webhook/${trigger.webhookId}/webhook`;
 		try {
 			const logged = (await requestLog(sandbox)).length;
-			await server.activateWorkflow(workflow.id);
+			await server.activateWorkflow(id);
 			await waitUntil(`${name} published`, async () => await events.ready({ sandbox, url }));
 			await events.send({ sandbox, url });
-			const list = await settleExecutions(server, workflow.id, events.executions);
+			const list = await settleExecutions(server, id, events.executions);
 			const executions = [];
 			for (const summary of [...list].reverse()) executions.push(await server.getExecution(summary.id));
 			const failed = executions.find((e) => e.status !== 'success');

@@ -6,12 +6,31 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+/** execute-batch runs only the ids that have a digit (its --ids filter is /\d+/; with none left it runs every workflow). */
+const BATCHABLE = /\d/;
+
+/**
+ * The ids of workflows a server created, made usable by runBatch: a workflow whose id has no digit
+ * (about 1 in 17 of n8n's random ids) is created again from its stored copy until it gets one (the
+ * copy without stays, inactive and never run).
+ */
+async function batchableIds(server, ids) {
+	const usable = [];
+	for (let id of ids) {
+		while (!BATCHABLE.test(id)) [id] = await server.createWorkflows([await server.getWorkflow(id)]);
+		usable.push(id);
+	}
+	return usable;
+}
+
 /**
  * Runs the workflows in one `n8n execute-batch` process. Returns a Map id -> { ok, execution, error }.
  * execute-batch prints nothing parseable by itself: --snapshot writes each successful execution
  * (the whole IRun, as `n8n execute --rawOutput` prints it) and --output the summary with errors.
  */
 async function runBatch(instance, ids) {
+	const unusable = ids.filter((id) => !BATCHABLE.test(id));
+	if (unusable.length) throw new Error(`execute-batch would skip ids without a digit: ${unusable.join(', ')} (see batchableIds)`);
 	const snapshotDir = path.join(instance.userFolder, 'snapshots');
 	const summaryFile = path.join(instance.userFolder, 'batch-summary.json');
 	fs.rmSync(snapshotDir, { recursive: true, force: true });
@@ -52,4 +71,4 @@ async function runEach(instance, ids) {
 	return { results, durationMs };
 }
 
-module.exports = { runBatch, runEach };
+module.exports = { runBatch, runEach, batchableIds };

@@ -1,7 +1,7 @@
 'use strict';
 // The customer book recipe (examples/customer-book-postgres.json) against a real Postgres, for the
 // queue e2e and the bench: the table created in a database of its own (with the SQL of the recipe's
-// sticky note), N customers seeded (hits, a refused one, the rest clean), the recipe imported and
+// sticky note), N customers seeded (hits, a refused one, the rest clean), the recipe created and
 // published with its two credentials, a night run, and the audit of the table against what the
 // emulator was asked and answers.
 
@@ -97,26 +97,28 @@ async function createBook(postgres, { count, database = DATABASE }) {
 }
 
 /**
- * Imports the recipe with the sandbox credential (pointed at the emulator) and a Postgres
- * credential for the book's database, its Night Settings set to `settings` (pageUrl, leaseSeconds,
- * pageSize), and publishes it. Returns the workflow id.
+ * Creates the recipe in the running n8n `server` with the sandbox credential (pointed at the
+ * emulator) and a Postgres credential for the book's database, its Night Settings set to `settings`
+ * (pageUrl, leaseSeconds, pageSize), and publishes it. Returns the workflow id.
  */
-async function importRecipe({ instance, server, emulatorBaseUrl, postgres, database = DATABASE, settings }) {
+async function createRecipe({ server, emulatorBaseUrl, postgres, database = DATABASE, settings }) {
 	const recipe = readRecipe();
 	const [apiCredential] = sandboxCredentials(emulatorBaseUrl);
 	const pgRef = recipe.nodes.find((n) => n.credentials?.postgres).credentials.postgres;
-	await instance.importCredentials([
-		apiCredential,
-		{ ...pgRef, type: 'postgres', data: { host: postgres.host, port: postgres.port, database, user: postgres.user, password: '', ssl: 'disable' } },
-	]);
 	const nightSettings = recipe.nodes.find((n) => n.name === 'Night Settings');
 	for (const assignment of nightSettings.parameters.assignments.assignments) {
 		if (settings[assignment.name] !== undefined) assignment.value = settings[assignment.name];
 	}
-	const [id] = await instance.importWorkflows([recipe]);
 	await server.ensureLoggedIn();
-	await server.activateWorkflow(id);
-	return id;
+	const { workflowIds } = await server.createCredentialsAndWorkflows({
+		credentials: [
+			apiCredential,
+			{ ...pgRef, type: 'postgres', data: { host: postgres.host, port: postgres.port, database, user: postgres.user, password: '', ssl: 'disable' } },
+		],
+		workflows: [recipe],
+	});
+	await server.activateWorkflow(workflowIds[0]);
+	return workflowIds[0];
 }
 
 /** One night run from the recipe's manual trigger (on the main); resolves with its finished execution, which only started the pages (waitForNight tells when they are done). */
@@ -264,4 +266,4 @@ async function auditBook({ client, customers, tally }) {
 	};
 }
 
-module.exports = { connect, createBook, importRecipe, runNight, dbNow, nightLeft, waitForNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };
+module.exports = { connect, createBook, createRecipe, runNight, dbNow, nightLeft, waitForNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };

@@ -1,6 +1,6 @@
 "use strict";
 // An example workflow as a user runs it after `npm start`: the emulator, an n8n server with this
-// package, the sandbox credentials pointed at the emulator, the examples imported and published, and
+// package, the sandbox credentials pointed at the emulator, the examples created and published, and
 // the data tables they write to created (n8n 1.x: picked by id, as a 1.x user picks them).
 
 const fs = require("node:fs");
@@ -32,7 +32,8 @@ function sandboxCredentials(baseUrl) {
 
 /**
  * Starts the emulator and an n8n server running `workflows`. Resolves with { sandbox, instance,
- * server, base (the server's URL), tables (data table ids by name) }; when a step fails, what was
+ * server, base (the server's URL), tables (data table ids by name), ids (the workflows' ids, in
+ * order: the server chooses them) }; when a step fails, what was
  * started is closed (the n8n folder kept for inspection) before the error is thrown.
  */
 async function startExampleServer(version, { name, log, workflows }) {
@@ -49,10 +50,6 @@ async function startExampleServer(version, { name, log, workflows }) {
       config: { latencyMs: 0 },
     });
     started.instance = await createInstance(version, { name, log });
-    await started.instance.importCredentials(
-      sandboxCredentials(started.sandbox.baseUrl),
-    );
-    await started.instance.importWorkflows(workflows);
     const port = await util.freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = await started.instance.startServer({
@@ -60,16 +57,19 @@ async function startExampleServer(version, { name, log, workflows }) {
       env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` },
     });
     await server.ensureLoggedIn();
+    const { workflowIds: ids } = await server.createCredentialsAndWorkflows({
+      credentials: sandboxCredentials(started.sandbox.baseUrl),
+      workflows,
+    });
     const tables = {};
-    for (const workflow of workflows) {
-      const ids = await ensureDataTables(server, workflow);
-      Object.assign(tables, ids);
-      if (version === "v1" && Object.keys(ids).length)
-        await pickDataTablesById(server, workflow.id, ids);
+    for (const [i, workflow] of workflows.entries()) {
+      const tableIds = await ensureDataTables(server, workflow);
+      Object.assign(tables, tableIds);
+      if (version === "v1" && Object.keys(tableIds).length)
+        await pickDataTablesById(server, ids[i], tableIds);
     }
-    for (const workflow of workflows)
-      await server.activateWorkflow(workflow.id);
-    return { ...started, server, base, tables };
+    for (const id of ids) await server.activateWorkflow(id);
+    return { ...started, server, base, tables, ids };
   } catch (error) {
     await closeSuite({ ...started, failed: true, log }).catch(() => {});
     throw error;

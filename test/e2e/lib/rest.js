@@ -9,8 +9,8 @@
 //                            still accepts PATCH /rest/workflows/:id { active: true, versionId })
 //   POST /rest/workflows/:id/deactivate
 //   POST /rest/credentials { name, type, data } and POST /rest/workflows { name, nodes, connections,
-//                            settings, active: false (1.123 needs it) } -> the new entity (1.123 ignores
-//                            a given id, so none is sent)
+//                            settings, pinData, meta, active: false (1.123 needs it) } -> the new entity
+//                            (1.123 ignores a given id, so none is sent; 2.40 ignores staticData)
 //   GET  /rest/executions?filter={"workflowId":...}&limit=N -> { count, results, estimated }
 //   GET  /rest/executions/:id -> { ..., data: <flatted string> }
 //   POST /rest/credentials/test { credentials: { id, name, type, data } } -> { status, message }
@@ -134,13 +134,45 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			return ids;
 		},
 
-		/** Creates workflows as the editor does, inactive (execution order v1 unless `settings` says otherwise); their ids, in order. */
+		/**
+		 * Creates workflows as the editor does, inactive (execution order v1 unless `settings` says
+		 * otherwise), with their pinData and meta. Both versions choose the ids (1.123 drops a given
+		 * one) and 2.40 drops staticData; a name is cut to the 128 characters both allow here (the CLI
+		 * import takes longer ones, and some saved fixtures have them). Their ids, in order.
+		 */
 		async createWorkflows(list) {
 			const ids = [];
-			for (const { name, nodes, connections, settings } of list) {
-				ids.push(String((await client.post('/rest/workflows', { name, nodes, connections, settings: settings ?? { executionOrder: 'v1' }, active: false })).id));
+			for (const { name, nodes, connections, settings, pinData, meta, staticData } of list) {
+				const body = { name: name.slice(0, 128), nodes, connections, settings: settings ?? { executionOrder: 'v1' }, pinData, meta, staticData, active: false };
+				ids.push(String((await client.post('/rest/workflows', body)).id));
 			}
 			return ids;
+		},
+
+		/**
+		 * Creates `credentials`, then `workflows` whose nodes refer to them: a node's reference to a
+		 * credential of its type with the same id (as the caller gave it) or name is pointed at the
+		 * id the server chose; other references stay as they are. The callers' objects are not changed.
+		 * @param {{ credentials?: { id?: string, name: string, type: string, data: object }[], workflows?: object[] }} entities
+		 * @returns {Promise<{ credentialIds: string[], workflowIds: string[] }>} the server's ids, in order
+		 */
+		async createCredentialsAndWorkflows({ credentials = [], workflows = [] }) {
+			const credentialIds = await client.createCredentials(credentials);
+			const created = credentials.map((c, i) => ({ ...c, given: c.id, id: credentialIds[i] }));
+			const pointed = (type, ref) =>
+				created.find((c) => c.type === type && c.given !== undefined && c.given === ref?.id) ?? created.find((c) => c.type === type && c.name === ref?.name);
+			const rewritten = workflows.map((w) => ({
+				...w,
+				nodes: w.nodes.map((n) => {
+					if (!n.credentials) return n;
+					const refs = Object.entries(n.credentials).map(([type, ref]) => {
+						const c = pointed(type, ref);
+						return [type, c ? { id: c.id, name: c.name } : ref];
+					});
+					return { ...n, credentials: Object.fromEntries(refs) };
+				}),
+			}));
+			return { credentialIds, workflowIds: await client.createWorkflows(rewritten) };
 		},
 
 		async getWorkflow(id) {
