@@ -106,6 +106,7 @@ async function installedPackage(packageDir = REPO_ROOT, { log = defaultLog } = {
 		const dir = path.join(ensureWorkRoot(), 'packs', util.sha256(packageDir, buildHash(packageDir)).slice(0, 16));
 		const nodesDir = path.join(dir, 'nodes');
 		const ready = path.join(dir, 'ready.json');
+		fs.mkdirSync(path.dirname(dir), { recursive: true });
 		await util.withLock(`${dir}.lock`, async () => {
 			if (fs.existsSync(ready)) return;
 			fs.rmSync(dir, { recursive: true, force: true });
