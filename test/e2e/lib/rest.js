@@ -79,12 +79,15 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 	}
 
 	const client = {
-		/** GET/POST shortcuts that return the unwrapped `data`. */
+		/** GET/POST/PATCH shortcuts that return the unwrapped `data`. */
 		async get(p, opts) {
 			return await request('GET', p, opts);
 		},
 		async post(p, body) {
 			return await request('POST', p, { body });
+		},
+		async patch(p, body) {
+			return await request('PATCH', p, { body });
 		},
 
 		/** Creates the instance owner (first call only) and keeps its auth cookie. */
