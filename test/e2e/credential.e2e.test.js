@@ -13,6 +13,7 @@ const assert = require('node:assert/strict');
 const { createInstance } = require('./lib/instance');
 const { emulatorControl, freshFetch } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
+const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -28,8 +29,21 @@ function networkAddress() {
 	return found ? found.address : '192.0.2.1';
 }
 
+/** An HTTP Request node that GETs `url` with the package's credential (predefined credential type). */
+const httpRequestWorkflow = (url) =>
+	chain('e2e: HTTP Request node with the credential', [
+		manualTrigger(),
+		node({
+			name: 'Get Countries',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: TYPE, options: {} },
+			credentials: SANDBOX_CREDENTIAL_REF,
+		}),
+	]);
+
 for (const version of VERSIONS) {
-	describe(`n8n ${version}: the credential's Test button`, { timeout: 15 * 60 * 1000 }, () => {
+	describe(`n8n ${version}: the credential's Test button, and its token in the HTTP Request node`, { timeout: 15 * 60 * 1000 }, () => {
 		let n8n;
 		let server;
 		let sandbox;
@@ -40,11 +54,17 @@ for (const version of VERSIONS) {
 		let storedToken;
 		/** Another origin a redirect points at. */
 		let foreign;
+		/** Another origin (another port) an HTTP Request node is pointed at: it must never receive the token. */
+		let elsewhere;
+		/** The HTTP Request workflows to the base URL's origin and to `elsewhere`. */
+		let ownId;
+		let otherId;
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
 			foreign = await startForeignOrigin();
 			remote = await startSandbox({ port: 0, host: '0.0.0.0' });
+			elsewhere = await startSandbox({ port: 0 });
 			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
 				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -53,7 +73,13 @@ for (const version of VERSIONS) {
 			n8n = await createInstance(version, { name: 'credential' });
 			server = await n8n.startServer();
 			await server.setupOwner();
-			[credentialId] = await server.createCredentials([{ name: 'Verification Services (e2e)', type: TYPE, data: right() }]);
+			({
+				credentialIds: [credentialId],
+				workflowIds: [ownId, otherId],
+			} = await server.createCredentialsAndWorkflows({
+				credentials: [sandboxCredential(sandbox.baseUrl)],
+				workflows: [httpRequestWorkflow(`${sandbox.baseUrl}/KYB/countries`), httpRequestWorkflow(`${elsewhere.baseUrl}/KYB/countries`)],
+			}));
 		});
 
 		after(async () => {
@@ -62,6 +88,7 @@ for (const version of VERSIONS) {
 			await sandbox?.close();
 			await foreign?.close();
 			await remote?.close();
+			await elsewhere?.close();
 		});
 
 		const right = (extra = {}) => ({
@@ -72,7 +99,13 @@ for (const version of VERSIONS) {
 			accessToken: '',
 			...extra,
 		});
-		const testWith = async (data) => await server.testCredential({ id: credentialId, name: 'Verification Services (e2e)', type: TYPE, data });
+		const testWith = async (data) => await server.testCredential({ id: credentialId, name: SANDBOX_CREDENTIAL.name, type: TYPE, data });
+		/** Runs a workflow as the editor's "Execute workflow" does: { ok, errorMessage }. */
+		const run = async (id) => {
+			const { status, data } = await server.runWorkflow(id, { trigger: 'Manual Trigger' });
+			const error = data.resultData.error;
+			return { ok: status === 'success' && !error, errorMessage: error?.message };
+		};
 
 		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
 			test(`${state} credential: the right key passes, a wrong key or customer ID is refused in words`, async () => {
@@ -134,57 +167,8 @@ for (const version of VERSIONS) {
 				}
 			});
 		}
-	});
-}
 
-for (const version of VERSIONS) {
-	describe(`n8n ${version}: the HTTP Request node with this credential`, { timeout: 15 * 60 * 1000 }, () => {
-		const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
-		let n8n;
-		let sandbox;
-		/** Another origin (another port): it must never receive the token. */
-		let elsewhere;
-		const workflow = (url) =>
-			chain('e2e: HTTP Request node with the credential', [
-				manualTrigger(),
-				node({
-					name: 'Get Countries',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: TYPE, options: {} },
-					credentials: SANDBOX_CREDENTIAL_REF,
-				}),
-			]);
-		let server;
-		let ownId;
-		let otherId;
-		/** Runs a workflow as the editor's "Execute workflow" does: { ok, errorMessage }. */
-		const run = async (id) => {
-			const { status, data } = await server.runWorkflow(id, { trigger: 'Manual Trigger' });
-			const error = data.resultData.error;
-			return { ok: status === 'success' && !error, errorMessage: error?.message };
-		};
-
-		before(async () => {
-			sandbox = await startSandbox({ port: 0 });
-			elsewhere = await startSandbox({ port: 0 });
-			n8n = await createInstance(version, { name: 'credential-origin' });
-			server = await n8n.startServer();
-			await server.setupOwner();
-			const { workflowIds } = await server.createCredentialsAndWorkflows({
-				credentials: [sandboxCredential(sandbox.baseUrl)],
-				workflows: [workflow(`${sandbox.baseUrl}/KYB/countries`), workflow(`${elsewhere.baseUrl}/KYB/countries`)],
-			});
-			[ownId, otherId] = workflowIds;
-		});
-
-		after(async () => {
-			await n8n?.destroy();
-			await sandbox?.close();
-			await elsewhere?.close();
-		});
-
-		test("a URL of another origin: refused, the token never sent there; the base URL's own origin works", async () => {
+		test("the HTTP Request node: a URL of another origin is refused, the token never sent there; the base URL's own origin works", async () => {
 			const refused = await run(otherId);
 			assert.match(String(refused.errorMessage), /sends its token only to its base URL's origin \(http:\/\/127\.0\.0\.1:\d+\), not to http:\/\/127\.0\.0\.1:\d+/);
 			const { total } = await emulatorControl(elsewhere.url, 'GET', 'stats');
