@@ -44,10 +44,6 @@ function ensureWorkRoot() {
 
 let packed = null;
 
-function readPackageJson(dir) {
-	return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-}
-
 /**
  * Which files the package's `n8n` section lists, and which of them exist in `dir` (a source checkout
  * or an installed copy).
@@ -55,7 +51,7 @@ function readPackageJson(dir) {
  *   credentials: {file: string, exists: boolean}[], missing: string[], complete: boolean }}
  */
 function packageManifest(dir = REPO_ROOT) {
-	const pkg = readPackageJson(dir);
+	const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 	const list = (arr) => (arr ?? []).map((file) => ({ file, exists: fs.existsSync(path.join(dir, file)) }));
 	const nodes = list(pkg.n8n?.nodes);
 	const credentials = list(pkg.n8n?.credentials);
@@ -91,7 +87,7 @@ async function installedPackage({ log }) {
 	const packageDir = REPO_ROOT;
 	packed ??= (async () => {
 		let buildError;
-		if (!fs.existsSync(path.join(packageDir, 'dist')) && readPackageJson(packageDir).scripts?.build) {
+		if (!fs.existsSync(path.join(packageDir, 'dist'))) {
 			log(`dist/ missing in ${packageDir}: npm run build`);
 			const res = await util.run('npm', ['run', 'build'], { cwd: packageDir, env: npmEnv(), timeoutMs: 10 * 60 * 1000 });
 			if (res.code !== 0) {
@@ -246,17 +242,10 @@ function newId(prefix = 'e2e') {
 }
 
 class Instance {
-	constructor({ version, name, userFolder, runtime, env, log }) {
-		this.version = version;
-		this.name = name;
-		this.userFolder = userFolder;
+	constructor({ version, userFolder, runtime, env }) {
+		Object.assign(this, { version, userFolder, runtime, env, package: null, servers: new Set() });
 		this.n8nFolder = path.join(userFolder, '.n8n');
 		this.nodesDir = path.join(this.n8nFolder, 'nodes');
-		this.runtime = runtime;
-		this.env = env;
-		this.log = log;
-		this.package = null;
-		this.servers = new Set();
 	}
 
 	/** Environment for one n8n process: the instance's env plus a free task-broker port. */
@@ -290,12 +279,17 @@ class Instance {
 		return res;
 	}
 
-	writeInput(kind, data) {
+	/** Runs `n8n import:<what> --input=<a file of list>`; throws unless n8n reports them all imported. */
+	async import(what, list) {
 		const dir = path.join(this.userFolder, 'inputs');
 		fs.mkdirSync(dir, { recursive: true });
-		const file = path.join(dir, `${kind}-${Date.now()}-${idCounter++}.json`);
-		fs.writeFileSync(file, JSON.stringify(data, null, 2));
-		return file;
+		const file = path.join(dir, `${what}-${Date.now()}-${idCounter++}.json`);
+		fs.writeFileSync(file, JSON.stringify(list, null, 2));
+		const res = await this.n8nOrThrow([`import:${what}`, `--input=${file}`]);
+		const out = res.stdout + res.stderr;
+		if (!/Successfully imported/.test(out) || /Skipped workflow/.test(out)) {
+			throw new Error(`[${this.version}] import:${what} did not import everything:\n${res.stdout}\n${res.stderr}`);
+		}
 	}
 
 	/**
@@ -310,11 +304,7 @@ class Instance {
 		for (const c of list) {
 			if (!c.name || !c.type || typeof c.data !== 'object') throw new Error(`credential needs name, type and a data object: ${JSON.stringify(c)}`);
 		}
-		const file = this.writeInput('credentials', list);
-		const res = await this.n8nOrThrow(['import:credentials', `--input=${file}`]);
-		if (!/Successfully imported/.test(res.stdout + res.stderr)) {
-			throw new Error(`[${this.version}] import:credentials did not report success:\n${res.stdout}\n${res.stderr}`);
-		}
+		await this.import('credentials', list);
 		return list.map((c) => c.id);
 	}
 
@@ -326,12 +316,7 @@ class Instance {
 	 */
 	async importWorkflows(workflows) {
 		const list = workflows.map((w) => ({ settings: { executionOrder: 'v1' }, ...w, id: w.id ?? newId('wf'), active: false }));
-		const file = this.writeInput('workflows', list);
-		const res = await this.n8nOrThrow(['import:workflow', `--input=${file}`]);
-		const out = res.stdout + res.stderr;
-		if (!/Successfully imported/.test(out) || /Skipped workflow/.test(out)) {
-			throw new Error(`[${this.version}] import:workflow did not import everything:\n${res.stdout}\n${res.stderr}`);
-		}
+		await this.import('workflow', list);
 		return list.map((w) => w.id);
 	}
 
@@ -543,7 +528,7 @@ async function createInstance(
 			if (fs.existsSync(from)) fs.copyFileSync(from, path.join(userFolder, '.n8n', f));
 		}
 	}
-	const instance = new Instance({ version, name, userFolder, runtime, env: instanceEnv, log });
+	const instance = new Instance({ version, userFolder, runtime, env: instanceEnv });
 
 	const { nodesDir, buildError } = await installedPackage({ log });
 	fs.cpSync(nodesDir, instance.nodesDir, { recursive: true });
