@@ -22,6 +22,7 @@ const { complianceModel } = require('../e2e/lib/compliance-model');
 const { reviewModel } = require('../e2e/lib/review-model');
 const { startSmtpSink } = require('../e2e/lib/smtp-sink');
 const { ensureDataTables } = require('../e2e/lib/data-tables');
+const { sandboxCredentials } = require('../e2e/lib/example-server');
 const { SAMPLE_ROWS } = require('../e2e/lib/sample-rows');
 const { TRIGGER: SIGNED_RESULT_TRIGGER, deliverSignedResult } = require('./lib/signed-results');
 
@@ -92,23 +93,17 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		model = await startModelServer({ script: (body, c) => (c.offeredTools.includes('Challenge_Deposit') ? reviewModel : complianceModel)(body, c) });
 		smtp = await startSmtpSink();
 		n8n = await createInstance('v2', { name: 'browser' });
-		const [credential, ...otherCredentials] = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'));
-		const openAi = exampleFiles()
-			.flatMap((f) => readExample(f).nodes)
-			.map((n) => n.credentials?.openAiApi)
-			.find(Boolean);
-		const smtpCredential = exampleFiles()
-			.flatMap((f) => readExample(f).nodes)
-			.map((n) => n.credentials?.smtp)
-			.find(Boolean);
-		server = await n8n.startServer();
-		await server.ensureLoggedIn();
 		const files = exampleFiles();
 		const jsons = files.map(readExample);
+		/** The reference the examples' nodes hold to a credential of `type`. */
+		const credentialOf = (type) => jsons.flatMap((json) => json.nodes).map((n) => n.credentials?.[type]).find(Boolean);
+		const openAi = credentialOf('openAiApi');
+		const smtpCredential = credentialOf('smtp');
+		server = await n8n.startServer();
+		await server.ensureLoggedIn();
 		const { workflowIds } = await server.createCredentialsAndWorkflows({
 			credentials: [
-				{ ...credential, data: { ...credential.data, sandboxBaseUrl: sandbox.baseUrl } },
-				...otherCredentials,
+				...sandboxCredentials(sandbox.baseUrl),
 				...(openAi ? [{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } }] : []),
 				...(smtpCredential ? [{ ...smtpCredential, type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } }] : []),
 			],

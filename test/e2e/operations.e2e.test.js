@@ -101,19 +101,15 @@ for (const version of VERSIONS) {
 			assert.ok(result.ok, `workflow ${id} failed: ${result.errorMessage ?? '(no error message)'}`);
 			return result.execution;
 		};
-		const reader = (execution, generation = 'g2') => ({
-			out: (node) => {
-				const items = nodeOutput(execution, node);
+		const reader = (execution, generation) => {
+			/** A node's items (`json`: their json only), failing the test when it produced none. */
+			const output = (node, json) => {
+				const items = nodeOutput(execution, node, { json });
 				assert.ok(items, `node "${node}" produced output`);
 				return items;
-			},
-			items: (node) => {
-				const items = nodeOutput(execution, node, { json: false });
-				assert.ok(items, `node "${node}" produced output`);
-				return items;
-			},
-			requests: async (route) => await control(generation, `requests?route=${encodeURIComponent(route)}`),
-		});
+			};
+			return { out: (node) => output(node, true), items: (node) => output(node, false), requests: (route) => control(generation, `requests?route=${encodeURIComponent(route)}`) };
+		};
 
 		before(
 			async () => {

@@ -194,10 +194,7 @@ const requestLog = (sandbox) => emulatorControl(sandbox.url, 'GET', 'requests');
 
 /** The Manual Trigger fixtures (with their `id`s in n8n), in one execute-batch beside the idle server. */
 async function runManual({ instance, sandbox, fixtures, log }) {
-	const { results, durationMs } = await runBatch(
-		instance,
-		fixtures.map((f) => f.id),
-	);
+	const { results, durationMs } = await runBatch(instance, fixtures.map((f) => f.id));
 	log(`${instance.version}: ${fixtures.length} golden workflows in ${(durationMs / 1000).toFixed(1)} s`);
 	const requests = await requestLog(sandbox);
 	const outcome = new Map();
