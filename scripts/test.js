@@ -45,7 +45,7 @@ const e2e = (file, version, cpu = 0.5) => ({
 });
 
 /**
- * Every e2e file runs in both n8n versions (V2_ONLY: in 2.x only), found in test/e2e/ so that a new file cannot be left out;
+ * Every e2e file runs in both n8n versions, found in test/e2e/ so that a new file cannot be left out;
  * the queue and start files are suites of their own. The longest known first, so the run ends sooner.
  */
 const E2E_OWN_SUITE = ['queue', 'start'];
@@ -56,10 +56,7 @@ const E2E_FILES = fs
 	.map((f) => f.slice(0, -'.e2e.test.js'.length))
 	.filter((f) => !E2E_OWN_SUITE.includes(f))
 	.sort((a, b) => (E2E_LONGEST.indexOf(a) + 1 || 99) - (E2E_LONGEST.indexOf(b) + 1 || 99) || a.localeCompare(b));
-
-/** What n8n 1.x does not have is tested in 2.x only, rather than reported as skipped. */
-const V2_ONLY = ['ssrf']; // n8n 1.x has no SSRF protection
-const inBothVersions = (file) => (V2_ONLY.includes(file) ? [e2e(file, 'v2')] : [e2e(file, 'v2'), e2e(file, 'v1')]);
+const inBothVersions = (file) => [e2e(file, 'v2'), e2e(file, 'v1')];
 
 /**
  * The suites, the longest first. `needs`: what must have passed first; `cpu`: the share of the

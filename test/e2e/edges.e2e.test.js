@@ -4,7 +4,10 @@
 // output, the execution data n8n stores, or n8n's log at debug level), an HTML page with 200 on AML,
 // an API that never answers (short Timeout option);
 // /auth and an operation answered 307 to another origin (a second loopback server counts what reaches
-// it: nothing), an answer that trickles past the deadline and one over the size cap.
+// it: nothing), an answer that trickles past the deadline and one over the size cap. In n8n 2.x, also
+// its SSRF protection (N8N_SSRF_PROTECTION_ENABLED; n8n 1.x has none, README "Compatibility"): the
+// emulator's loopback address is refused before anything reaches it, and allowing the address
+// (N8N_SSRF_ALLOWED_IP_RANGES) or the host name (N8N_SSRF_ALLOWED_HOSTNAMES) lets the same workflow run.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -55,7 +58,18 @@ const deposit = () =>
 		credentials: CREDENTIAL,
 	});
 
+/** The emulator's credential by name (localhost), so that SSRF protection's host name allow-list has a name to match. */
+const BY_NAME = { id: 'e2e-sandbox-by-name', name: 'Verification Services (sandbox emulator, by name)' };
+const screenListed = node({
+	name: 'Screen',
+	type: `${PACKAGE}.verificationAml`,
+	parameters: { operation: 'checkIndividual', name: 'Viktor Sanctioned', options: {} },
+	credentials: { verificationServicesApi: BY_NAME },
+});
+const SSRF_PROTECTED = { N8N_SSRF_PROTECTION_ENABLED: 'true' };
+
 const WORKFLOWS = {
+	ssrf: workflow('e2eEdgeSsrfAml01', screenListed),
 	authEcho: workflow('e2eEdgeAuthEcho1', screen()),
 	opEcho: workflow('e2eEdgeOpEcho001', screen({ maxRetries: 0 })),
 	html: workflow('e2eEdgeHtml00001', screen()),
@@ -123,7 +137,10 @@ for (const version of VERSIONS) {
 				state.sandbox = await startSandbox({ port: 0 });
 				state.foreign = await startForeignOrigin();
 				state.instance = await createInstance(version, { name: 'edges', log });
-				await state.instance.importCredentials([sandboxCredential(state.sandbox.baseUrl)]);
+				await state.instance.importCredentials([
+					sandboxCredential(state.sandbox.baseUrl),
+					{ ...sandboxCredential(state.sandbox.baseUrl.replace('127.0.0.1', 'localhost')), ...BY_NAME },
+				]);
 				await state.instance.importWorkflows(Object.values(WORKFLOWS));
 			},
 			{ timeout: 30 * 60 * 1000 },
@@ -205,5 +222,32 @@ for (const version of VERSIONS) {
 			assert.equal(result.errorMessage, 'Check Individual got an answer larger than the limit of 64 MiB (HTTP 200), which was not read further');
 			assert.equal(await count(AML), 1);
 		});
+
+		if (version === 'v2') {
+			/** Runs the SSRF workflow with SSRF protection on and `allow`, against a reset emulator. */
+			const runProtected = async (allow = {}) => {
+				await control('POST', 'reset');
+				return await state.instance.execute(WORKFLOWS.ssrf.id, { env: { ...SSRF_PROTECTED, ...allow } });
+			};
+
+			it('SSRF protection on: a loopback base URL is refused before anything reaches it', async () => {
+				const result = await runProtected();
+				assert.equal(result.ok, false, 'the workflow failed');
+				log(`blocked: ${result.errorMessage}`);
+				assert.match(String(result.errorMessage), /could not reach|blocked|SSRF|not allowed/i);
+				assert.equal((await control('GET', 'stats')).total, 0, 'no request reached the emulator, not even the token exchange');
+			});
+
+			for (const [label, allow] of [
+				['the address range (N8N_SSRF_ALLOWED_IP_RANGES=127.0.0.1/32)', { N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32,::1/128' }],
+				['the host name (N8N_SSRF_ALLOWED_HOSTNAMES=localhost)', { N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost' }],
+			]) {
+				it(`SSRF protection on: runs once ${label} is allowed`, async () => {
+					const result = await runProtected(allow);
+					assert.ok(result.ok, `the workflow ran: ${result.errorMessage}`);
+					assert.equal(nodeOutput(result, 'Screen')[0].screeningSummary.isHit, true);
+				});
+			}
+		}
 	});
 }
