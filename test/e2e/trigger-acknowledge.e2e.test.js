@@ -20,13 +20,9 @@ const crypto = require('node:crypto');
 const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { pool } = require('../../bench/lib/deliveries');
 const { nodeOutput } = require('./lib/instance');
-const { node, noOp, chain } = require('./lib/workflows');
 const util = require('./lib/util');
-const { SECRET_HEADER, control, countExecutions, e2eVersions, postJson, settleCount, storedWebhook, triggerSuite, waitForActivation } = require('./trigger-helpers');
+const { QES_TRIGGER, RESULTS_TRIGGER, SECRET_HEADER, control, countExecutions, e2eVersions, postJson, qesWorkflow, resultsWorkflow, settleCount, storedWebhook, triggerSuite, waitForActivation } = require('./trigger-helpers');
 
-const PACKAGE = 'n8n-nodes-verification-services';
-const QES_NAME = 'QES Onboarding Trigger';
-const RESULTS_NAME = 'Verification Webhook Trigger';
 const GET_VERIFICATION = 'GET /onboarding/getVerification/:sessionId';
 const FLOOD_COUNT = Number(process.env.TRIGGER_FLOOD_COUNT || 400);
 const FLOOD_CONCURRENCY = 20;
@@ -35,39 +31,27 @@ const FLOOD_CONCURRENCY = 20;
 const settle = async (server, workflowId, expected, opts) => (await settleCount(server, workflowId, expected, { fresh: 1, timeoutMs: 180000, ...opts }))[0];
 
 for (const version of e2eVersions()) {
-	const label = version === 'v2' ? 'n8n 2.x' : 'n8n 1.x';
-	describe(`Trigger answers in a running ${label} (${version}): 2xx only for what is started or safe to forget`, () => {
-		const ids = {};
-		const urls = {};
+	describe(`Trigger answers in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version}): 2xx only for what is started or safe to forget`, () => {
 		let qesSecret;
-		const hooks = { qes: crypto.randomUUID(), results: crypto.randomUUID(), payments: crypto.randomUUID(), unsigned: crypto.randomUUID() };
-		const resultsTrigger = (webhookId, parameters, credentials) => node({ name: RESULTS_NAME, type: `${PACKAGE}.verificationWebhookTrigger`, typeVersion: 1, webhookId, parameters, credentials });
 		const suite = triggerSuite({
 			version,
 			name: 'trigger-acknowledge',
 			sequential: false, // each case on its own workflow
 			stepTimeoutMs: 15 * 60 * 1000,
 			ready: async () => {
-				for (const [i, key] of Object.keys(hooks).entries()) [ids[key], urls[key]] = [suite.ids[i], suite.url(hooks[key])];
 				await suite.server.activateWorkflow(ids.qes);
 				await waitForActivation(suite, ids.qes, urls.qes, 1);
 				qesSecret = (await storedWebhook(suite.sandbox)).metadata.authHeader[SECRET_HEADER];
 				for (const key of ['results', 'payments', 'unsigned']) await suite.activate(ids[key], urls[key]);
 			},
-			workflows: ({ api, webhook }) => [
-				chain(`QES, completed only (${version})`, [
-					node({ name: QES_NAME, type: `${PACKAGE}.verificationQesTrigger`, typeVersion: 1, webhookId: hooks.qes, parameters: { options: { fetchVerification: true, onlyStatuses: 'completed' } }, credentials: api }),
-					noOp('No Operation'),
-				]),
-				chain(`Signed results (${version})`, [resultsTrigger(hooks.results, {}, webhook), noOp('No Operation')]),
-				chain(`Payment results (${version})`, [resultsTrigger(hooks.payments, { events: 'paymentResult' }, webhook), noOp('No Operation')]),
-				chain(`Payment results, unsigned ones confirmed with the API (${version})`, [
-					resultsTrigger(hooks.unsigned, { events: 'paymentResult', unsignedPayments: 'confirm' }, { ...webhook, ...api }),
-					noOp('No Operation'),
-				]),
-			],
+			workflows: ({ api, webhook }) => ({
+				qes: qesWorkflow(`QES, completed only (${version})`, api, { fetchVerification: true, onlyStatuses: 'completed' }),
+				results: resultsWorkflow(`Signed results (${version})`, webhook, {}),
+				payments: resultsWorkflow(`Payment results (${version})`, webhook, { events: 'paymentResult' }),
+				unsigned: resultsWorkflow(`Payment results, unsigned ones confirmed with the API (${version})`, { ...webhook, ...api }, { events: 'paymentResult', unsignedPayments: 'confirm' }),
+			}),
 		});
-		const check = suite.step;
+		const { step: check, ids, urls } = suite;
 
 		const sign = (raw) => crypto.createHmac('sha256', suite.signingSecret).update(raw).digest('hex');
 		/** POSTs a body signed as the provider signs it; never throws on an HTTP status. */
@@ -102,7 +86,7 @@ for (const version of e2eVersions()) {
 				lastId = await settle(suite.server, ids.qes, index + 1);
 			}
 			const execution = await suite.server.getExecution(lastId);
-			const [item] = nodeOutput(execution.data, QES_NAME);
+			const [item] = nodeOutput(execution.data, QES_TRIGGER);
 			assert.equal(item.verification?.data?.status, 'completed', 'started with the fetched result');
 		});
 
@@ -126,11 +110,10 @@ for (const version of e2eVersions()) {
 			const refused = await postJson(urls.payments, claim);
 			const unknown = await postJson(urls.unsigned, { ...claim, referenceId: `ref-nobody-${version}` });
 			const confirmed = await postJson(urls.unsigned, claim);
-			suite.log(`unsigned payment result: default ${refused.status}, unknown payment ${unknown.status}, confirmed ${confirmed.status} ${JSON.stringify(confirmed.data)}`);
-			assert.deepEqual([refused.status, unknown.status, confirmed.status], [401, 401, 200]);
+			assert.deepEqual([refused.status, unknown.status, confirmed.status], [401, 401, 200], `confirmed: ${JSON.stringify(confirmed.data)}`);
 			const lastId = await settle(suite.server, ids.unsigned, 1);
 			assert.equal(await countExecutions(suite.server, ids.payments), paymentsBefore, 'the default workflow started nothing');
-			const [item] = nodeOutput((await suite.server.getExecution(lastId)).data, RESULTS_NAME);
+			const [item] = nodeOutput((await suite.server.getExecution(lastId)).data, RESULTS_TRIGGER);
 			assert.deepEqual([item.referenceId, item.status, item.paymentOutcome, item.signed, item.statusReasonInformation], [referenceId, 'FAILURE_DECLINED', 'failed', false, 'Payment failure declined']);
 		});
 

@@ -18,39 +18,53 @@ const crypto = require('node:crypto');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, packageManifest } = require('./lib/instance');
+const { node, noOp, chain } = require('./lib/workflows');
 const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorControl } = require('./lib/util');
 
+const PACKAGE = 'n8n-nodes-verification-services';
 const QES_TRIGGER = 'QES Onboarding Trigger';
+const RESULTS_TRIGGER = 'Verification Webhook Trigger';
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 const CONFIGURE = 'POST /onboarding/configureWebhook';
 
 /** The n8n versions a run selects: N8N_E2E_VERSIONS=v2 (or v1) limits it to one. */
 const e2eVersions = () => (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 
+/** A workflow of a QES Onboarding Trigger (its `options`) and a NoOp. */
+const qesWorkflow = (name, credentials, options) =>
+	chain(name, [node({ name: QES_TRIGGER, type: `${PACKAGE}.verificationQesTrigger`, typeVersion: 1, webhookId: crypto.randomUUID(), parameters: { options }, credentials }), noOp()]);
+
+/** A workflow of a Verification Webhook Trigger (`parameters`, `typeVersion`) and the nodes `after` it. */
+const resultsWorkflow = (name, credentials, parameters, { typeVersion = 1, after = [noOp()] } = {}) =>
+	chain(name, [node({ name: RESULTS_TRIGGER, type: `${PACKAGE}.verificationWebhookTrigger`, typeVersion, webhookId: crypto.randomUUID(), parameters, credentials }), ...after]);
+
 /**
  * A trigger suite, declared inside its describe(). Before its steps: the emulator and an n8n server of
  * `version` (`n8n start`) with two credentials created through the REST API, `api` (pointed at the
  * emulator) and `webhook` (holding suite.signingSecret), and the workflows `workflows({ api, webhook })`
- * returns (each a node's `credentials` value), then `ready()`. After them: closeSuite and the suite's timings.
+ * returns by key (its arguments are a node's `credentials` value; each workflow starts with its
+ * trigger): suite.ids[key] and suite.urls[key] (its production webhook URL); then `ready()`.
+ * After them: closeSuite and the suite's timings.
  * step(title, fn) is a test that marks the suite failed (its n8n folder is kept) and adds the server
  * log's tail to its error; with `sequential` (the steps build on each other) a step after a failed one
  * is skipped.
- * @returns {{ step: Function, log: (msg: string) => void, url: (webhookId: string) => string, restart: (env?: object) => Promise<void>,
+ * @returns {{ step: Function, log: (msg: string) => void, restart: (env?: object) => Promise<void>,
  *   activate: (workflowId: string, url: string) => Promise<void>, signingSecret: string, timings: object,
- *   sandbox?: object, instance?: object, server?: object, port?: number, ids?: string[], failed: boolean }}
+ *   ids: Record<string, string>, urls: Record<string, string>, sandbox?: object, instance?: object, server?: object, failed: boolean }}
  */
 function triggerSuite({ version, name, workflows, ready = () => {}, sequential = true, stepTimeoutMs = 5 * 60 * 1000 }) {
 	const { test, before, after } = require('node:test');
 	const log = (msg) => defaultLog(`[${name}] ${version}: ${msg}`);
-	const suite = { log, failed: false, timings: {}, signingSecret: `whsec-e2e-${crypto.randomBytes(16).toString('hex')}` };
+	const suite = { log, failed: false, timings: {}, ids: {}, urls: {}, signingSecret: `whsec-e2e-${crypto.randomBytes(16).toString('hex')}` };
 	let started;
 
 	const startServer = async (env) => {
-		const server = await suite.instance.startServer({ port: suite.port, env: serverEnv(suite.port, env) });
+		// n8n's public webhook base on loopback: 2.x names WEBHOOK_URL deprecated for N8N_WEBHOOK_URL, 1.x knows only WEBHOOK_URL.
+		const base = `http://127.0.0.1:${suite.port}/`;
+		const server = await suite.instance.startServer({ port: suite.port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...env } });
 		await server.ensureLoggedIn();
 		return server;
 	};
-	suite.url = (webhookId) => `http://127.0.0.1:${suite.port}/webhook/${webhookId}/webhook`;
 	/** Stops n8n and starts it again on the same user folder and port, with `env` added. */
 	suite.restart = async (env) => {
 		await suite.server.stop();
@@ -93,7 +107,9 @@ function triggerSuite({ version, name, workflows, ready = () => {}, sequential =
 				};
 				const ids = await suite.server.createCredentials(Object.values(credentials));
 				const refs = Object.fromEntries(Object.entries(credentials).map(([key, c], i) => [key, { [c.type]: { id: ids[i], name: c.name } }]));
-				suite.ids = await suite.server.createWorkflows(workflows(refs));
+				const list = Object.entries(workflows(refs));
+				const created = await suite.server.createWorkflows(list.map(([, workflow]) => workflow));
+				for (const [i, [key, { nodes }]] of list.entries()) [suite.ids[key], suite.urls[key]] = [created[i], `http://127.0.0.1:${suite.port}/webhook/${nodes[0].webhookId}/webhook`];
 				await ready();
 			} catch (error) {
 				suite.failed = true;
@@ -161,10 +177,7 @@ async function postJson(url, body, headers = {}) {
  * What n8n answers a header-less POST on the trigger's production URL: 404 while no webhook is
  * registered in n8n, the node's 401 while it is (no execution starts either way).
  */
-async function probeWebhook(url) {
-	const res = await postJson(url, { probe: true, at: Date.now() });
-	return res.status;
-}
+const probeWebhook = async (url) => (await postJson(url, { probe: true, at: Date.now() })).status;
 
 // ---------------------------------------------------------------------------------------------
 // Waiting (waitUntil is lib/util's)
@@ -258,13 +271,14 @@ async function settleExecutions(server, workflowId, count) {
 	return await executions(server, workflowId);
 }
 
-/**
- * n8n's public webhook base on loopback. n8n 2.x names WEBHOOK_URL deprecated in favour of
- * N8N_WEBHOOK_URL (both work there); 1.x knows only WEBHOOK_URL.
- */
-function serverEnv(port, extra = {}) {
-	const base = `http://127.0.0.1:${port}/`;
-	return { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...extra };
+/** A JSON text `depth` levels deep: {"a": {"a": ... {"end": true} ... }}. */
+const nestedJson = (depth) => `${'{"a":'.repeat(depth)}{"end":true}${'}'.repeat(depth)}`;
+
+/** How deep a parsed nestedJson() goes, and its innermost `end`: [depth, true] when it arrived whole. */
+function nesting(value) {
+	let depth = 0;
+	for (; value?.a !== undefined; depth++) value = value.a;
+	return [depth, value?.end];
 }
 
 /**
@@ -291,6 +305,8 @@ async function closeSuite({ instance, sandbox, failed, log }) {
 
 module.exports = {
 	CONFIGURE,
+	QES_TRIGGER,
+	RESULTS_TRIGGER,
 	SECRET_HEADER,
 	closeSuite,
 	control,
@@ -298,9 +314,13 @@ module.exports = {
 	e2eVersions,
 	emulatorPing,
 	executions,
+	nestedJson,
+	nesting,
 	nodeStaticData,
 	postJson,
 	probeWebhook,
+	qesWorkflow,
+	resultsWorkflow,
 	routeCount,
 	settleCount,
 	settleExecutions,

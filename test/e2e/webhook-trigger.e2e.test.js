@@ -17,13 +17,10 @@ const crypto = require('node:crypto');
 
 const { SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { nodeOutput } = require('./lib/instance');
-const { node, noOp, chain } = require('./lib/workflows');
+const { node, noOp } = require('./lib/workflows');
 const util = require('./lib/util');
-const { countExecutions, e2eVersions, nodeStaticData, postJson, settleCount: settle, triggerSuite, waitUntil } = require('./trigger-helpers');
+const { RESULTS_TRIGGER, countExecutions, e2eVersions, nestedJson, nesting, nodeStaticData, postJson, resultsWorkflow, settleCount: settle, triggerSuite, waitUntil } = require('./trigger-helpers');
 
-const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationWebhookTrigger';
-const TRIGGER_NAME = 'Verification Webhook Trigger';
-const NOOP_NAME = 'No Operation';
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /**
  * Seconds the payments workflow waits before it ends: long enough to see it still running after the
@@ -32,38 +29,20 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  */
 const WAIT_SECONDS = 6;
 
-function triggerWorkflow({ credentials, webhookId, name, parameters, after = [noOp(NOOP_NAME)], typeVersion = 1 }) {
-	return chain(name, [node({ name: TRIGGER_NAME, type: TRIGGER_TYPE, typeVersion, webhookId, parameters, credentials }), ...after]);
-}
-
 const waitNode = (seconds) => node({ name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' } });
 
 for (const version of e2eVersions()) {
-	const label = version === 'v2' ? 'n8n 2.x' : 'n8n 1.x';
-	describe(`Verification Webhook Trigger in a running ${label} (${version})`, () => {
-		const mainHook = crypto.randomUUID();
-		const paymentsHook = crypto.randomUUID();
-		const v2Hook = crypto.randomUUID();
-		let mainId;
-		let paymentsId;
-		let v2Id;
-		let mainUrl;
-		let paymentsUrl;
-		let v2Url;
+	describe(`Verification Webhook Trigger in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version})`, () => {
 		const suite = triggerSuite({
 			version,
 			name: 'webhook-trigger',
-			ready: () => {
-				[mainId, paymentsId, v2Id] = suite.ids;
-				[mainUrl, paymentsUrl, v2Url] = [mainHook, paymentsHook, v2Hook].map(suite.url);
-			},
-			workflows: ({ webhook: credentials }) => [
-				triggerWorkflow({ credentials, webhookId: mainHook, name: `Signed results (${version})`, parameters: {} }),
-				triggerWorkflow({ credentials, webhookId: paymentsHook, name: `Payment results, then a wait (${version})`, parameters: { events: 'paymentResult' }, after: [waitNode(WAIT_SECONDS), noOp(NOOP_NAME)] }),
-				triggerWorkflow({ credentials, webhookId: v2Hook, name: `Signed results, trigger version 2 (${version})`, parameters: {}, typeVersion: 2 }),
-			],
+			workflows: ({ webhook: credentials }) => ({
+				main: resultsWorkflow(`Signed results (${version})`, credentials, {}),
+				payments: resultsWorkflow(`Payment results, then a wait (${version})`, credentials, { events: 'paymentResult' }, { after: [waitNode(WAIT_SECONDS), noOp()] }),
+				v2: resultsWorkflow(`Signed results, trigger version 2 (${version})`, credentials, {}, { typeVersion: 2 }),
+			}),
 		});
-		const { step } = suite;
+		const { step, ids, urls } = suite;
 		let executionsOfMain = 0;
 
 		/** A control call of the emulator that must answer 200. */
@@ -75,7 +54,7 @@ for (const version of e2eVersions()) {
 		async function triggerItem(executionId) {
 			const execution = await suite.server.getExecution(executionId);
 			assert.equal(execution.status, 'success', `execution ${executionId} succeeded`);
-			const out = nodeOutput(execution.data, TRIGGER_NAME);
+			const out = nodeOutput(execution.data, RESULTS_TRIGGER);
 			// (No JSON.stringify of the data in the message: it recurses, and one body is 10,000 levels deep.)
 			assert.equal(out?.length, 1, `execution ${executionId}: one item from the trigger`);
 			return { item: out[0], execution };
@@ -84,16 +63,16 @@ for (const version of e2eVersions()) {
 		/** Expects `more` new executions of the main workflow (and no others); returns their ids, newest first. */
 		async function expectNewExecutions(more) {
 			executionsOfMain += more;
-			return await settle(suite.server, mainId, executionsOfMain, { fresh: more });
+			return await settle(suite.server, ids.main, executionsOfMain, { fresh: more });
 		}
 
 		const isStarted = (answer) => answer?.started === true;
 		const isDuplicate = (answer) => answer?.started === false && answer?.reason === 'duplicate';
 
 		step('activation serves the production URL; a genuine signed journey result starts exactly one execution', async () => {
-			assert.equal((await postJson(mainUrl, { probe: true })).status, 404, 'no production webhook before activation');
-			await suite.activate(mainId, mainUrl);
-			await deliverTo(mainUrl);
+			assert.equal((await postJson(urls.main, { probe: true })).status, 404, 'no production webhook before activation');
+			await suite.activate(ids.main, urls.main);
+			await deliverTo(urls.main);
 
 			// What the execution holds (the item, the customer id redacted, the NoOp's input) is the golden workflow trigger-webhook.
 			const { delivery, payload } = await emulator('POST', '/results/journey', { transactionId: `tx-genuine-${version}`, success: 'REVIEW' });
@@ -101,17 +80,17 @@ for (const version of e2eVersions()) {
 			const [id] = await expectNewExecutions(1);
 			const { item, execution } = await triggerItem(id);
 			assert.deepEqual([item.transactionId, item.success], [payload.transactionId, 'REVIEW']);
-			const everything = JSON.stringify(execution) + JSON.stringify(await suite.server.getWorkflow(mainId));
+			const everything = JSON.stringify(execution) + JSON.stringify(await suite.server.getWorkflow(ids.main));
 			assert.ok(!everything.includes(suite.signingSecret), 'the signing secret is nowhere in the execution or the workflow');
 			assert.ok(!everything.includes(SANDBOX_CUSTOMER_ID), 'nor the customer id');
 		});
 
 		step('30+ forged copies of one result are answered 401 by either trigger version, all alike, and start nothing (n8n answers version 2 a body no longer JSON with 422); the genuine one then starts one execution', async () => {
-			await suite.activate(v2Id, v2Url);
+			await suite.activate(ids.v2, urls.v2);
 			const forgeries = await emulator('GET', '/results/forgeries');
 			assert.ok(forgeries.length >= 30, `the emulator forges ${forgeries.length} ways`);
 			const journey = { transactionId: `tx-forged-${version}`, success: 'PASS' };
-			for (const [url, trigger] of [[mainUrl, 'version 1'], [v2Url, 'version 2']]) {
+			for (const [url, trigger] of [[urls.main, 'version 1'], [urls.v2, 'version 2']]) {
 				await deliverTo(url);
 				const byN8n = [];
 				for (const { kind, what } of forgeries) {
@@ -126,10 +105,10 @@ for (const version of e2eVersions()) {
 				}
 				suite.log(`${trigger}: ${forgeries.length} forgeries refused; n8n answered 422 to: ${byN8n.join(', ') || 'none'}`);
 			}
-			assert.equal(await countExecutions(suite.server, mainId), executionsOfMain, 'no execution so far');
-			assert.equal(await countExecutions(suite.server, v2Id), 0, 'none of version 2');
+			assert.equal(await countExecutions(suite.server, ids.main), executionsOfMain, 'no execution so far');
+			assert.equal(await countExecutions(suite.server, ids.v2), 0, 'none of version 2');
 
-			await deliverTo(mainUrl);
+			await deliverTo(urls.main);
 			const { delivery } = await emulator('POST', '/results/journey', journey);
 			assert.deepEqual(delivery.attempts.map((a) => a.status), [200], 'the genuine result is accepted');
 			const [id] = await expectNewExecutions(1);
@@ -153,7 +132,7 @@ for (const version of e2eVersions()) {
 			const big = `${prefix}${'x'.repeat(MAX_BODY_BYTES - prefix.length - 2)}"}`;
 			assert.equal(Buffer.byteLength(big), MAX_BODY_BYTES);
 			const depth = 10_000;
-			const deep = `{"transactionId":"tx-deep-${version}","status":"complete","success":"PASS","nested":${'{"a":'.repeat(depth)}{"end":true}${'}'.repeat(depth)}}`;
+			const deep = `{"transactionId":"tx-deep-${version}","status":"complete","success":"PASS","nested":${nestedJson(depth)}}`;
 
 			for (const [what, rawBody] of [
 				['5 MiB + 1 byte', `${big.slice(0, -2)}x"}`],
@@ -162,7 +141,7 @@ for (const version of e2eVersions()) {
 				const { delivery } = await emulator('POST', '/results/raw', { rawBody, retries: 0 });
 				assert.deepEqual(delivery.attempts.map((a) => [a.status, a.answer]), [[413, { message: 'Payload Too Large' }]], what);
 			}
-			assert.equal(await countExecutions(suite.server, mainId), executionsOfMain, 'nothing started');
+			assert.equal(await countExecutions(suite.server, ids.main), executionsOfMain, 'nothing started');
 
 			for (const rawBody of [big, deep]) {
 				const { delivery } = await emulator('POST', '/results/raw', { rawBody, retries: 0, hexCase: 'mixed' });
@@ -172,13 +151,7 @@ for (const version of e2eVersions()) {
 			const [deepId, bigId] = await expectNewExecutions(2);
 			const deepItem = (await triggerItem(deepId)).item;
 			assert.equal(deepItem.success, 'PASS');
-			let level = deepItem.nested;
-			let count = 0;
-			while (level && level.a !== undefined) {
-				level = level.a;
-				count++;
-			}
-			assert.deepEqual([count, level.end], [depth, true], 'all levels reached the workflow');
+			assert.deepEqual(nesting(deepItem.nested), [depth, true], 'all levels reached the workflow');
 			const bigItem = (await triggerItem(bigId)).item;
 			assert.equal(bigItem.pad.length, MAX_BODY_BYTES - prefix.length - 2, 'the whole 5 MiB reached the workflow');
 			assert.equal(bigItem.paymentOutcome, 'succeeded');
@@ -186,10 +159,10 @@ for (const version of e2eVersions()) {
 
 		step('the emulator resends while the workflow is not active (404) and the first answer after activation starts one execution', async () => {
 			await emulator('POST', '/config', { resultDelivery: { timeScale: 0.002 } }); // resends within 173 s
-			await deliverTo(paymentsUrl);
+			await deliverTo(urls.payments);
 			const { delivery } = await emulator('POST', '/results/payment', { referenceId: `ref-retried-${version}`, status: 'SETTLEMENT_COMPLETED', wait: false });
 			await waitUntil('two refused attempts', async () => (await emulator('GET', `/results/deliveries/${delivery.id}`)).attempts.length >= 2);
-			await suite.server.activateWorkflow(paymentsId);
+			await suite.server.activateWorkflow(ids.payments);
 			const done = await waitUntil('the delivery to succeed', async () => {
 				const record = await emulator('GET', `/results/deliveries/${delivery.id}`);
 				assert.ok(!(record.done && !record.delivered), `given up: ${JSON.stringify(record.attempts)}`);
@@ -200,7 +173,7 @@ for (const version of e2eVersions()) {
 			assert.ok(statuses.slice(0, -1).every((s) => s === 404) && statuses.length >= 3, `404s, then 200: ${statuses}`);
 			suite.log(`resent ${statuses.length - 1} times (${statuses.join(', ')}) at ${done.attempts.map((a) => a.at.slice(17, 23)).join(', ')}`);
 			await emulator('POST', '/config', { resultDelivery: { timeScale: 1 } });
-			const [id] = await settle(suite.server, paymentsId, 1, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+			const [id] = await settle(suite.server, ids.payments, 1, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
 			assert.equal((await triggerItem(id)).item.paymentOutcome, 'succeeded');
 		});
 
@@ -211,24 +184,24 @@ for (const version of e2eVersions()) {
 			// The workflow waits WAIT_SECONDS after the trigger. Right after the answer its execution has
 			// not finished: the answer did not wait for the workflow (it would have come after the end).
 			const finished = await suite.server.get('/rest/executions', {
-				query: { filter: JSON.stringify({ workflowId: paymentsId, status: ['success', 'error', 'crashed', 'canceled'] }), limit: '1' },
+				query: { filter: JSON.stringify({ workflowId: ids.payments, status: ['success', 'error', 'crashed', 'canceled'] }), limit: '1' },
 			});
 			assert.equal(finished.count, 1, 'only the earlier execution has finished when the answer is in');
-			const [id] = await settle(suite.server, paymentsId, 2, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+			const [id] = await settle(suite.server, ids.payments, 2, { fresh: 1, timeoutMs: (WAIT_SECONDS + 120) * 1000 });
 			const { item } = await triggerItem(id);
 			assert.deepEqual([item.resultType, item.status, item.paymentOutcome], ['paymentResult', 'FAILURE_CANCELED', 'failed']);
-			await suite.server.deactivateWorkflow(paymentsId);
+			await suite.server.deactivateWorkflow(ids.payments);
 		});
 
 		step('after an n8n restart (N8N_PAYLOAD_SIZE_MAX=2) the memory is gone (it is the process\'s): the first resend of an earlier result starts once more, the later ones and a rebuilt body nothing; a body over n8n\'s own limit is 413', async () => {
-			await deliverTo(mainUrl);
+			await deliverTo(urls.main);
 			const { delivery } = await emulator('POST', '/results/journey', { transactionId: `tx-restart-${version}`, success: 'FLAG' });
 			assert.ok(isStarted(delivery.attempts[0].answer));
 			await expectNewExecutions(1);
-			assert.equal((await nodeStaticData(suite.server, mainId, TRIGGER_NAME))?.recentDeliveries, undefined, 'no delivery writes static data');
+			assert.equal((await nodeStaticData(suite.server, ids.main, RESULTS_TRIGGER))?.recentDeliveries, undefined, 'no delivery writes static data');
 
 			await suite.restart({ N8N_PAYLOAD_SIZE_MAX: '2' });
-			await waitUntil('the restarted n8n to serve the production URL', async () => (await postJson(mainUrl, { probe: true })).status === 401);
+			await waitUntil('the restarted n8n to serve the production URL', async () => (await postJson(urls.main, { probe: true })).status === 401);
 
 			const one = await emulator('POST', '/results/replay', { deliveryId: delivery.id, copies: 2 });
 			const together = await emulator('POST', '/results/replay', { deliveryId: delivery.id, copies: 3, atOnce: true });
@@ -243,7 +216,7 @@ for (const version of e2eVersions()) {
 			const overN8nLimit = `{"referenceId":"ref-3mb-${version}","status":"SUCCESS","pad":"${'y'.repeat(3_000_000)}"}`;
 			const big = await emulator('POST', '/results/raw', { rawBody: overN8nLimit, retries: 0 });
 			assert.deepEqual(big.delivery.attempts.map((a) => [a.status, a.answer]), [[413, { message: 'Payload Too Large' }]], 'over N8N_PAYLOAD_SIZE_MAX');
-			assert.equal(await countExecutions(suite.server, mainId), executionsOfMain, 'nothing started');
+			assert.equal(await countExecutions(suite.server, ids.main), executionsOfMain, 'nothing started');
 
 			const fresh = await emulator('POST', '/results/journey', { transactionId: `tx-after-restart-${version}` });
 			assert.ok(isStarted(fresh.delivery.attempts[0].answer), 'a new result still starts');
@@ -253,17 +226,16 @@ for (const version of e2eVersions()) {
 		// Version 2 leaves reading the body to n8n (no per-request expression for $parameter.options):
 		// the same signed bytes must give the same answer and the same item as version 1.
 		step('version 2: the same signed encrypted result starts it with the same item as version 1; JSON that is not JSON is n8n\'s 422', async () => {
-			for (const [id, url] of [[mainId, mainUrl], [v2Id, v2Url]]) if ((await postJson(url, { probe: true })).status === 404) await suite.activate(id, url); // this step run alone
 			let executionsOfV2 = 0;
-			const expectNewV2Executions = async (more) => await settle(suite.server, v2Id, (executionsOfV2 += more), { fresh: more });
+			const expectNewV2Executions = async (more) => await settle(suite.server, ids.v2, (executionsOfV2 += more), { fresh: more });
 			/** Sends the same signed bytes to version 1 (main workflow) and version 2; returns both answers. */
 			const toBoth = async (spec) => {
 				const answers = [];
-				for (const url of [mainUrl, v2Url]) {
+				for (const url of [urls.main, urls.v2]) {
 					await deliverTo(url);
 					answers.push((await emulator('POST', '/results/raw', { retries: 0, ...spec })).delivery.attempts.map((a) => [a.status, a.answer]));
 				}
-				await deliverTo(mainUrl);
+				await deliverTo(urls.main);
 				return answers;
 			};
 
@@ -282,12 +254,11 @@ for (const version of e2eVersions()) {
 			// Correctly signed, but not JSON: version 1 starts it as text (its bytes were signed), n8n
 			// answers version 2 with 422 before the node runs (no provider sends this as a result).
 			const [v1Broken, v2Broken] = await toBoth({ rawBody: '{"transactionId":"tx-broken"', contentType: 'application/json' });
-			suite.log(`signed, broken JSON: version 1 ${JSON.stringify(v1Broken)}, version 2 ${JSON.stringify(v2Broken)}`);
 			assert.deepEqual(v1Broken, [[200, { received: true, started: true }]], 'version 1 starts it');
 			assert.equal(v2Broken[0][0], 422, 'version 2: n8n answers 422');
 			await expectNewExecutions(1);
-			await settle(suite.server, v2Id, executionsOfV2);
-			await suite.server.deactivateWorkflow(v2Id);
+			await settle(suite.server, ids.v2, executionsOfV2);
+			await suite.server.deactivateWorkflow(ids.v2);
 		});
 	});
 }
