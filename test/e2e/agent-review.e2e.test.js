@@ -5,8 +5,6 @@
 // opens their links as a reviewer's browser would. n8n 1.x has no human review: there the actions are
 // wired straight to the agent. A scripted model on loopback (lib/review-model.js) plays the agent.
 //
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/agent-review.e2e.test.js
-//
 // How a waiting review ends (n8n's sources): the review node (a Send-and-Wait node that n8n 2.x turns
 // into `<type>HitlTool` at start-up) sends the e-mail and puts the execution to wait; the link resumes
 // it with { approved }; the agent (processHitlResponses) then asks the engine to run the gated tool with
@@ -16,21 +14,18 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { emulatorControl, freshFetch, sleep } = require('./lib/util');
+const { defaultLog, emulatorControl, freshFetch, sleep } = require('./lib/util');
+const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
 const { parse } = require('./lib/compliance-model');
 const { reviewModel, AGENT, DEPOSIT, OTP } = require('./lib/review-model');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'agent-deposit-review.json'), 'utf8'));
-const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
+const EXAMPLE = readExample('agent-deposit-review.json');
 const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/challenge-deposit', otp: 'POST /phone-service/verification' };
 // n8n's words to the model for a call the reviewer declined (processHitlResponses getDenialMessage).
 const REJECTED = /^User rejected the tool call to (Challenge Deposit|Send OTP) \(id: call_\w+\)\. STOP what you are doing/;
@@ -38,20 +33,11 @@ const rejection = (content) => parse(content)?.[0]?.output;
 const SECRETS = [SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID];
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e agent-review] ${message}\n`);
-};
+const log = (message) => defaultLog(`[agent-review] ${message}`);
 const node = (workflow, name) => workflow.nodes.find((n) => n.name === name);
 const toolLink = (to) => ({ ai_tool: [[{ node: to, type: 'ai_tool', index: 0 }]] });
 
-/** A copy of the example with another question (and the changes `edit` makes). */
-function variant(id, question, edit = () => {}) {
-	const workflow = structuredClone(EXAMPLE);
-	Object.assign(workflow, { id, name: `e2e: ${question}` });
-	node(workflow, 'Request').parameters.assignments.assignments[0].value = question;
-	edit(workflow);
-	return workflow;
-}
+const variant = (id, question, edit) => exampleVariant(EXAMPLE, id, question, edit);
 
 /** Send OTP (Phone v3, SMS to the number the model chooses), wired to `to`. */
 function addOtp(workflow, to, parameters = {}) {
@@ -130,11 +116,7 @@ for (const version of VERSIONS) {
 		const deposits = (reference) => emulator(ROUTES.deposit, (b) => b.description === reference);
 		const otps = (digits) => emulator(ROUTES.otp, (b) => b.phoneNumber === digits);
 		/** Starts workflows[key] as "Execute workflow" does; returns the execution id without waiting for its end. */
-		const start = async (key) => {
-			const workflowData = await server.getWorkflow(ids[key]);
-			const { executionId } = await server.post(`/rest/workflows/${ids[key]}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
-			return executionId;
-		};
+		const start = (key) => server.startWorkflow(ids[key], { trigger: 'Start' });
 		/** The review e-mail for `needle` (a reference or a phone number in the call's arguments). */
 		const reviewMail = (needle) => smtp.nextMessage((m) => m.html.includes(needle));
 		/**
@@ -161,7 +143,7 @@ for (const version of VERSIONS) {
 			await server.setupOwner();
 			const { workflowIds } = await server.createCredentialsAndWorkflows({
 				credentials: [
-					{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
+					sandboxCredential(sandbox.baseUrl),
 					{ id: 'openai-test-model', name: 'OpenAI (test model, or your own key)', type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
 					{ id: 'smtp-reviewer', name: "SMTP (reviewer's mailbox)", type: 'smtp', data: { host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' } },
 				],

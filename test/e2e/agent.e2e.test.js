@@ -4,8 +4,6 @@
 // to the sandbox emulator. Runs examples/compliance-agent.json as shipped, and its variants, in one
 // n8n server as the editor's "Execute workflow" does.
 //
-//   npm run build && N8N_E2E_WORK_DIR=/tmp/e2e node --test test/e2e/agent.e2e.test.js
-//
 // How n8n hands a tool's result to the model (read in both versions' sources): the Tools Agent (V3)
 // does not call the tool itself. It returns an "engine request" (@n8n/n8n-nodes-langchain
 // utils/agent-execution/createEngineRequests); n8n-core's WorkflowExecute (requests-response.js
@@ -18,32 +16,21 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 
-const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { defaultLog, emulatorControl, freshFetch } = require('./lib/util');
+const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'compliance-agent.json'), 'utf8'));
-const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
+const EXAMPLE = readExample('compliance-agent.json');
+const log = (message) => defaultLog(`[agent] ${message}`);
 
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e agent] ${message}\n`);
-};
-
-/** A copy of the example with another question (and the changes `edit` makes). */
-function variant(id, question, edit = () => {}) {
-	const workflow = structuredClone(EXAMPLE);
-	Object.assign(workflow, { id, name: `e2e: ${question}` });
-	workflow.nodes.find((n) => n.name === 'Request').parameters.assignments.assignments[0].value = question;
-	edit(workflow);
-	return workflow;
-}
+const variant = (id, question, edit) => exampleVariant(EXAMPLE, id, question, edit);
 
 /** The example started by a Webhook that streams the agent's answer (Respond: Streaming). */
 function streamingVariant(id, webhookPath) {
@@ -78,10 +65,7 @@ for (const version of VERSIONS) {
 		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
 		const ids = {}; // the workflows' ids (the server chooses them)
 
-		const sandboxRequests = async (route) => {
-			const res = await freshFetch(`${sandbox.url}/__control/requests?route=${encodeURIComponent(route)}`);
-			return await res.json();
-		};
+		const sandboxRequests = (route) => emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`);
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
@@ -91,12 +75,7 @@ for (const version of VERSIONS) {
 			await server.setupOwner();
 			const { workflowIds } = await server.createCredentialsAndWorkflows({
 				credentials: [
-					{
-						id: SANDBOX_CREDENTIAL.id,
-						name: SANDBOX_CREDENTIAL.name,
-						type: SANDBOX_CREDENTIAL.type,
-						data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
-					},
+					sandboxCredential(sandbox.baseUrl),
 					{ id: openAi.id, name: openAi.name, type: 'openAiApi', data: { apiKey: 'sk-test-model', url: model.baseUrl } },
 				],
 				workflows: [EXAMPLE, fullOutput, streaming, legacyOrder],

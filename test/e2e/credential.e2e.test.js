@@ -10,9 +10,9 @@
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const http = require('node:http');
 const { createInstance } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { emulatorControl, freshFetch } = require('./lib/util');
+const { startForeignOrigin } = require('./lib/foreign-origin');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -38,18 +38,12 @@ for (const version of VERSIONS) {
 		let credentialId;
 		/** A token of the right key, as n8n stores one with a credential that was used before. */
 		let storedToken;
-		/** Another origin a redirect points at: it records what reaches it and hands out a token, as a willing API would. */
+		/** Another origin a redirect points at. */
 		let foreign;
-		const foreignRequests = [];
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0 });
-			foreign = http.createServer((req, res) => {
-				foreignRequests.push({ method: req.method, url: req.url, headers: Object.keys(req.headers) });
-				req.resume();
-				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: 'foreign-token', expires_in: 3600 }));
-			});
-			await new Promise((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+			foreign = await startForeignOrigin();
 			remote = await startSandbox({ port: 0, host: '0.0.0.0' });
 			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
 				method: 'POST',
@@ -66,8 +60,7 @@ for (const version of VERSIONS) {
 			await server?.stop();
 			await n8n?.destroy();
 			await sandbox?.close();
-			foreign?.closeAllConnections();
-			await new Promise((resolve) => (foreign ? foreign.close(resolve) : resolve()));
+			await foreign?.close();
 			await remote?.close();
 		});
 
@@ -101,13 +94,12 @@ for (const version of VERSIONS) {
 
 		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
 			test(`${state} credential with http:// to a network host: the rule in words, nothing sent (the key never in clear)`, async () => {
-				await freshFetch(`${remote.url}/__control/reset`, { method: 'POST' });
+				await emulatorControl(remote.url, 'POST', 'reset');
 				const sandboxBaseUrl = `http://${networkAddress()}:${new URL(remote.url).port}/api/services`;
 				const result = await testWith(right({ accessToken: accessToken(), sandboxBaseUrl }));
 				assert.equal(result.status, 'Error');
 				assert.match(result.message, /Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
-				const { total } = await (await freshFetch(`${remote.url}/__control/stats`)).json();
-				assert.equal(total, 0);
+				assert.equal((await emulatorControl(remote.url, 'GET', 'stats')).total, 0);
 			});
 		}
 
@@ -120,17 +112,12 @@ for (const version of VERSIONS) {
 
 		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
 			test(`${state} credential: /auth answered 307 to another origin is refused, that origin receives nothing`, async () => {
-				const origin = `http://127.0.0.1:${foreign.address().port}`;
-				foreignRequests.length = 0;
-				const configured = await freshFetch(`${sandbox.url}/__control/config`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ failures: [{ route: 'POST /auth', status: 307, location: `${origin}/auth?token=query-secret`, count: 5 }] }),
-				});
-				assert.equal(configured.status, 200);
+				const { origin, requests } = foreign;
+				requests.length = 0;
+				await emulatorControl(sandbox.url, 'POST', 'config', { failures: [{ route: 'POST /auth', status: 307, location: `${origin}/auth?token=query-secret`, count: 5 }] });
 				try {
 					const result = await testWith(right({ accessToken: accessToken() }));
-					assert.deepEqual(foreignRequests, [], 'requests that reached the other origin');
+					assert.deepEqual(requests, [], 'requests that reached the other origin');
 					assert.equal(result.status, 'Error');
 					// Without a token the exchange (preAuthentication) refuses it and names the origin; with one, the
 					// test request's status rule words it (n8n 1.123 does not apply that rule: its own words).
@@ -143,7 +130,7 @@ for (const version of VERSIONS) {
 					assert.ok(result.message.startsWith(words), result.message);
 					assert.doesNotMatch(result.message, /query-secret/);
 				} finally {
-					await freshFetch(`${sandbox.url}/__control/reset`, { method: 'POST' });
+					await emulatorControl(sandbox.url, 'POST', 'reset');
 				}
 			});
 		}
@@ -152,7 +139,7 @@ for (const version of VERSIONS) {
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: the HTTP Request node with this credential`, { timeout: 15 * 60 * 1000 }, () => {
-		const { chain, manualTrigger, node } = require('./lib/workflows');
+		const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 		let n8n;
 		let sandbox;
 		/** Another origin (another port): it must never receive the token. */
@@ -165,7 +152,7 @@ for (const version of VERSIONS) {
 					type: 'n8n-nodes-base.httpRequest',
 					typeVersion: 4.2,
 					parameters: { method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: TYPE, options: {} },
-					credentials: { [TYPE]: { id: 'origin-e2e', name: 'Verification Services (origin e2e)' } },
+					credentials: SANDBOX_CREDENTIAL_REF,
 				}),
 			]);
 		let server;
@@ -185,14 +172,7 @@ for (const version of VERSIONS) {
 			server = await n8n.startServer();
 			await server.setupOwner();
 			const { workflowIds } = await server.createCredentialsAndWorkflows({
-				credentials: [
-					{
-						id: 'origin-e2e',
-						name: 'Verification Services (origin e2e)',
-						type: TYPE,
-						data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
-					},
-				],
+				credentials: [sandboxCredential(sandbox.baseUrl)],
 				workflows: [workflow(`${sandbox.baseUrl}/KYB/countries`), workflow(`${elsewhere.baseUrl}/KYB/countries`)],
 			});
 			[ownId, otherId] = workflowIds;
@@ -207,12 +187,12 @@ for (const version of VERSIONS) {
 		test("a URL of another origin: refused, the token never sent there; the base URL's own origin works", async () => {
 			const refused = await run(otherId);
 			assert.match(String(refused.errorMessage), /sends its token only to its base URL's origin \(http:\/\/127\.0\.0\.1:\d+\), not to http:\/\/127\.0\.0\.1:\d+/);
-			const { total } = await (await freshFetch(`${elsewhere.url}/__control/stats`)).json();
+			const { total } = await emulatorControl(elsewhere.url, 'GET', 'stats');
 			assert.equal(total, 0, 'the other origin received nothing');
 
 			const allowed = await run(ownId);
 			assert.equal(allowed.ok, true, String(allowed.errorMessage));
-			const { counts } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
+			const { counts } = await emulatorControl(sandbox.url, 'GET', 'stats');
 			assert.equal(counts['GET /KYB/countries'], 1);
 		});
 	});

@@ -5,19 +5,17 @@
 // an API that never answers (short Timeout option);
 // /auth and an operation answered 307 to another origin (a second loopback server counts what reaches
 // it: nothing), an answer that trickles past the deadline and one over the size cap.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/edges.e2e.test.js
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
-const { emulatorControl } = require('./lib/util');
-const { node, manualTrigger, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { defaultLog, emulatorControl } = require('./lib/util');
+const { startForeignOrigin } = require('./lib/foreign-origin');
+const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -27,27 +25,10 @@ const DEPOSIT = 'POST /payments/challenge-deposit';
 const AUTH = 'POST /auth';
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e edges] ${message}\n`);
-};
+const log = (message) => defaultLog(`[edges] ${message}`);
 
-/** Manual trigger -> one item with the ref order-1 (Set raw JSON + Split Out) -> the node under test. */
-function workflow(id, tested) {
-	const start = manualTrigger('Start');
-	const list = node({
-		name: 'Refs',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs: ['order-1'] }), options: {} },
-	});
-	const split = node({ name: 'One per Ref', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'refs', options: {} } });
-	const connections = {
-		Start: { main: [[{ node: 'Refs', type: 'main', index: 0 }]] },
-		Refs: { main: [[{ node: 'One per Ref', type: 'main', index: 0 }]] },
-		'One per Ref': { main: [[{ node: tested.name, type: 'main', index: 0 }]] },
-	};
-	return { id, name: `e2e edges: ${id}`, nodes: [start, list, split, tested], connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
-}
+/** One item with the ref order-1 -> the node under test. */
+const workflow = (id, tested) => perRefWorkflow(id, ['order-1'], [tested]);
 
 const screen = (options = {}) =>
 	node({
@@ -84,29 +65,6 @@ const WORKFLOWS = {
 	trickle: workflow('e2eEdgeTrickle01', screen({ timeoutSeconds: 1 })),
 	oversize: workflow('e2eEdgeOversize1', screen()),
 };
-
-/**
- * Another origin (another loopback port) that a redirect points at. It records every request with
- * its header names and answers as a willing API would, so a followed redirect would go on.
- */
-async function startForeignOrigin() {
-	const requests = [];
-	const server = http.createServer((req, res) => {
-		requests.push({ method: req.method, url: req.url, headers: Object.keys(req.headers) });
-		req.resume();
-		const body = req.url.includes('/auth') ? { access_token: 'foreign-token', expires_in: 3600 } : { totalHits: 0, hits: [] };
-		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		origin: `http://127.0.0.1:${server.address().port}`,
-		requests,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
-}
 
 /**
  * At debug level n8n prints the --rawOutput JSON as one coloured log entry: a timestamp and "info"
@@ -165,9 +123,7 @@ for (const version of VERSIONS) {
 				state.sandbox = await startSandbox({ port: 0 });
 				state.foreign = await startForeignOrigin();
 				state.instance = await createInstance(version, { name: 'edges', log });
-				await state.instance.importCredentials([
-					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
-				]);
+				await state.instance.importCredentials([sandboxCredential(state.sandbox.baseUrl)]);
 				await state.instance.importWorkflows(Object.values(WORKFLOWS));
 			},
 			{ timeout: 30 * 60 * 1000 },

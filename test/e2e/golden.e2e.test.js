@@ -4,20 +4,17 @@
 // same requests and give the same output as recorded (test/golden/expected/). A renamed parameter or
 // option value, a changed default or a changed output fails here; such a change belongs in a new node
 // version (CONTRIBUTING.md). How a run is compared: test/golden/golden.js.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/golden.e2e.test.js
 
 const { describe, it, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
 const { declaredOperations, nodeDescriptions } = require('./lib/package-nodes');
+const { defaultLog } = require('./lib/util');
 const { EXPECTED_DIR, PACKAGE, differences, expectationFor, loadExpected, loadFixtures, operationsOf, runGolden, staleParameters } = require('../golden/golden');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e golden] ${message}\n`);
-};
+const log = (message) => defaultLog(`[golden] ${message}`);
 
 const fixtures = loadFixtures();
 

@@ -8,27 +8,22 @@
 // identity_journeys, the payment's status read back and its outcome branched on.
 // n8n 1.123's Data Table node cannot name a table: there the test points it at the table's id, as a
 // 1.x user picks the table from the list.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/hosted-flows.e2e.test.js
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { nodeOutput } = require('./lib/instance');
 const { dataTableRows } = require('./lib/data-tables');
 const { startExampleServer } = require('./lib/example-server');
+const { EXAMPLE_CREDENTIALS, readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
+const { emulatorControl } = util;
 const { closeSuite, control, postJson, waitUntil } = require('./trigger-helpers');
 
-const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
-const example = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 const JOURNEY = example('hosted-identity-journey.json');
 const PAYMENT = example('pay-by-bank.json');
-const CREDENTIALS = example('credentials.sandbox.json');
-const SIGNING_SECRET = CREDENTIALS.find((c) => c.type === 'verificationServicesWebhookApi').data.signingSecret;
+const SIGNING_SECRET = EXAMPLE_CREDENTIALS.find((c) => c.type === 'verificationServicesWebhookApi').data.signingSecret;
 const TABLE = 'identity_journeys';
 
 const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -55,11 +50,7 @@ for (const version of versions) {
 		let journeyId;
 		let paymentId;
 		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body.map((r) => r.body);
-		const emulator = async (method, route, body) => {
-			const res = await control(sandbox, method, route, body);
-			assert.equal(res.status, 200, `${method} /__control${route}: ${JSON.stringify(res.body).slice(0, 500)}`);
-			return res.body;
-		};
+		const emulator = (method, route, body) => emulatorControl(sandbox.url, method, route.slice(1), body);
 
 		/** The run of `workflowId` that the trigger started for a result about `id`, once finished. */
 		async function triggeredRun(workflowId, triggerName, field, id) {

@@ -5,25 +5,21 @@
 // that also serve actions (Challenge Deposit, Send OTP): an MCP client has no human review, so they
 // refuse unless their option Run Without Human Review is on. n8n 2.40.7 and 1.123 (trigger version 2
 // exists in both).
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/mcp.e2e.test.js
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
-const { emulatorControl } = require('./lib/util');
+const { defaultLog, emulatorControl } = require('./lib/util');
+const { EXAMPLE_CREDENTIALS, readExample, sandboxCredential } = require('./lib/workflows');
 const { parse } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const EXAMPLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'mcp-reads-server.json'), 'utf8'));
-const CREDENTIALS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'));
-const SANDBOX_CREDENTIAL = CREDENTIALS[0];
-const BEARER = CREDENTIALS.find((c) => c.type === 'httpBearerAuth'); // the trigger's; npm start imports it too
+const EXAMPLE = readExample('mcp-reads-server.json');
+const BEARER = EXAMPLE_CREDENTIALS.find((c) => c.type === 'httpBearerAuth'); // the trigger's; npm start imports it too
 const TOKEN = BEARER.data.token;
 const SDK = (entry) => require(require.resolve(`@modelcontextprotocol/sdk/${entry}`, { paths: [path.join(__dirname, 'n8n-v2')] }));
 const { Client } = SDK('client');
@@ -32,9 +28,7 @@ const TRIGGER = 'Verification Reads';
 const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/challenge-deposit', otp: 'POST /phone-service/verification' };
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e mcp] ${message}\n`);
-};
+const log = (message) => defaultLog(`[mcp] ${message}`);
 const { toolDescriptionOf } = require(path.join(REPO_ROOT, 'dist/nodes/shared/operation/tool-output.js'));
 const dist = (file, name) => toolDescriptionOf(require(path.join(REPO_ROOT, 'dist/nodes', file))[name]);
 
@@ -97,10 +91,7 @@ for (const version of VERSIONS) {
 			server = await n8n.startServer();
 			await server.setupOwner();
 			const { workflowIds } = await server.createCredentialsAndWorkflows({
-				credentials: [
-					{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
-					BEARER,
-				],
+				credentials: [sandboxCredential(sandbox.baseUrl), BEARER],
 				workflows: [EXAMPLE, actions, optIn],
 			});
 			for (const id of workflowIds) await server.activateWorkflow(id);

@@ -6,20 +6,17 @@
 // created through n8n's REST API first, as a user creates it once in the editor. n8n 1.123's Data
 // Table node cannot name a table (only list or id): there the test points it at the table's id, as
 // a 1.x user picks the table from the list.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/onboarding-decision.e2e.test.js
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { dataTableRows } = require('./lib/data-tables');
 const { startExampleServer } = require('./lib/example-server');
+const { readExample } = require('./lib/workflows');
 const util = require('./lib/util');
 const { closeSuite, control, postJson } = require('./trigger-helpers');
 
-const EXAMPLE = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'onboarding-decision.json'), 'utf8'));
+const EXAMPLE = readExample('onboarding-decision.json');
 const TABLE = 'onboarding_decisions';
 
 const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);

@@ -6,22 +6,16 @@
 //   examples/qes-onboarding.json  webhook -> Create Session Link -> "e-mail"; the person signs (emulator
 //                                 control) -> the provider's ping -> QES trigger -> signed document
 // (examples/document-journey.json starts with a Manual Trigger and runs in operations.e2e.test.js.)
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/onboarding.e2e.test.js
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
-const { startSandbox } = require('../../sandbox/server');
-const { createInstance, nodeOutput, nodeError, packageManifest } = require('./lib/instance');
+const { nodeOutput, nodeError } = require('./lib/instance');
+const { startExampleServer } = require('./lib/example-server');
+const { readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
-const { control, postJson, waitUntil, executions } = require('./trigger-helpers');
+const { closeSuite, control, postJson, waitUntil, executions } = require('./trigger-helpers');
 
-const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
-const example = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-const sandboxCredential = example('credentials.sandbox.json')[0];
 
 const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
 const LINK_ROUTE = 'POST /onboarding/createSessionLink';
@@ -50,21 +44,8 @@ for (const version of versions) {
 
 		before(
 			async () => {
-				const manifest = packageManifest();
-				if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
-				sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
-				instance = await createInstance(version, { name: 'onboarding', log });
-				const port = await util.freePort();
-				base = `http://127.0.0.1:${port}`;
-				// n8n 2.x names WEBHOOK_URL deprecated in favour of N8N_WEBHOOK_URL; 1.x knows only WEBHOOK_URL.
-				server = await instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
-				await server.ensureLoggedIn();
-				const { workflowIds } = await server.createCredentialsAndWorkflows({
-					credentials: [{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: sandbox.baseUrl } }],
-					workflows: [example('phone-otp.json'), example('qes-onboarding.json')],
-				});
-				qesId = workflowIds[1];
-				for (const id of workflowIds) await server.activateWorkflow(id);
+				const workflows = [example('phone-otp.json'), example('qes-onboarding.json')];
+				({ sandbox, instance, server, base, ids: [, qesId] } = await startExampleServer(version, { name: 'onboarding', log, workflows }));
 				// The QES trigger registers n8n's URL with the API on activation.
 				await waitUntil('the QES trigger to configure its webhook', async () => (await control(sandbox, 'GET', '/webhook')).status === 200);
 				log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
@@ -72,14 +53,7 @@ for (const version of versions) {
 			{ timeout: 45 * 60 * 1000 },
 		);
 
-		after(
-			async () => {
-				if (instance) await instance.destroy();
-				if (sandbox) await sandbox.close();
-				log(`${version}: suite took ${((Date.now() - started) / 1000).toFixed(1)} s`);
-			},
-			{ timeout: 2 * 60 * 1000 },
-		);
+		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
 
 		/** Signs up through the phone example: its answer {referenceId, sentTo, submitCodeUrl} and the code "sent". */
 		async function signUp(phoneNumber) {

@@ -7,15 +7,11 @@
 // KYB example's results are checked against g3. The answers of either API generation are read by the
 // node tests (test/nodes, against the emulator playing g2 and g3).
 //
-//   npm run build && node --test --test-concurrency=1 test/e2e/operations.e2e.test.js
-//
 // Per version: one n8n instance (test/e2e/lib/instance.js), one credential, one import of all
 // workflows, then ONE `n8n execute-batch --snapshot` process that runs every workflow expected to
 // succeed and writes each execution's full run data to <id>-snapshot.json, plus one `n8n execute`
 // for the failing workflow (execute-batch keeps only the error's description, not its message).
 // n8n's start-up (~5-10 s) dominates a single `n8n execute`, so batching saves most of the time.
-// N8N_E2E_OPS_MODE=execute runs every workflow with its own `n8n execute` instead (slower; handy
-// when a batch run misbehaves). N8N_E2E_VERSIONS=v2 (or v1) limits the versions.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -24,25 +20,17 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
-const { runBatch, runEach } = require('./lib/batch');
+const { defaultLog, emulatorControl } = require('./lib/util');
+const { runBatch } = require('./lib/batch');
+const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const MODE = process.env.N8N_E2E_OPS_MODE === 'execute' ? 'execute' : 'batch';
-const PACKAGE = 'n8n-nodes-verification-services';
-
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e operations] ${message}\n`);
-};
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const log = (message) => defaultLog(`[operations] ${message}`);
 
 // ---------------------------------------------------------------------------------------------
 // What is run
 
-const sandboxCredential = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'credentials.sandbox.json'), 'utf8'))[0];
-const CREDENTIAL_REF = { id: sandboxCredential.id, name: sandboxCredential.name };
 /** The same credential against the emulator that plays the newer API generation. */
 const G3_CREDENTIAL_REF = { id: 'verification-sandbox-g3', name: 'Verification Services (sandbox emulator, g3)' };
 
@@ -70,42 +58,20 @@ function kybExampleAgainstG3(examples) {
 }
 
 /** A blank name reaches the AML node through an expression: validation must stop it before any request. */
-const failingWorkflow = {
-	id: 'e2eBlankAmlName1',
-	name: 'e2e: AML check with a blank name from an expression',
-	nodes: [
-		{ id: 'fail-n0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'fail-n1',
-			name: 'Person',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-			parameters: {
-				mode: 'manual',
-				assignments: { assignments: [{ id: 'fail-a0', name: 'fullName', value: '   ', type: 'string' }] },
-				includeOtherFields: false,
-				options: {},
-			},
-		},
-		{
-			id: 'fail-n2',
+const failingWorkflow = chain(
+	'e2e: AML check with a blank name from an expression',
+	[
+		manualTrigger('Start'),
+		node({ name: 'Person', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ fullName: '   ' }), options: {} } }),
+		node({
 			name: 'Screen Person',
-			type: `${PACKAGE}.verificationAml`,
-			typeVersion: 1,
-			position: [440, 0],
+			type: 'n8n-nodes-verification-services.verificationAml',
 			parameters: { operation: 'checkIndividual', name: '={{ $json.fullName }}', options: {} },
-			credentials: { verificationServicesApi: CREDENTIAL_REF },
-		},
+			credentials: SANDBOX_CREDENTIAL_REF,
+		}),
 	],
-	connections: {
-		Start: { main: [[{ node: 'Person', type: 'main', index: 0 }]] },
-		Person: { main: [[{ node: 'Screen Person', type: 'main', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-	pinData: {},
-	active: false,
-};
+	{ id: 'e2eBlankAmlName1' },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Running
@@ -119,25 +85,14 @@ for (const version of VERSIONS) {
 			sandboxG3: null,
 			instance: null,
 			results: new Map(),
-			/** n8n processes that ran workflows (each may exchange the key for a token once). */
-			processes: 0,
 			amlChecksBeforeFailure: 0,
 			amlChecksAfterFailure: 0,
 			failure: null,
-			timings: {},
 		};
-		let started = Date.now();
-
-		const controlOf = (sandbox) => {
-			const get = async (controlPath) => {
-				const res = await freshFetch(`${sandbox().url}/__control/${controlPath}`);
-				assert.equal(res.status, 200, `GET /__control/${controlPath}`);
-				return await res.json();
-			};
-			return { get, requests: async (route) => await get(`requests?route=${encodeURIComponent(route)}`) };
-		};
-		const sandboxes = { g2: controlOf(() => state.sandbox), g3: controlOf(() => state.sandboxG3) };
-		const stats = async (generation = 'g2') => await sandboxes[generation].get('stats');
+		/** n8n processes that ran workflows, the execute-batch and the failing workflow's execute: each may exchange the key for a token once. */
+		const PROCESSES = 2;
+		const control = (generation, controlPath) => emulatorControl((generation === 'g3' ? state.sandboxG3 : state.sandbox).url, 'GET', controlPath);
+		const stats = async (generation = 'g2') => await control(generation, 'stats');
 
 		/** The run of a workflow, failing the test with n8n's error when it did not succeed. */
 		const succeeded = (id) => {
@@ -157,53 +112,29 @@ for (const version of VERSIONS) {
 				assert.ok(items, `node "${node}" produced output`);
 				return items;
 			},
-			sandbox: sandboxes[generation],
+			requests: async (route) => await control(generation, `requests?route=${encodeURIComponent(route)}`),
 		});
 
 		before(
 			async () => {
-				started = Date.now();
 				state.sandbox = await startSandbox({ port: 0 });
 				state.sandboxG3 = await startSandbox({ port: 0, config: { generation: 'g3' } });
-				const t0 = Date.now();
-				state.instance = await createInstance(version, { name: 'operations', log });
-				state.timings.setupMs = Date.now() - t0;
-				const { instance } = state;
-
-				await instance.importCredentials([
-					{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } },
-					{ ...sandboxCredential, ...G3_CREDENTIAL_REF, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandboxG3.baseUrl } },
-				]);
-				const succeeding = [
-					...examples.map((e) => e.workflow),
-					kybExampleAgainstG3(examples),
-				];
-				const t1 = Date.now();
+				const instance = (state.instance = await createInstance(version, { name: 'operations', log }));
+				await instance.importCredentials([sandboxCredential(state.sandbox.baseUrl), { ...sandboxCredential(state.sandboxG3.baseUrl), ...G3_CREDENTIAL_REF }]);
+				const succeeding = [...examples.map((e) => e.workflow), kybExampleAgainstG3(examples)];
 				await instance.importWorkflows([...succeeding, failingWorkflow]);
-				state.timings.importMs = Date.now() - t1;
-
-				const ids = succeeding.map((w) => w.id);
-				const run = MODE === 'batch' ? await runBatch(instance, ids) : await runEach(instance, ids);
-				state.processes += MODE === 'batch' ? 1 : ids.length;
+				const run = await runBatch(instance, succeeding.map((w) => w.id));
 				state.results = run.results;
-				state.timings.runMs = run.durationMs;
-				log(`${version}: ${ids.length} workflows in ${MODE} mode took ${seconds(run.durationMs)}`);
+				log(`${version}: ${succeeding.length} workflows in one execute-batch took ${(run.durationMs / 1000).toFixed(1)} s`);
 
 				state.amlChecksBeforeFailure = (await stats()).counts['POST /aml/checkIndividual'] ?? 0;
 				state.failure = await instance.execute(failingWorkflow.id);
-				state.processes += 1;
 				state.amlChecksAfterFailure = (await stats()).counts['POST /aml/checkIndividual'] ?? 0;
-				state.timings.failureMs = state.failure.durationMs;
 			},
 			{ timeout: 60 * 60 * 1000 },
 		);
 
 		after(async () => {
-			const wall = Date.now() - started;
-			log(
-				`${version}: wall time ${seconds(wall)} (instance setup ${seconds(state.timings.setupMs ?? 0)}, import ${seconds(state.timings.importMs ?? 0)}, ` +
-					`workflows ${seconds(state.timings.runMs ?? 0)}, failing workflow ${seconds(state.timings.failureMs ?? 0)})`,
-			);
 			if (state.instance) await state.instance.destroy();
 			if (state.sandbox) await state.sandbox.close();
 			if (state.sandboxG3) await state.sandboxG3.close();
@@ -234,12 +165,12 @@ for (const version of VERSIONS) {
 				'Max Mixed (Board Member): SANCTION (OFAC-SDN), PEP (PEP-GLOBAL), CRIMINAL (EUROPOL-MOST-WANTED)',
 			]);
 			assert.match(summary.summary, /^Globex Corporation: 1 officer\(s\) on AML lists\. Max Mixed/);
-			const checks = (await run.sandbox.requests('POST /aml/checkIndividual')).map((r) => r.body);
+			const checks = (await run.requests('POST /aml/checkIndividual')).map((r) => r.body);
 			assert.ok(
 				checks.some((b) => b.name === 'Max Mixed' && b.dob === '1975/07/07'),
 				'the officer\'s ISO date of birth was sent as yyyy/mm/dd',
 			);
-			const [details] = (await run.sandbox.requests('POST /kyb/company/details')).filter((r) => r.body.companyId === 'US-DE-5551234');
+			const [details] = (await run.requests('POST /kyb/company/details')).filter((r) => r.body.companyId === 'US-DE-5551234');
 			assert.deepEqual(details.body.include, { documents: true, officers: true });
 			const documents = run.items('Retrieve Document');
 			assert.deepEqual(
@@ -267,13 +198,13 @@ for (const version of VERSIONS) {
 
 		// ---- token exchanges -------------------------------------------------------------------
 
-		it(`POST /auth stays at most one per n8n process and credential (mode: ${MODE})`, async () => {
+		it('POST /auth stays at most one per n8n process and credential', async () => {
 			for (const generation of ['g2', 'g3']) {
 				const { counts } = await stats(generation);
 				const auth = counts['POST /auth'] ?? 0;
-				log(`${version}: ${generation} POST /auth ${auth} time(s) for ${state.processes} n8n process(es); all API calls: ${JSON.stringify(counts)}`);
+				log(`${version}: ${generation} POST /auth ${auth} time(s) for ${PROCESSES} n8n processes; all API calls: ${JSON.stringify(counts)}`);
 				assert.ok(auth >= 1, 'the key was exchanged for a token');
-				assert.ok(auth <= state.processes, `POST /auth ${auth} times for ${state.processes} n8n processes`);
+				assert.ok(auth <= PROCESSES, `POST /auth ${auth} times for ${PROCESSES} n8n processes`);
 			}
 		});
 	});

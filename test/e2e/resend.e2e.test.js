@@ -10,16 +10,14 @@
 // order does not matter); each Stop Workflow case needs an execution of its own (`n8n execute`, beside
 // the server that created the workflows). Last, through that server, an execution stopped while a
 // deposit is on the wire: n8n saves no node data of a stopped execution, so the receipt is in n8n's log.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/resend.e2e.test.js
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
-const { emulatorControl } = require('./lib/util');
-const { node, manualTrigger, SANDBOX_CREDENTIAL: sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { defaultLog, emulatorControl } = require('./lib/util');
+const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
@@ -28,9 +26,7 @@ const REFS = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5'];
 /** n8n's Retry On Fail as the editor saves it: 3 tries (n8n waits 1 s between them when 0 is given). */
 const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e resend] ${message}\n`);
-};
+const log = (message) => defaultLog(`[resend] ${message}`);
 
 /** `'<tag>-' + $json.refs`: the value that tells each case's and item's requests apart. */
 const tagged = (tag) => `={{ '${tag}-' + $json.refs }}`;
@@ -109,18 +105,7 @@ function caseNode(key, tag, onError, parameters) {
 	});
 }
 
-/** Manual trigger -> one item per ref (Set raw JSON + Split Out) -> every tested node. */
-function workflow(id, tested) {
-	const start = manualTrigger('Start');
-	const list = node({ name: 'Refs', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs: REFS }), options: {} } });
-	const split = node({ name: 'One per Ref', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'refs', options: {} } });
-	const connections = {
-		Start: { main: [[{ node: 'Refs', type: 'main', index: 0 }]] },
-		Refs: { main: [[{ node: 'One per Ref', type: 'main', index: 0 }]] },
-		'One per Ref': { main: [tested.map((n) => ({ node: n.name, type: 'main', index: 0 }))] },
-	};
-	return { id, name: `e2e resend: ${id}`, nodes: [start, list, split, ...tested], connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
-}
+const workflow = (id, tested) => perRefWorkflow(id, REFS, tested);
 
 const continueNodes = [
 	...Object.keys(OPERATIONS).flatMap((key) => [caseNode(key, 'cont', 'continueRegularOutput'), caseNode(key, 'errout', 'continueErrorOutput')]),
@@ -182,7 +167,7 @@ for (const version of VERSIONS) {
 				state.server = await state.instance.startServer();
 				await state.server.ensureLoggedIn();
 				const { workflowIds } = await state.server.createCredentialsAndWorkflows({
-					credentials: [{ ...sandboxCredential, data: { ...sandboxCredential.data, sandboxBaseUrl: state.sandbox.baseUrl } }],
+					credentials: [sandboxCredential(state.sandbox.baseUrl)],
 					workflows: Object.values(WORKFLOWS),
 				});
 				Object.keys(WORKFLOWS).forEach((key, i) => (state.ids[key] = workflowIds[i]));
@@ -244,8 +229,7 @@ for (const version of VERSIONS) {
 			await control('POST', 'reset');
 			await control('POST', 'config', { latencyMs: 2000 });
 			const { server } = state;
-			const workflowData = await server.getWorkflow(state.ids.cancel);
-			const { executionId } = await server.post(`/rest/workflows/${state.ids.cancel}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+			const executionId = await server.startWorkflow(state.ids.cancel, { trigger: 'Start' });
 			// The token is issued, then the first deposit waits in the emulator.
 			for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
 				await new Promise((resolve) => setTimeout(resolve, 50));

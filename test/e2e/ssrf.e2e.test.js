@@ -4,42 +4,31 @@
 // the address (N8N_SSRF_ALLOWED_IP_RANGES) or the host name (N8N_SSRF_ALLOWED_HOSTNAMES) lets the
 // same workflow run. The sandbox emulator listens on 127.0.0.1, a loopback address n8n blocks.
 // n8n 1.x has no SSRF protection: the suite runs in 2.x only.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/ssrf.e2e.test.js
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
-const { SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
+const { defaultLog, freshFetch } = require('./lib/util');
+const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const log = (message) => {
-	if (!process.env.N8N_E2E_QUIET) process.stderr.write(`[e2e ssrf] ${message}\n`);
-};
+const log = (message) => defaultLog(`[ssrf] ${message}`);
 
-const workflow = {
-	id: 'e2eSsrfAmlCheck1',
-	name: 'e2e: AML check with SSRF protection on',
-	nodes: [
-		{ id: 'ssrf-n0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'ssrf-n1',
+const workflow = chain(
+	'e2e: AML check with SSRF protection on',
+	[
+		manualTrigger('Start'),
+		node({
 			name: 'Screen Person',
 			type: 'n8n-nodes-verification-services.verificationAml',
-			typeVersion: 1,
-			position: [220, 0],
 			parameters: { operation: 'checkIndividual', name: 'Viktor Sanctioned', options: {} },
 			credentials: SANDBOX_CREDENTIAL_REF,
-		},
+		}),
 	],
-	connections: { Start: { main: [[{ node: 'Screen Person', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-	pinData: {},
-	active: false,
-};
+	{ id: 'e2eSsrfAmlCheck1' },
+);
 
 const PROTECTED = { N8N_SSRF_PROTECTION_ENABLED: 'true' };
 
@@ -54,7 +43,7 @@ describe('SSRF protection with the package', { skip: !VERSIONS.includes('v2') &&
 			instance = await createInstance('v2', { name: 'ssrf', log });
 			// The emulator by name, so that the host name allow-list has a name to match.
 			const baseUrl = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
-			await instance.importCredentials([{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: baseUrl } }]);
+			await instance.importCredentials([sandboxCredential(baseUrl)]);
 			await instance.importWorkflows([workflow]);
 		},
 		{ timeout: 30 * 60 * 1000 },

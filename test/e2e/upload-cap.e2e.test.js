@@ -11,14 +11,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
 const { freshFetch } = require('./lib/util');
-const { chain, manualTrigger, node } = require('./lib/workflows');
+const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
 const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
-const TYPE = 'verificationServicesApi';
-const CREDENTIAL = { id: 'upload-cap-e2e', name: 'Verification Services (upload cap e2e)' };
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: Add Image refuses a file above 20 MB`, { timeout: 15 * 60 * 1000 }, () => {
@@ -32,9 +30,7 @@ for (const version of VERSIONS) {
 			fs.writeFileSync(path.join(folder, 'front.png'), Buffer.alloc(21 * 1024 * 1024, 7));
 			sandbox = await startSandbox({ port: 0 });
 			n8n = await createInstance(version, { name: 'upload-cap' });
-			await n8n.importCredentials([
-				{ ...CREDENTIAL, type: TYPE, data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID } },
-			]);
+			await n8n.importCredentials([sandboxCredential(sandbox.baseUrl)]);
 			workflow = chain('e2e: Add Image of a 21 MB file', [
 				manualTrigger(),
 				node({
@@ -48,7 +44,7 @@ for (const version of VERSIONS) {
 					type: 'n8n-nodes-verification-services.verificationDocument',
 					typeVersion: 1,
 					parameters: { operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'binary', binaryPropertyName: 'data' },
-					credentials: { [TYPE]: CREDENTIAL },
+					credentials: SANDBOX_CREDENTIAL_REF,
 				}),
 			]);
 			await n8n.importWorkflows([workflow]);

@@ -19,15 +19,15 @@ const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('../e2e/lib/instance');
 const { batchableIds, runBatch } = require('../e2e/lib/batch');
 const { nodeDescriptions } = require('../e2e/lib/package-nodes');
-const { freshFetch, freePort } = require('../e2e/lib/util');
+const { emulatorControl, freePort } = require('../e2e/lib/util');
+const { EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, sandboxCredential } = require('../e2e/lib/workflows');
 const { control, emulatorPing, postJson, settleExecutions, waitUntil } = require('../e2e/trigger-helpers');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 const EXPECTED_DIR = path.join(__dirname, 'expected');
 const PACKAGE = 'n8n-nodes-verification-services';
 
-const [SANDBOX_CREDENTIAL, SIGNING_CREDENTIAL] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'credentials.sandbox.json'), 'utf8'));
+const SIGNING_CREDENTIAL = EXAMPLE_CREDENTIALS[1];
 
 /** The fixtures, by file name without .json, in name order. */
 function loadFixtures() {
@@ -145,14 +145,10 @@ const TRIGGER_EVENTS = {
 		executions: 2,
 		ready: async ({ url }) => (await postJson(url, {})).status === 401,
 		send: async ({ sandbox, url }) => {
-			const emulator = async (route, body) => {
-				const res = await control(sandbox, 'POST', route, body);
-				if (res.status !== 200) throw new Error(`POST /__control${route}: ${res.status} ${JSON.stringify(res.body)}`);
-				return res.body;
-			};
-			await emulator('/results/webhook', { url, signingSecret: SIGNING_CREDENTIAL.data.signingSecret });
-			await emulator('/results/journey', { transactionId: 'tx-golden-0001', success: 'PASS' });
-			await emulator('/results/payment', { referenceId: 'ref-golden-0001', status: 'SUCCESS' });
+			const emulator = (route, body) => emulatorControl(sandbox.url, 'POST', route, body);
+			await emulator('results/webhook', { url, signingSecret: SIGNING_CREDENTIAL.data.signingSecret });
+			await emulator('results/journey', { transactionId: 'tx-golden-0001', success: 'PASS' });
+			await emulator('results/payment', { referenceId: 'ref-golden-0001', status: 'SUCCESS' });
 		},
 	},
 };
@@ -177,7 +173,7 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
 		await server.ensureLoggedIn();
 		const { workflowIds } = await server.createCredentialsAndWorkflows({
-			credentials: [{ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: sandbox.baseUrl } }, SIGNING_CREDENTIAL],
+			credentials: [sandboxCredential(sandbox.baseUrl), SIGNING_CREDENTIAL],
 			workflows: fixtures.map((f) => f.workflow),
 		});
 		const ids = await batchableIds(server, workflowIds);
@@ -194,7 +190,7 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 	}
 }
 
-const requestLog = async (sandbox) => await (await freshFetch(`${sandbox.url}/__control/requests`)).json();
+const requestLog = (sandbox) => emulatorControl(sandbox.url, 'GET', 'requests');
 
 /** The Manual Trigger fixtures (with their `id`s in n8n), in one execute-batch beside the idle server. */
 async function runManual({ instance, sandbox, fixtures, log }) {

@@ -9,8 +9,8 @@
 //   node test/golden/record.js --check                     # prints the differences, writes nothing
 //   node test/golden/record.js trigger-webhook-v2          # only the fixtures named (file names without .json)
 
-const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const { isDeepStrictEqual: sameAs } = require('node:util');
 
 const { EXPECTED_DIR, differences, expectedFile, loadExpected, loadFixtures, runGolden } = require('./golden');
 
@@ -18,15 +18,6 @@ const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) =>
 const checkOnly = process.argv.includes('--check');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const log = (m) => process.stderr.write(`[golden] ${m}\n`);
-
-const sameAs = (a, b) => {
-	try {
-		assert.deepStrictEqual(a, b);
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 async function main() {
 	const fixtures = loadFixtures().filter((f) => only.length === 0 || only.includes(f.name));

@@ -1,6 +1,6 @@
 'use strict';
 // Runs many imported workflows in one n8n process: `n8n execute-batch` (n8n's start-up of ~5-10 s
-// dominates a single `n8n execute`, so batching saves most of the time), or one `n8n execute` each.
+// dominates a single `n8n execute`, so batching saves most of the time).
 // Used by operations.e2e.test.js and golden.e2e.test.js.
 
 const fs = require('node:fs');
@@ -60,15 +60,4 @@ async function runBatch(instance, ids) {
 	return { results, durationMs: res.durationMs };
 }
 
-async function runEach(instance, ids) {
-	const results = new Map();
-	let durationMs = 0;
-	for (const id of ids) {
-		const result = await instance.execute(id);
-		durationMs += result.durationMs;
-		results.set(id, result);
-	}
-	return { results, durationMs };
-}
-
-module.exports = { runBatch, runEach, batchableIds };
+module.exports = { runBatch, batchableIds };

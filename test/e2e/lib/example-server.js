@@ -1,79 +1,49 @@
-"use strict";
+'use strict';
 // An example workflow as a user runs it after `npm start`: the emulator, an n8n server with this
 // package, the sandbox credentials pointed at the emulator, the examples created and published, and
 // the data tables they write to created (n8n 1.x: picked by id, as a 1.x user picks them).
 
-const fs = require("node:fs");
-const path = require("node:path");
+const { startSandbox } = require('../../../sandbox/server');
+const { closeSuite } = require('../trigger-helpers');
+const { ensureDataTables, pickDataTablesById } = require('./data-tables');
+const { createInstance, packageManifest } = require('./instance');
+const util = require('./util');
+const { EXAMPLE_CREDENTIALS, sandboxCredential } = require('./workflows');
 
-const { startSandbox } = require("../../../sandbox/server");
-const { closeSuite } = require("../trigger-helpers");
-const { ensureDataTables, pickDataTablesById } = require("./data-tables");
-const { createInstance, packageManifest } = require("./instance");
-const util = require("./util");
-
-const CREDENTIALS_FILE = path.resolve(
-  __dirname,
-  "..",
-  "..",
-  "..",
-  "examples",
-  "credentials.sandbox.json",
-);
-
-/** The examples' credentials: the API credential pointed at the emulator, and the webhook trigger's signing secret. */
-function sandboxCredentials(baseUrl) {
-  return JSON.parse(fs.readFileSync(CREDENTIALS_FILE, "utf8")).map((c) =>
-    c.type === "verificationServicesApi"
-      ? { ...c, data: { ...c.data, sandboxBaseUrl: baseUrl } }
-      : c,
-  );
-}
+/** The examples' credentials: the API credential pointed at the emulator, the webhook trigger's signing secret, the MCP bearer token. */
+const sandboxCredentials = (baseUrl) => [sandboxCredential(baseUrl), ...EXAMPLE_CREDENTIALS.slice(1)];
 
 /**
  * Starts the emulator and an n8n server running `workflows`. Resolves with { sandbox, instance,
  * server, base (the server's URL), tables (data table ids by name), ids (the workflows' ids, in
- * order: the server chooses them) }; when a step fails, what was
- * started is closed (the n8n folder kept for inspection) before the error is thrown.
+ * order: the server chooses them) }; when a step fails, what was started is closed (the n8n folder
+ * kept for inspection) before the error is thrown.
  */
 async function startExampleServer(version, { name, log, workflows }) {
-  const manifest = packageManifest();
-  if (!manifest.complete)
-    throw new Error(
-      `build the package first (npm run build); missing: ${manifest.missing.join(", ")}`,
-    );
-  const started = {};
-  try {
-    started.sandbox = await startSandbox({
-      port: 0,
-      host: "127.0.0.1",
-      config: { latencyMs: 0 },
-    });
-    started.instance = await createInstance(version, { name, log });
-    const port = await util.freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = await started.instance.startServer({
-      port,
-      env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` },
-    });
-    await server.ensureLoggedIn();
-    const { workflowIds: ids } = await server.createCredentialsAndWorkflows({
-      credentials: sandboxCredentials(started.sandbox.baseUrl),
-      workflows,
-    });
-    const tables = {};
-    for (const [i, workflow] of workflows.entries()) {
-      const tableIds = await ensureDataTables(server, workflow);
-      Object.assign(tables, tableIds);
-      if (version === "v1" && Object.keys(tableIds).length)
-        await pickDataTablesById(server, ids[i], tableIds);
-    }
-    for (const id of ids) await server.activateWorkflow(id);
-    return { ...started, server, base, tables, ids };
-  } catch (error) {
-    await closeSuite({ ...started, failed: true, log }).catch(() => {});
-    throw error;
-  }
+	const manifest = packageManifest();
+	if (!manifest.complete) throw new Error(`build the package first (npm run build); missing: ${manifest.missing.join(', ')}`);
+	const started = {};
+	try {
+		started.sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
+		started.instance = await createInstance(version, { name, log });
+		const port = await util.freePort();
+		const base = `http://127.0.0.1:${port}`;
+		// n8n 2.x names WEBHOOK_URL deprecated in favour of N8N_WEBHOOK_URL; 1.x knows only WEBHOOK_URL.
+		const server = await started.instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
+		await server.ensureLoggedIn();
+		const { workflowIds: ids } = await server.createCredentialsAndWorkflows({ credentials: sandboxCredentials(started.sandbox.baseUrl), workflows });
+		const tables = {};
+		for (const [i, workflow] of workflows.entries()) {
+			const tableIds = await ensureDataTables(server, workflow);
+			Object.assign(tables, tableIds);
+			if (version === 'v1' && Object.keys(tableIds).length) await pickDataTablesById(server, ids[i], tableIds);
+		}
+		for (const id of ids) await server.activateWorkflow(id);
+		return { ...started, server, base, tables, ids };
+	} catch (error) {
+		await closeSuite({ ...started, failed: true, log }).catch(() => {});
+		throw error;
+	}
 }
 
 module.exports = { sandboxCredentials, startExampleServer };

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureN8n } = require('./install');
+const { npmEnv } = require('./npm-install');
 const { createRestClient } = require('./rest');
 const util = require('./util');
 
@@ -41,7 +42,7 @@ function ensureWorkRoot() {
 // ---------------------------------------------------------------------------------------------
 // Packing and describing the package under test
 
-const packCache = new Map();
+let packed = null;
 
 function readPackageJson(dir) {
 	return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -84,16 +85,15 @@ function buildHash(packageDir) {
  * installed files are the same, and the two npm boots are not paid again for each n8n.
  * A failing build is reported, not thrown: the tarball then holds whatever dist/ has, and the
  * tests that need the package's nodes skip themselves (see packageManifest()).
- * @returns {Promise<{ tarball: string, nodesDir: string, manifest: object, buildError?: string }>}
+ * @returns {Promise<{ nodesDir: string, buildError?: string }>}
  */
-async function installedPackage(packageDir = REPO_ROOT, { log = defaultLog } = {}) {
-	packageDir = path.resolve(packageDir);
-	if (packCache.has(packageDir)) return packCache.get(packageDir);
-	const promise = (async () => {
+async function installedPackage({ log }) {
+	const packageDir = REPO_ROOT;
+	packed ??= (async () => {
 		let buildError;
 		if (!fs.existsSync(path.join(packageDir, 'dist')) && readPackageJson(packageDir).scripts?.build) {
 			log(`dist/ missing in ${packageDir}: npm run build`);
-			const res = await util.run('npm', ['run', 'build'], { cwd: packageDir, env: cleanNpmEnv(), timeoutMs: 10 * 60 * 1000 });
+			const res = await util.run('npm', ['run', 'build'], { cwd: packageDir, env: npmEnv(), timeoutMs: 10 * 60 * 1000 });
 			if (res.code !== 0) {
 				buildError = `npm run build failed (exit ${res.code}):\n${(res.stdout + res.stderr).split('\n').slice(-30).join('\n')}`;
 				log(buildError);
@@ -111,34 +111,25 @@ async function installedPackage(packageDir = REPO_ROOT, { log = defaultLog } = {
 			if (fs.existsSync(ready)) return;
 			fs.rmSync(dir, { recursive: true, force: true });
 			fs.mkdirSync(nodesDir, { recursive: true });
-			const res = await util.runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: packageDir, env: cleanNpmEnv(), timeoutMs: 5 * 60 * 1000 });
+			const res = await util.runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: packageDir, env: npmEnv(), timeoutMs: 5 * 60 * 1000 });
 			const tarball = path.join(dir, JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))[0].filename);
 			fs.writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
 			await util.runOrThrow(
 				'npm',
 				['install', tarball, '--ignore-scripts', '--legacy-peer-deps', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--bin-links=false', '--package-lock=false', '--install-strategy=shallow', '--prefer-offline', '--loglevel=error'],
-				{ cwd: nodesDir, env: cleanNpmEnv(), timeoutMs: 5 * 60 * 1000 },
+				{ cwd: nodesDir, env: npmEnv(), timeoutMs: 5 * 60 * 1000 },
 			);
 			if (fs.existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow'))) throw new Error('npm installed n8n-workflow next to the package: n8n must provide it');
 			fs.writeFileSync(ready, JSON.stringify({ tarball }));
 		});
-		return { tarball: JSON.parse(fs.readFileSync(ready, 'utf8')).tarball, nodesDir, manifest, buildError };
+		return { nodesDir, buildError };
 	})();
-	packCache.set(packageDir, promise);
 	try {
-		return await promise;
+		return await packed;
 	} catch (error) {
-		packCache.delete(packageDir);
+		packed = null;
 		throw error;
 	}
-}
-
-function cleanNpmEnv(extra = {}) {
-	const env = { ...process.env };
-	for (const k of Object.keys(env)) {
-		if (/^npm_(lifecycle|package|config)_/i.test(k) && !/^npm_config_(cache|registry|userconfig|globalconfig)$/i.test(k)) delete env[k];
-	}
-	return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,23 +137,16 @@ function cleanNpmEnv(extra = {}) {
 
 /**
  * Extracts the execution JSON from n8n's stdout: it starts at the first line that begins with `{`
- * (warnings and log lines come first) and ends at the first later line that is exactly `}` (the
- * JSON is pretty-printed, so only the top-level brace sits in column 0; log lines may follow it).
+ * (warnings and log lines come first) and ends on that line or at the first later line that is
+ * exactly `}` (pretty-printed, only the top-level brace sits in column 0; log lines may follow it).
  * @returns {object|null}
  */
 function parseExecuteOutput(stdout) {
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((l) => l.startsWith('{'));
 	if (start === -1) return null;
-	if (lines[start].trimEnd().endsWith('}')) {
-		try {
-			return JSON.parse(lines[start]);
-		} catch {
-			/* fall through */
-		}
-	}
-	for (let end = start + 1; end < lines.length; end++) {
-		if (lines[end].trimEnd() === '}') {
+	for (let end = start; end < lines.length; end++) {
+		if (end === start ? lines[end].trimEnd().endsWith('}') : lines[end].trimEnd() === '}') {
 			try {
 				return JSON.parse(lines.slice(start, end + 1).join('\n'));
 			} catch {
@@ -210,8 +194,6 @@ function errorFromLog(text) {
 	const relevant = lines.filter((l) => l && /error|unrecognized|not found|does not exist|failed/i.test(l) && !LOG_NOISE.some((re) => re.test(l)));
 	return relevant.slice(0, 5).join('\n');
 }
-
-// ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
 // A migrated, empty database per n8n version: the first n8n command on a fresh SQLite file runs
@@ -275,7 +257,6 @@ class Instance {
 		this.log = log;
 		this.package = null;
 		this.servers = new Set();
-		this.server = null;
 	}
 
 	/** Environment for one n8n process: the instance's env plus a free task-broker port. */
@@ -358,9 +339,8 @@ class Instance {
 	 * Runs a workflow once with `n8n execute --id <id> --rawOutput` (it starts at the workflow's
 	 * trigger/start node, in "cli" mode) and parses the execution JSON.
 	 * @returns {Promise<{ ok: boolean, exitCode: number|null, signal: string|null, exitCrash: string|null,
-	 *   execution: object|null, resultData: object|undefined, runData: object|undefined,
-	 *   error: object|undefined, errorMessage: string|undefined, lastNodeExecuted: string|undefined,
-	 *   hint: string|undefined, raw: string, stdout: string, stderr: string, durationMs: number }>}
+	 *   execution: object|null, runData: object|undefined, error: object|undefined, errorMessage: string|undefined,
+	 *   lastNodeExecuted: string|undefined, stdout: string, stderr: string, durationMs: number }>}
 	 *   `ok`: the JSON was printed and holds no error. `error` is resultData.error, or (when n8n failed
 	 *   before running, e.g. "Unrecognized node type") an object with the message n8n logged.
 	 *   `exitCrash` is set when n8n crashed AFTER printing a complete result (n8n 2.40.7 on Node 24
@@ -374,7 +354,7 @@ class Instance {
 		let errorMessage = error?.message;
 		if (!execution) {
 			errorMessage = errorFromLog(res.stdout + '\n' + res.stderr) || `n8n exited with ${res.code ?? res.signal} and printed no execution`;
-			error = { message: errorMessage, fromLog: true };
+			error = { message: errorMessage };
 		}
 		const crashed = res.signal !== null || (res.code !== null && res.code > 128);
 		const ok = Boolean(execution) && !error && !res.timedOut && (res.code === 0 || crashed);
@@ -383,18 +363,11 @@ class Instance {
 			exitCode: res.code,
 			signal: res.signal,
 			exitCrash: execution && crashed ? (res.signal ?? `exit ${res.code}`) : null,
-			timedOut: res.timedOut,
 			execution,
-			resultData,
 			runData: resultData?.runData,
 			error,
 			errorMessage,
 			lastNodeExecuted: resultData?.lastNodeExecuted,
-			hint: /No active execution found/.test(errorMessage ?? '')
-				? 'n8n 2.x `execute` reports "No active execution found" when the run failed before it started ' +
-					'(e.g. the workflow has issues such as a missing required credential); n8n 1.x says "The workflow has issues ..."'
-				: undefined,
-			raw: res.stdout,
 			stdout: res.stdout,
 			stderr: res.stderr,
 			durationMs: res.durationMs,
@@ -447,7 +420,6 @@ class Instance {
 			// Anything still in the group (task runner) goes too.
 			util.killGroup(child, 'SIGKILL');
 			this.servers.delete(server);
-			if (this.server === server) this.server = null;
 		};
 
 		const readLog = () => {
@@ -483,7 +455,6 @@ class Instance {
 			throw error;
 		}
 		server.startupMs = Date.now() - started;
-		this.server = server;
 		return server;
 	}
 
@@ -515,10 +486,9 @@ function linkN8nWorkflow(userFolder, runtime) {
 /**
  * Creates a fresh n8n instance of `version` with this repository's package installed.
  * @param {'v1'|'v2'} version
- * @param {{ name?: string, packageDir?: string, installPackage?: boolean, env?: object,
- *   log?: (msg: string) => void, keepExisting?: boolean }} [options]
- *   name: folder name (<name>-<version>); packageDir: the package to pack (default: the repo);
- *   installPackage: false for an n8n without the package; env: extra/overriding env for every n8n call;
+ * @param {{ name?: string, env?: object, log?: (msg: string) => void, keepExisting?: boolean,
+ *   useDbTemplate?: boolean, userFolder?: string }} [options]
+ *   name: folder name (<name>-<version>); env: extra/overriding env for every n8n call;
  *   keepExisting: reuse the folder's database instead of starting empty;
  *   useDbTemplate: start from a copy of an already migrated empty database (default; saves the ~5 s
  *   of migrations on the first command; N8N_E2E_NO_DB_TEMPLATE=1 turns it off);
@@ -528,7 +498,7 @@ function linkN8nWorkflow(userFolder, runtime) {
  */
 async function createInstance(
 	version,
-	{ name = 'default', packageDir = REPO_ROOT, installPackage = true, env = {}, log = defaultLog, keepExisting = false, useDbTemplate = true, userFolder: explicitFolder } = {},
+	{ name = 'default', env = {}, log = defaultLog, keepExisting = false, useDbTemplate = true, userFolder: explicitFolder } = {},
 ) {
 	const runtime = await ensureN8n(version, { log });
 	const userFolder = explicitFolder ? path.resolve(explicitFolder) : path.join(ensureWorkRoot(), `${name}-${version}`);
@@ -575,21 +545,9 @@ async function createInstance(
 	}
 	const instance = new Instance({ version, name, userFolder, runtime, env: instanceEnv, log });
 
-	if (installPackage) {
-		const t0 = Date.now();
-		const packed = await installedPackage(packageDir, { log });
-		fs.cpSync(packed.nodesDir, instance.nodesDir, { recursive: true });
-		const installedDir = path.join(instance.nodesDir, 'node_modules', packed.manifest.name);
-		instance.package = {
-			name: packed.manifest.name,
-			version: packed.manifest.version,
-			tarball: packed.tarball,
-			installedDir,
-			buildError: packed.buildError,
-			manifest: packageManifest(installedDir),
-			installMs: Date.now() - t0,
-		};
-	}
+	const { nodesDir, buildError } = await installedPackage({ log });
+	fs.cpSync(nodesDir, instance.nodesDir, { recursive: true });
+	instance.package = { buildError };
 	return instance;
 }
 

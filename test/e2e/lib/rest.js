@@ -5,8 +5,7 @@
 // Shapes checked against the sources of n8n 1.123.x and 2.40.7 (see README):
 //   POST /rest/owner/setup   { email, firstName, lastName, password }          (both)
 //   POST /rest/login         { emailOrLdapLoginId, password }                   (both)
-//   POST /rest/workflows/:id/activate { versionId }                             (both; 1.123 also
-//                            still accepts PATCH /rest/workflows/:id { active: true, versionId })
+//   POST /rest/workflows/:id/activate { versionId }                             (both)
 //   POST /rest/workflows/:id/deactivate
 //   POST /rest/credentials { name, type, data } and POST /rest/workflows { name, nodes, connections,
 //                            settings, pinData, meta, active: false (1.123 needs it) } -> the new entity
@@ -36,9 +35,6 @@ class RestError extends Error {
 	}
 }
 
-/**
- * @param {{ baseUrl: string, version: 'v1'|'v2', runtimeDir: string }} opts
- */
 /** A succeeded or failed execution whose stored data does not show its last node (yet). */
 function finishedWithoutItsData(exec) {
 	if (!['success', 'error'].includes(exec?.status)) return false;
@@ -46,6 +42,7 @@ function finishedWithoutItsData(exec) {
 	return !error && !(lastNodeExecuted && runData?.[lastNodeExecuted]);
 }
 
+/** @param {{ baseUrl: string, version: 'v1'|'v2', runtimeDir: string }} opts */
 function createRestClient({ baseUrl, version, runtimeDir }) {
 	const cookies = new Map();
 	const browserId = crypto.randomUUID();
@@ -62,63 +59,49 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		}
 	}
 
-	/**
-	 * Low-level request. Returns { status, headers, body } and throws RestError on HTTP >= 400
-	 * unless `okStatuses` allows it.
-	 */
-	async function request(method, urlPath, { body, query, headers = {}, raw = false, okStatuses, timeoutMs = 120000 } = {}) {
+	/** Returns the answer's body (its `data` unless `raw`); throws RestError on HTTP >= 400. */
+	async function request(method, urlPath, { body, query, raw = false } = {}) {
 		const url = new URL(urlPath, baseUrl);
 		for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-		const h = { 'browser-id': browserId, accept: 'application/json', ...headers };
+		const h = { 'browser-id': browserId, accept: 'application/json' };
 		if (cookies.size) h.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 		let payload;
 		if (body !== undefined) {
 			h['content-type'] = 'application/json';
 			payload = JSON.stringify(body);
 		}
-		const res = await freshFetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+		const res = await freshFetch(url, { method, headers: h, body: payload, redirect: 'manual', signal: AbortSignal.timeout(120000) });
 		storeCookies(res);
 		const text = await res.text();
 		const parsed = (res.headers.get('content-type') ?? '').includes('json') ? jsonOrText(text) : text;
-		const allowed = okStatuses ? okStatuses.includes(res.status) : res.status < 400;
-		if (!allowed) throw new RestError(method, url.pathname + url.search, res.status, parsed);
-		const data = !raw && parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
-		return { status: res.status, headers: res.headers, body: data };
+		if (res.status >= 400) throw new RestError(method, url.pathname + url.search, res.status, parsed);
+		return !raw && parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 
 	const client = {
-		baseUrl,
-		owner: { ...OWNER },
-		request,
 		/** GET/POST/PATCH shortcuts that return the unwrapped `data`. */
 		async get(p, opts) {
-			return (await request('GET', p, opts)).body;
+			return await request('GET', p, opts);
 		},
-		async post(p, body, opts) {
-			return (await request('POST', p, { ...opts, body })).body;
+		async post(p, body) {
+			return await request('POST', p, { body });
 		},
-		async patch(p, body, opts) {
-			return (await request('PATCH', p, { ...opts, body })).body;
+		async patch(p, body) {
+			return await request('PATCH', p, { body });
 		},
 
 		/** Creates the instance owner (first call only) and keeps its auth cookie. */
-		async setupOwner(owner = OWNER) {
-			client.owner = { ...owner };
-			return await client.post('/rest/owner/setup', owner);
+		async setupOwner() {
+			return await client.post('/rest/owner/setup', OWNER);
 		},
 
-		/** Logs in (both versions take `emailOrLdapLoginId`). */
-		async login({ email, password } = client.owner) {
-			return await client.post('/rest/login', { emailOrLdapLoginId: email, password });
-		},
-
-		/** setupOwner() when the instance has no owner yet, else login(). */
-		async ensureLoggedIn(owner = OWNER) {
+		/** setupOwner() when the instance has no owner yet, else logs in (both versions take `emailOrLdapLoginId`). */
+		async ensureLoggedIn() {
 			try {
-				return await client.setupOwner(owner);
+				return await client.setupOwner();
 			} catch (error) {
 				if (!(error instanceof RestError) || error.status !== 400) throw error;
-				return await client.login(owner);
+				return await client.post('/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
 			}
 		},
 
@@ -188,15 +171,7 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		 */
 		async activateWorkflow(id, { timeoutMs = 60000 } = {}) {
 			const wf = await client.getWorkflow(id);
-			let activated;
-			try {
-				activated = await client.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
-			} catch (error) {
-				if (version === 'v1' && error instanceof RestError && (error.status === 404 || error.status === 405)) {
-					return await client.patch(`/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
-				}
-				throw error;
-			}
+			const activated = await client.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
 			if (version === 'v1') return activated;
 			const started = Date.now();
 			for (;;) {
@@ -255,22 +230,27 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		},
 
 		/**
-		 * Runs a workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run,
-		 * from the trigger named `trigger`) and returns the finished execution with its data.
+		 * Starts a workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run,
+		 * from the trigger named `trigger`); returns the execution's id without waiting for its end.
 		 */
-		async runWorkflow(id, { trigger, timeoutMs } = {}) {
+		async startWorkflow(id, { trigger } = {}) {
 			const workflowData = await client.getWorkflow(id);
 			const { executionId } = await client.post(`/rest/workflows/${id}/run`, { workflowData, ...(trigger ? { triggerToStartFrom: { name: trigger } } : {}) });
 			if (!executionId) throw new Error(`workflow ${id} did not start (it waits for a webhook call?)`);
-			return await client.waitForExecution(executionId, { timeoutMs });
+			return executionId;
+		},
+
+		/** startWorkflow(), then the finished execution with its data. */
+		async runWorkflow(id, { trigger, timeoutMs } = {}) {
+			return await client.waitForExecution(await client.startWorkflow(id, { trigger }), { timeoutMs });
 		},
 
 		/** Polls listExecutions until `count` finished executions exist. */
-		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000, finished = true } = {}) {
+		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000 } = {}) {
 			const started = Date.now();
 			for (;;) {
 				const list = await client.listExecutions(workflowId);
-				const done = finished ? list.filter((e) => !['new', 'running', 'waiting'].includes(e.status)) : list;
+				const done = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 				if (done.length >= count) return done;
 				if (Date.now() - started > timeoutMs) {
 					throw new Error(`workflow ${workflowId}: ${done.length}/${count} executions after ${timeoutMs} ms: ${JSON.stringify(list)}`);
@@ -281,38 +261,26 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 
 		/** All node type descriptions the server knows (GET /types/nodes.json, needs login). */
 		async getNodeTypes() {
-			return (await request('GET', '/types/nodes.json', { raw: true })).body;
+			return await request('GET', '/types/nodes.json', { raw: true });
 		},
 
 		/**
-		 * Runs the credential type's test (as the editor's "Test" button does):
-		 * POST /rest/credentials/test { credentials: { id, name, type, data } }. The credential must be
-		 * stored (import it first); `data` may be omitted to test the stored values.
+		 * Runs the credential type's test (as the editor's "Test" button does) with `data` for the stored
+		 * credential `id`: POST /rest/credentials/test { credentials: { id, name, type, data } }.
 		 * @returns {Promise<{ status: 'OK'|'Error', message: string }>}
 		 */
-		async testCredential({ id, name, type, data }) {
-			if (!id) throw new Error('testCredential needs the id of a stored credential');
-			if (!name || !type) {
-				const stored = await client.get(`/rest/credentials/${id}`, { query: { includeData: 'true' } });
-				name = name ?? stored.name;
-				type = type ?? stored.type;
-				data = data ?? stored.data;
-			}
-			return await client.post('/rest/credentials/test', { credentials: { id, name, type, data: data ?? {} } });
+		async testCredential(credentials) {
+			return await client.post('/rest/credentials/test', { credentials });
 		},
 
-		/** Calls a production webhook of an active workflow: <url>/webhook/<path>. */
-		async callWebhook(webhookPath, { method = 'POST', body, headers = {}, test = false } = {}) {
-			const url = `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\//, '')}`;
-			const res = await freshFetch(url, {
-				method,
-				headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
-				body: body !== undefined ? JSON.stringify(body) : undefined,
-			});
+		/** POSTs `body` to a webhook: <url>/webhook/<path>, or /webhook-test/ (`test`) while the editor listens. */
+		async callWebhook(webhookPath, { body, test = false } = {}) {
+			const url = `${baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath}`;
+			const res = await freshFetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 			return { status: res.status, body: jsonOrText(await res.text()), headers: res.headers };
 		},
 	};
 	return client;
 }
 
-module.exports = { createRestClient, RestError, OWNER };
+module.exports = { createRestClient, OWNER };

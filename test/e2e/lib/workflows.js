@@ -71,8 +71,39 @@ function chain(name, nodes, { id, settings } = {}) {
 	};
 }
 
-/** The sandbox credential the examples use (examples/credentials.sandbox.json) and the reference a node stores to it. */
-const SANDBOX_CREDENTIAL = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8'))[0];
-const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };
+/** Manual Trigger "Start" -> one item per ref ("Refs", a Set of raw JSON, + "One per Ref", a Split Out) -> every tested node. */
+function perRefWorkflow(id, refs, tested) {
+	const workflow = chain(
+		`e2e: ${id}`,
+		[
+			manualTrigger('Start'),
+			node({ name: 'Refs', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ refs }), options: {} } }),
+			node({ name: 'One per Ref', type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'refs', options: {} } }),
+		],
+		{ id },
+	);
+	workflow.nodes.push(...tested);
+	workflow.connections['One per Ref'] = { main: [tested.map((n) => ({ node: n.name, type: 'main', index: 0 }))] };
+	return workflow;
+}
 
-module.exports = { node, manualTrigger, noOp, webhookTrigger, chain, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF };
+/** A copy of an agent example with another question in its "Request" node (and the changes `edit` makes). */
+function exampleVariant(example, id, question, edit = () => {}) {
+	const workflow = structuredClone(example);
+	Object.assign(workflow, { id, name: `e2e: ${question}` });
+	workflow.nodes.find((n) => n.name === 'Request').parameters.assignments.assignments[0].value = question;
+	edit(workflow);
+	return workflow;
+}
+
+/** A file of examples/ (a workflow, or the credentials), parsed. */
+const readExample = (file) => JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'examples', file), 'utf8'));
+/** The credentials of examples/credentials.sandbox.json; the first is the API credential the examples use. */
+const EXAMPLE_CREDENTIALS = readExample('credentials.sandbox.json');
+/** The examples' API credential and the reference a node stores to it. */
+const SANDBOX_CREDENTIAL = EXAMPLE_CREDENTIALS[0];
+const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };
+/** The examples' API credential pointed at the emulator at `baseUrl`. */
+const sandboxCredential = (baseUrl) => ({ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: baseUrl } });
+
+module.exports = { node, manualTrigger, noOp, webhookTrigger, chain, perRefWorkflow, exampleVariant, readExample, EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF, sandboxCredential };
