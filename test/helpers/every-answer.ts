@@ -20,9 +20,27 @@ function operationOf(node: INodeType, value: string): OperationDefinition {
 }
 
 /**
+ * An operation's required parameters at their example values: the default, or the placeholder where the
+ * default is empty or an expression (as test/golden/new-operation.js writes a new golden workflow).
+ */
+function exampleParameters(node: INodeType, operation: string): INodeParameters {
+	const values: INodeParameters = { operation };
+	for (const property of node.description.properties) {
+		const show = property.displayOptions?.show ?? {};
+		if (!property.required || !(show.operation as unknown[] | undefined)?.includes(operation)) continue;
+		const conditions = Object.entries(show).filter(([key]) => key !== 'operation' && key !== '@version');
+		if (!conditions.every(([key, allowed]) => !key.startsWith('@') && (allowed as unknown[]).includes(values[key]))) continue;
+		const empty = property.default === '' || property.default === undefined || String(property.default).startsWith('=');
+		values[property.name] = empty && property.placeholder !== undefined ? property.placeholder : property.default;
+	}
+	return values;
+}
+
+/**
  * Every operation of every action node once, with typical values, against the emulator: the whole
  * answer each one outputs (version 1), in the generation the emulator plays. Steps that need an id
- * from an earlier step (a journey, a transaction, an OTP reference) get it from that step's answer.
+ * from an earlier step (a journey, a transaction, an OTP reference) get it from that step's answer;
+ * an operation the steps do not name runs with its own example values.
  */
 export interface Answer {
 	node: INodeType;
@@ -85,8 +103,16 @@ export async function everyAnswer(sandbox: Sandbox): Promise<Answer[]> {
 	await run(qes, { operation: 'getVerification', sessionId: 'qes-completed-001', options: { downloadSignedDocuments: true } });
 	await run(qes, { operation: 'configureWebhook', webhookUrl: 'https://hooks.example.com/qes/bench' });
 
-	await run(new VerificationAddress(), { operation: 'verify', country: 'at', street: 'haupt str.', number: '5', zip: '1010', city: 'Wien', firstname: 'Erika', lastname: 'Mustermann', additionalFields: { reason: 'onboarding' } });
-	await run(new VerificationIdentity(), { operation: 'verify', firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964-08-12', street: 'Heidestraße', postalCode: '51147', city: 'Köln', countryCode: 'de' });
+	const address = new VerificationAddress();
+	await run(address, { operation: 'verify', country: 'at', street: 'haupt str.', number: '5', zip: '1010', city: 'Wien', firstname: 'Erika', lastname: 'Mustermann', additionalFields: { reason: 'onboarding' } });
+	const identity = new VerificationIdentity();
+	await run(identity, { operation: 'verify', firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964-08-12', street: 'Heidestraße', postalCode: '51147', city: 'Köln', countryCode: 'de' });
+
+	for (const node of [aml, kyb, payments, document, phone, qes, address, identity]) {
+		for (const { value } of OPERATION_TABLES[node.description.name]) {
+			if (!answers.some((a) => a.node === node && a.operation === value)) await run(node, exampleParameters(node, value));
+		}
+	}
 	return answers;
 }
 

@@ -215,23 +215,13 @@ async function doInstall(version, log) {
 async function ensureN8n(version, { log = defaultLog, force = false } = {}) {
 	spec(version);
 	fs.mkdirSync(CACHE_DIR, { recursive: true });
-	if (!force && isInstalled(version)) {
-		return { ...runtimeFor(version), installed: false, marker: readMarker(version) };
-	}
-	return await withLock(
-		path.join(CACHE_DIR, `install-${version}.lock`),
-		async () => {
-			if (!force && isInstalled(version)) {
-				return { ...runtimeFor(version), installed: false, marker: readMarker(version) };
-			}
-			const marker = await doInstall(version, log);
-			return { ...runtimeFor(version), installed: true, marker };
-		},
-		{ log },
-	);
+	// Checked again under the lock: another process may have installed it meanwhile.
+	const reuse = () => !force && isInstalled(version) && { ...runtimeFor(version), installed: false, marker: readMarker(version) };
+	const install = async () => reuse() || { ...runtimeFor(version), installed: true, marker: await doInstall(version, log) };
+	return reuse() || (await withLock(path.join(CACHE_DIR, `install-${version}.lock`), install, { log }));
 }
 
-module.exports = { ensureN8n, isInstalled, runtimeFor, pinnedN8nVersion, VERSIONS: Object.keys(VERSIONS) };
+module.exports = { ensureN8n, isInstalled, runtimeFor, VERSIONS: Object.keys(VERSIONS) };
 
 // `node test/e2e/lib/install.js [v1] [v2] [--force]`: install from the command line.
 if (require.main === module) {

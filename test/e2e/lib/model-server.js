@@ -9,14 +9,13 @@
 //   conversation(model, 'Screen')   // { requests, toolResults } of the conversations whose question starts so
 //   await model.close();
 //
-// The script is a list of turns, or one function that answers every turn. The turn answered is the
-// number of assistant messages already in the request's `messages` (0 = the model's first answer in
-// this conversation), so the server is stateless per conversation and several executions can run
-// one after another. A turn is
+// The script is a function (request body, conversation) => turn, computed from what the model was
+// shown, so the server is stateless per conversation and several executions can run one after
+// another. `conversation.turn` is the number of assistant messages already in the request's
+// `messages` (0 = the model's first answer), `conversation.toolMessages` the tool results in it,
+// newest last. A turn is
 //   { toolCalls: [{ name, arguments }] }  -> an assistant message with `tool_calls`
 //   { content: 'text' }                   -> a final assistant message
-//   (request, conversation) => turn       -> computed from what the model was shown
-// where `conversation.toolMessages` are the tool results in this request, newest last.
 // Streaming (`stream: true`) is answered as server-sent chunks in OpenAI's format.
 
 const http = require('node:http');
@@ -25,12 +24,10 @@ const crypto = require('node:crypto');
 const MODEL_ID = 'test-model';
 
 /**
- * @param {{ script: Array<object|Function>, host?: string, log?: (msg: string) => void }} options
+ * @param {{ script: (body: object, conversation: object) => object, log?: (msg: string) => void }} options
  */
-async function startModelServer({ script, host = '127.0.0.1', log = () => {} }) {
-	if (typeof script !== 'function' && (!Array.isArray(script) || script.length === 0)) {
-		throw new Error('startModelServer needs a script: a non-empty list of turns, or a function (body, conversation) => turn');
-	}
+async function startModelServer({ script, log = () => {} }) {
+	if (typeof script !== 'function') throw new Error('startModelServer needs a script: a function (body, conversation) => turn');
 	const requests = [];
 
 	const server = http.createServer((req, res) => {
@@ -64,7 +61,7 @@ async function startModelServer({ script, host = '127.0.0.1', log = () => {} }) 
 			send(res, 400, { error: { message: 'invalid JSON body', type: 'invalid_request_error' } });
 			return;
 		}
-		requests.push({ receivedAt: new Date().toISOString(), path: url.pathname, headers: redactHeaders(req.headers), body });
+		requests.push({ body });
 		const messages = Array.isArray(body.messages) ? body.messages : [];
 		const conversation = {
 			turn: messages.filter((m) => m.role === 'assistant').length,
@@ -72,12 +69,7 @@ async function startModelServer({ script, host = '127.0.0.1', log = () => {} }) 
 			toolMessages: messages.filter((m) => m.role === 'tool').map((m) => toolMessage(m, messages)),
 			offeredTools: (body.tools ?? []).map((t) => t.function?.name),
 		};
-		const step = typeof script === 'function' ? script : script[conversation.turn];
-		if (step === undefined) {
-			send(res, 500, { error: { message: `the script has no turn ${conversation.turn}`, type: 'server_error' } });
-			return;
-		}
-		const turn = typeof step === 'function' ? step(body, conversation) : step;
+		const turn = script(body, conversation);
 		const message = assistantMessage(turn, conversation);
 		log(`model turn ${conversation.turn}: ${message.tool_calls ? `calls ${message.tool_calls.map((c) => c.function.name).join(', ')}` : 'answers'}`);
 		if (body.stream) streamCompletion(res, body, message);
@@ -86,14 +78,10 @@ async function startModelServer({ script, host = '127.0.0.1', log = () => {} }) 
 
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(0, host, resolve);
+		server.listen(0, '127.0.0.1', resolve);
 	});
-	const { port } = server.address();
-	const url = `http://${host}:${port}`;
 	return {
-		url,
-		baseUrl: `${url}/v1`,
-		port,
+		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
 		requests,
 		/** Every tool result the model was shown, across requests, without repeats (by tool call id). */
 		toolResults() {
@@ -176,12 +164,6 @@ function send(res, status, json) {
 	res.end(text);
 }
 
-function redactHeaders(headers) {
-	const out = { ...headers };
-	if (out.authorization) out.authorization = '[redacted]';
-	return out;
-}
-
 /** The requests of the conversations whose question starts with `prefix`, and the tool results in them. */
 function conversation(model, prefix) {
 	const question = (r) => [...r.body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -190,4 +172,4 @@ function conversation(model, prefix) {
 	return { requests, toolResults: model.toolResults().filter((t) => ids.has(t.toolCallId)) };
 }
 
-module.exports = { startModelServer, conversation, MODEL_ID };
+module.exports = { startModelServer, conversation };

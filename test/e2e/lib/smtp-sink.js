@@ -30,7 +30,7 @@ function decode(raw) {
 	return { from: header('from'), to: header('to'), subject: header('subject'), html: body };
 }
 
-async function startSmtpSink({ host = '127.0.0.1' } = {}) {
+async function startSmtpSink() {
 	const messages = [];
 	const waiters = new Set();
 	const sockets = new Set();
@@ -74,12 +74,11 @@ async function startSmtpSink({ host = '127.0.0.1' } = {}) {
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(0, host, resolve);
+		server.listen(0, '127.0.0.1', resolve);
 	});
 	return {
-		host,
+		host: '127.0.0.1',
 		port: server.address().port,
-		messages,
 		/** The first message (received or still to come) that `match` accepts, not taken before. */
 		async nextMessage(match = () => true, { timeoutMs = 60000 } = {}) {
 			const find = () => messages.find((m) => !m.taken && match(m));

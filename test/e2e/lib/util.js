@@ -70,12 +70,12 @@ function spawnTracked(cmd, args, opts = {}) {
  * After timeoutMs, or after idleTimeoutMs without a byte of output (`stalled`), the whole process group
  * is killed (SIGTERM, then SIGKILL after 5 s).
  */
-function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, idleTimeoutMs, input, onStdout, onStderr } = {}) {
+function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, idleTimeoutMs } = {}) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		let child;
 		try {
-			child = spawnTracked(cmd, args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+			child = spawnTracked(cmd, args, { cwd, env });
 		} catch (error) {
 			reject(error);
 			return;
@@ -107,14 +107,11 @@ function run(cmd, args, { cwd, env, timeoutMs = 10 * 60 * 1000, idleTimeoutMs, i
 		child.stdout.on('data', (d) => {
 			out.push(d);
 			active();
-			if (onStdout) onStdout(d.toString());
 		});
 		child.stderr.on('data', (d) => {
 			err.push(d);
 			active();
-			if (onStderr) onStderr(d.toString());
 		});
-		if (input !== undefined) child.stdin.end(input);
 		const clearTimers = () => {
 			clearTimeout(timer);
 			clearTimeout(idleTimer);
@@ -225,7 +222,7 @@ async function emulatorControl(emulatorUrl, method, controlPath, body) {
  * A cross-process lock (mkdir is atomic). Waits while another live process holds it; takes over a
  * lock whose holder is dead.
  */
-async function withLock(lockDir, fn, { timeoutMs = 30 * 60 * 1000, log = () => {} } = {}) {
+async function withLock(lockDir, fn, { log = () => {} } = {}) {
 	const started = Date.now();
 	let announced = false;
 	for (;;) {
@@ -259,7 +256,7 @@ async function withLock(lockDir, fn, { timeoutMs = 30 * 60 * 1000, log = () => {
 				log(`waiting for lock ${lockDir} held by pid ${holder}`);
 				announced = true;
 			}
-			if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for lock ${lockDir}`);
+			if (Date.now() - started > 30 * 60 * 1000) throw new Error(`timed out waiting for lock ${lockDir}`);
 			await sleep(1000);
 		}
 	}
