@@ -58,15 +58,15 @@ const E2E_FILES = fs
 	.sort((a, b) => (E2E_LONGEST.indexOf(a) + 1 || 99) - (E2E_LONGEST.indexOf(b) + 1 || 99) || a.localeCompare(b));
 const inBothVersions = (file) => [e2e(file, 'v2'), e2e(file, 'v1')];
 
+// A fresh clone's dev dependencies install beside the n8n installs (which need only Node's own modules), not before them.
+const DEPS = devDependenciesStale() ? [{ name: 'deps', title: 'install dev dependencies', run: NPM_CI, cpu: 0 }] : [];
+const afterDeps = DEPS.map((s) => s.name);
+
 /**
  * The suites, the longest first. `needs`: what must have passed first; `cpu`: the share of the
  * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
  * runs it alone (default: npm test -- --only=<name>).
  */
-// A fresh clone's dev dependencies install beside the n8n installs (which need only Node's own modules), not before them.
-const DEPS = devDependenciesStale() ? [{ name: 'deps', title: 'install dev dependencies', run: NPM_CI, cpu: 0 }] : [];
-const afterDeps = DEPS.map((s) => s.name);
-
 const SUITES = [
 	// An install mostly waits on the registry and the disk: it starts at once, beside everything.
 	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
