@@ -15,7 +15,7 @@ const path = require('node:path');
 const { startSampler } = require('./sampler');
 const { markdownTable, textTable } = require('./table');
 const { createInstance } = require('../../test/e2e/lib/instance');
-const { freePort, sleep, waitUntil } = require('../../test/e2e/lib/util');
+const { sleep, waitUntil } = require('../../test/e2e/lib/util');
 const { post, pool, signed, resultsTrigger, executionCount } = require('./deliveries');
 const { chain, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
 
@@ -67,9 +67,8 @@ async function floodOne({ which, settings, log }) {
 			workflow = chain('Bench flood, plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]);
 		}
 		const [workflowId] = await instance.importWorkflows([workflow]);
-		const port = await freePort();
-		const base = `http://127.0.0.1:${port}/`;
-		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
+		const server = await instance.startServer({ env: settings.n8nEnv });
+		const base = `${server.url}/`;
 		await server.ensureLoggedIn();
 		await server.activateWorkflow(workflowId);
 		const url = which === 'trigger' ? `${base}webhook/${hook}/webhook` : `${base}webhook/${plainPath}`;

@@ -16,7 +16,7 @@ const { median, max } = require('./stats');
 const { startEmulator, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./emulator');
 const { markdownTable, textTable, fmtX } = require('./table');
 const { createInstance } = require('../../test/e2e/lib/instance');
-const { freePort, sleep, waitUntil } = require('../../test/e2e/lib/util');
+const { sleep, waitUntil } = require('../../test/e2e/lib/util');
 const { post, pool, signed, resultsTrigger, executionCount } = require('./deliveries');
 const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
 
@@ -133,9 +133,8 @@ async function runTriggerBench({ emulator, log = () => {}, settings = triggerSet
 			chain('Bench Verification Webhook Trigger', [await resultsTrigger(instance, { typeVersion: 1, webhookId: resultsWebhookId }), noOp('No Operation')]),
 		]);
 
-		const port = await freePort();
-		const base = `http://127.0.0.1:${port}/`;
-		server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...settings.n8nEnv } });
+		server = await instance.startServer({ env: settings.n8nEnv });
+		const base = `${server.url}/`;
 		await server.ensureLoggedIn();
 		const triggerUrl = `${base}webhook/${triggerWebhookId}/webhook`;
 		const fetchUrl = `${base}webhook/${fetchWebhookId}/webhook`;
@@ -172,7 +171,7 @@ async function runTriggerBench({ emulator, log = () => {}, settings = triggerSet
 				},
 			},
 		};
-		log(`trigger bench: n8n ${instance.runtime.n8nVersion} on port ${port}, both workflows active`);
+		log(`trigger bench: n8n ${instance.runtime.n8nVersion} on port ${server.port}, both workflows active`);
 
 		// Warm-up (module loading, first DB writes), not measured.
 		const tag = crypto.randomUUID().slice(0, 8);

@@ -59,9 +59,7 @@ function triggerSuite({ version, name, workflows, ready = () => {}, sequential =
 	let started;
 
 	const startServer = async (env) => {
-		// n8n's public webhook base on loopback: 2.x names WEBHOOK_URL deprecated for N8N_WEBHOOK_URL, 1.x knows only WEBHOOK_URL.
-		const base = `http://127.0.0.1:${suite.port}/`;
-		const server = await suite.instance.startServer({ port: suite.port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base, ...env } });
+		const server = await suite.instance.startServer({ port: suite.port, env });
 		await server.ensureLoggedIn();
 		return server;
 	};

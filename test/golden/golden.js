@@ -19,7 +19,7 @@ const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('../e2e/lib/instance');
 const { batchableIds, runBatch } = require('../e2e/lib/batch');
 const { nodeDescriptions } = require('../e2e/lib/package-nodes');
-const { emulatorControl, freePort } = require('../e2e/lib/util');
+const { emulatorControl } = require('../e2e/lib/util');
 const { EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, sandboxCredential } = require('../e2e/lib/workflows');
 const { control, emulatorPing, postJson, settleExecutions, waitUntil } = require('../e2e/trigger-helpers');
 
@@ -168,9 +168,8 @@ async function runGolden(version, { log = () => {}, fixtures = loadFixtures() } 
 	let instance;
 	try {
 		instance = await createInstance(version, { name: 'golden', log });
-		const port = await freePort();
-		const base = `http://127.0.0.1:${port}/`;
-		const server = await instance.startServer({ port, env: { WEBHOOK_URL: base, N8N_WEBHOOK_URL: base } });
+		const server = await instance.startServer();
+		const base = `${server.url}/`;
 		await server.ensureLoggedIn();
 		const { workflowIds } = await server.createCredentialsAndWorkflows({
 			credentials: [sandboxCredential(sandbox.baseUrl), SIGNING_CREDENTIAL],

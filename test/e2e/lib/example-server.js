@@ -7,7 +7,6 @@ const { startSandbox } = require('../../../sandbox/server');
 const { closeSuite } = require('../trigger-helpers');
 const { ensureDataTables, pickDataTablesById } = require('./data-tables');
 const { createInstance, packageManifest } = require('./instance');
-const util = require('./util');
 const { EXAMPLE_CREDENTIALS, sandboxCredential } = require('./workflows');
 
 /** The examples' credentials: the API credential pointed at the emulator, the webhook trigger's signing secret, the MCP bearer token. */
@@ -26,10 +25,8 @@ async function startExampleServer(version, { name, log, workflows }) {
 	try {
 		started.sandbox = await startSandbox({ port: 0, host: '127.0.0.1', config: { latencyMs: 0 } });
 		started.instance = await createInstance(version, { name, log });
-		const port = await util.freePort();
-		const base = `http://127.0.0.1:${port}`;
-		// n8n 2.x names WEBHOOK_URL deprecated in favour of N8N_WEBHOOK_URL; 1.x knows only WEBHOOK_URL.
-		const server = await started.instance.startServer({ port, env: { WEBHOOK_URL: `${base}/`, N8N_WEBHOOK_URL: `${base}/` } });
+		const server = await started.instance.startServer();
+		const base = server.url;
 		await server.ensureLoggedIn();
 		const { workflowIds: ids } = await server.createCredentialsAndWorkflows({ credentials: sandboxCredentials(started.sandbox.baseUrl), workflows });
 		const tables = {};

@@ -101,7 +101,7 @@ async function installedPackage({ log }) {
 		}
 		const dir = path.join(ensureWorkRoot(), 'packs', util.sha256(packageDir, buildHash(packageDir)).slice(0, 16));
 		const nodesDir = path.join(dir, 'nodes');
-		const ready = path.join(dir, 'ready.json');
+		const ready = path.join(dir, 'ready');
 		fs.mkdirSync(path.dirname(dir), { recursive: true });
 		await util.withLock(`${dir}.lock`, async () => {
 			if (fs.existsSync(ready)) return;
@@ -116,7 +116,7 @@ async function installedPackage({ log }) {
 				{ cwd: nodesDir, env: npmEnv(), timeoutMs: 5 * 60 * 1000 },
 			);
 			if (fs.existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow'))) throw new Error('npm installed n8n-workflow next to the package: n8n must provide it');
-			fs.writeFileSync(ready, JSON.stringify({ tarball }));
+			fs.writeFileSync(ready, new Date().toISOString());
 		});
 		return { nodesDir, buildError };
 	})();
@@ -373,7 +373,9 @@ class Instance {
 			N8N_HOST: '127.0.0.1',
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: `${url}/`,
+			// Production webhooks on this server: 2.x names WEBHOOK_URL deprecated for N8N_WEBHOOK_URL, 1.x knows only WEBHOOK_URL.
 			WEBHOOK_URL: `${url}/`,
+			N8N_WEBHOOK_URL: `${url}/`,
 			// 2.x publishes (activates) workflows through an outbox polled every 15 s by default.
 			N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '250',
 			...env,
