@@ -1,21 +1,12 @@
 'use strict';
 // What a user does in n8n 2.x's editor, by its stable data-test-id attributes.
 
-const { sleep } = require('../../e2e/lib/util');
+const { sleep, waitUntil } = require('../../e2e/lib/util');
 
 const byId = (id) => `[data-test-id="${id}"]`;
 
-/** Polls `fn` until it returns a truthy value; throws with `what` and the last value on timeout. */
-async function until(fn, what, { timeoutMs = 30000, intervalMs = 250 } = {}) {
-	const started = Date.now();
-	let last;
-	for (;;) {
-		last = await fn();
-		if (last) return last;
-		if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-		await sleep(intervalMs);
-	}
-}
+/** Polls `fn` until it returns a truthy value; throws naming `what` on timeout. */
+const until = (fn, what, { timeoutMs = 30000, intervalMs = 250 } = {}) => waitUntil(what, fn, { timeoutMs, intervalMs });
 
 async function signIn(page, baseUrl, { email, password }) {
 	await page.goto(`${baseUrl}/signin`, { waitUntil: 'networkidle2' });
