@@ -17,14 +17,14 @@ const assert = require('node:assert/strict');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, freshFetch, sleep } = require('./lib/util');
+const { defaultLog, emulatorControl, freshFetch, sleep, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
 const { parse } = require('./lib/compliance-model');
 const { reviewModel, AGENT, DEPOSIT, OTP } = require('./lib/review-model');
 
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('agent-deposit-review.json');
 const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/challenge-deposit', otp: 'POST /phone-service/verification' };
 // n8n's words to the model for a call the reviewer declined (processHitlResponses getDenialMessage).

@@ -20,13 +20,13 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, freshFetch } = require('./lib/util');
+const { defaultLog, emulatorControl, freshFetch, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('compliance-agent.json');
 const log = (message) => defaultLog(`[agent] ${message}`);
 

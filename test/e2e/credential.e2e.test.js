@@ -11,12 +11,12 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { createInstance } = require('./lib/instance');
-const { emulatorControl, freshFetch } = require('./lib/util');
+const { emulatorControl, freshFetch, e2eVersions } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
 const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const TYPE = 'verificationServicesApi';
 const WRONG = '00000000-0000-4000-8000-000000000000';
 const UNREACHABLE = 'http://127.0.0.1:9/api/services';

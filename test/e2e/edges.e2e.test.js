@@ -16,12 +16,12 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl } = require('./lib/util');
+const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
 const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 
 const AML = 'POST /aml/checkIndividual';
 const DEPOSIT = 'POST /payments/challenge-deposit';

@@ -10,10 +10,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
 const { declaredOperations, nodeDescriptions } = require('./lib/package-nodes');
-const { defaultLog } = require('./lib/util');
+const { defaultLog, e2eVersions } = require('./lib/util');
 const { EXPECTED_DIR, PACKAGE, differences, expectationFor, loadExpected, loadFixtures, operationsOf, runGolden, staleParameters } = require('../golden/golden');
 
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const log = (message) => defaultLog(`[golden] ${message}`);
 
 const fixtures = loadFixtures();

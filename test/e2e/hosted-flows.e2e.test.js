@@ -26,7 +26,7 @@ const PAYMENT = example('pay-by-bank.json');
 const SIGNING_SECRET = EXAMPLE_CREDENTIALS.find((c) => c.type === 'verificationServicesWebhookApi').data.signingSecret;
 const TABLE = 'identity_journeys';
 
-const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const versions = util.e2eVersions();
 const log = (msg) => util.defaultLog(`[hosted-flows] ${msg}`);
 
 /** The production URL of an example's Verification Webhook Trigger. */

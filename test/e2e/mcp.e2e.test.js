@@ -12,12 +12,12 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
-const { defaultLog, emulatorControl } = require('./lib/util');
+const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { EXAMPLE_CREDENTIALS, readExample, sandboxCredential } = require('./lib/workflows');
 const { parse } = require('./lib/compliance-model');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('mcp-reads-server.json');
 const BEARER = EXAMPLE_CREDENTIALS.find((c) => c.type === 'httpBearerAuth'); // the trigger's; npm start imports it too
 const TOKEN = BEARER.data.token;

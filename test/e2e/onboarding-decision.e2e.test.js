@@ -19,7 +19,7 @@ const { closeSuite, control, postJson } = require('./trigger-helpers');
 const EXAMPLE = readExample('onboarding-decision.json');
 const TABLE = 'onboarding_decisions';
 
-const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const versions = util.e2eVersions();
 const log = (msg) => util.defaultLog(`[onboarding-decision] ${msg}`);
 
 /** What the sign-up backend posts; the emulator's fixtures decide by last name and the phone's last digits. */

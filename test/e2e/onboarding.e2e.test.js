@@ -20,7 +20,7 @@ const { closeSuite, control, postJson, waitUntil, executions } = require('./trig
 const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
 const LINK_ROUTE = 'POST /onboarding/createSessionLink';
 
-const versions = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const versions = util.e2eVersions();
 const log = (msg) => util.defaultLog(`[onboarding] ${msg}`);
 
 for (const version of versions) {

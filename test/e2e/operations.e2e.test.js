@@ -20,12 +20,12 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl } = require('./lib/util');
+const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { runBatch } = require('./lib/batch');
 const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
 const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const log = (message) => defaultLog(`[operations] ${message}`);
 
 // ---------------------------------------------------------------------------------------------

@@ -16,11 +16,11 @@ const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
-const { defaultLog, emulatorControl } = require('./lib/util');
+const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 
 const REFS = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5'];
 /** n8n's Retry On Fail as the editor saves it: 3 tries (n8n waits 1 s between them when 0 is given). */

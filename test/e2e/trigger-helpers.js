@@ -19,16 +19,13 @@ const crypto = require('node:crypto');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, packageManifest } = require('./lib/instance');
 const { node, noOp, chain } = require('./lib/workflows');
-const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorControl } = require('./lib/util');
+const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 
 const PACKAGE = 'n8n-nodes-verification-services';
 const QES_TRIGGER = 'QES Onboarding Trigger';
 const RESULTS_TRIGGER = 'Verification Webhook Trigger';
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 const CONFIGURE = 'POST /onboarding/configureWebhook';
-
-/** The n8n versions a run selects: N8N_E2E_VERSIONS=v2 (or v1) limits it to one. */
-const e2eVersions = () => (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
 
 /** A workflow of a QES Onboarding Trigger (its `options`) and a NoOp. */
 const qesWorkflow = (name, credentials, options) =>

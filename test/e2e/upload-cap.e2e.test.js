@@ -13,10 +13,10 @@ const path = require('node:path');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
-const { freshFetch } = require('./lib/util');
+const { freshFetch, e2eVersions } = require('./lib/util');
 const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: Add Image refuses a file above 20 MB`, { timeout: 15 * 60 * 1000 }, () => {

@@ -12,9 +12,11 @@
 const fs = require('node:fs');
 const { isDeepStrictEqual: sameAs } = require('node:util');
 
+const { e2eVersions } = require('../e2e/lib/util');
+
 const { EXPECTED_DIR, differences, expectedFile, loadExpected, loadFixtures, runGolden } = require('./golden');
 
-const VERSIONS = (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+const VERSIONS = e2eVersions();
 const checkOnly = process.argv.includes('--check');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const log = (m) => process.stderr.write(`[golden] ${m}\n`);

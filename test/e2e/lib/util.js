@@ -279,6 +279,9 @@ async function waitUntil(what, check, { timeoutMs = 60000, intervalMs = 250 } = 
 	}
 }
 
+/** The n8n versions a run selects: N8N_E2E_VERSIONS=v2 (or v1) limits it to one. */
+const e2eVersions = () => (process.env.N8N_E2E_VERSIONS || 'v2,v1').split(',').map((v) => v.trim()).filter(Boolean);
+
 function defaultLog(msg) {
 	if (process.env.N8N_E2E_QUIET) return;
 	process.stderr.write(`[e2e] ${msg}\n`);
@@ -297,6 +300,7 @@ module.exports = {
 	sha256,
 	sleep,
 	waitUntil,
+	e2eVersions,
 	freshFetch,
 	emulatorControl,
 	withLock,
