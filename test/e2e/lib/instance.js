@@ -173,6 +173,9 @@ function nodeError(result, nodeName, { run = 0 } = {}) {
 	return runData?.[nodeName]?.[run]?.error;
 }
 
+/** n8n's words when its port or its task broker's is bound already. */
+const PORT_TAKEN = /port \d+ is already in use/;
+
 // Lines n8n prints on every run that are not about the workflow.
 const LOG_NOISE = [/Python task runner/i, /license SDK/i, /Task Broker ready/i, /deprecat/i, /^=+$/];
 
@@ -258,11 +261,15 @@ class Instance {
 	 * Runs `n8n <args>` for this instance and returns { code, signal, stdout, stderr, durationMs, timedOut }.
 	 */
 	async n8n(args, { timeoutMs = 3 * 60 * 1000, env = {} } = {}) {
-		return await util.run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
-			cwd: this.userFolder,
-			env: await this.processEnv(env),
-			timeoutMs,
-		});
+		for (let attempt = 1; ; attempt++) {
+			const res = await util.run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
+				cwd: this.userFolder,
+				env: await this.processEnv(env),
+				timeoutMs,
+			});
+			// The task broker's port lost a race (see startServer): n8n stopped before running anything.
+			if (attempt === 3 || !PORT_TAKEN.test(res.stdout + res.stderr)) return res;
+		}
 	}
 
 	async n8nOrThrow(args, opts) {
@@ -361,11 +368,24 @@ class Instance {
 
 	/**
 	 * Starts `n8n start` on a free loopback port and waits for /healthz (and the REST API) to answer.
+	 * A port that another process bound between its choice and n8n's bind (n8n binds seconds after it
+	 * starts, while other suites bind port 0) is a lost race, not a failure: n8n starts again, on a new
+	 * port unless the caller named one.
 	 * @param {{ port?: number, timeoutMs?: number, env?: object }} [opts]
-	 * @returns {Promise<Server>} see startServer below
+	 * @returns {Promise<Server>} the server's REST client (lib/rest.js) with its url, port, logFile, stop() and readLog()
 	 */
 	async startServer({ port, timeoutMs = 120000, env = {} } = {}) {
-		port = port ?? (await util.freePort());
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.launchServer({ port: port ?? (await util.freePort()), timeoutMs, env });
+			} catch (error) {
+				if (!error.portTaken || attempt === 3) throw error;
+				await util.sleep(500);
+			}
+		}
+	}
+
+	async launchServer({ port, timeoutMs, env }) {
 		const url = `http://127.0.0.1:${port}`;
 		const procEnv = await this.processEnv({
 			N8N_PORT: String(port),
@@ -438,6 +458,7 @@ class Instance {
 			}
 		} catch (error) {
 			await stop();
+			error.portTaken = PORT_TAKEN.test(readLog());
 			error.message += `\nn8n server log ${logFile} ends:\n${readLog().trimEnd().split('\n').slice(-8).join('\n')}`;
 			throw error;
 		}
