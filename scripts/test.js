@@ -66,22 +66,22 @@ const afterDeps = DEPS.map((s) => s.name);
  * The suites, the longest first. `needs`: what must have passed first; `cpu`: the share of the
  * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
  * runs it alone (default: npm test -- --only=<name>).
+ * The run is bound by the CPU, and every e2e suite waits for the n8n installs: the checks nothing waits
+ * for run niced (`yields`), beside everything, on what the installs and then the e2e suites leave.
  */
 const SUITES = [
-	// An install mostly waits on the registry and the disk: it starts at once, beside everything.
 	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
 	...DEPS,
-	{ name: 'build', run: ['npm', 'run', 'build'], needs: afterDeps, cpu: 1 },
-	{ name: 'lint', run: ['npm', 'run', 'lint'], needs: afterDeps, cpu: 1 },
-	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], needs: afterDeps, cpu: 1 },
-	// Among the longest: started early, it runs beside the installs or the first e2e suites, not alone at the end.
-	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
+	{ name: 'build', run: ['npm', 'run', 'build'], needs: afterDeps, cpu: 0 },
+	{ name: 'lint', run: ['npm', 'run', 'lint'], needs: afterDeps, cpu: 0, yields: true },
+	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], needs: afterDeps, cpu: 0, yields: true },
+	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 0, yields: true, rerun: 'npm run test:unit' },
+	{ name: 'verify', run: nodeTest(['test/verify/']), needs: ['build'], cpu: 0, yields: true, rerun: 'npm run test:verify' },
 	...E2E_FILES.slice(0, 1).flatMap(inBothVersions),
 	{ name: 'browser', run: nodeTest(['test/browser/']), needs: ['build', 'n8n-v2'], cpu: 0.5, system: 'browser', rerun: 'npm run test:browser' },
-	{ name: 'queue', run: nodeTest(['test/e2e/queue.e2e.test.js']), needs: ['build', 'n8n-v2'], cpu: 1, system: 'queue', rerun: 'npm run test:queue' },
-	e2e('start', 'v2', 1), // three npm starts at once
+	{ name: 'queue', run: nodeTest(['test/e2e/queue.e2e.test.js']), needs: ['build', 'n8n-v2'], cpu: 0.5, system: 'queue', rerun: 'npm run test:queue' },
+	e2e('start', 'v2'),
 	...E2E_FILES.slice(1).flatMap(inBothVersions),
-	{ name: 'verify', run: nodeTest(['test/verify/']), needs: ['build'], cpu: 0.5, rerun: 'npm run test:verify' },
 ];
 
 // What this run includes: --only picks suites (and what they need), --skip leaves suites out.
@@ -139,7 +139,7 @@ const children = new Set();
 function runCommand(suite) {
 	const base = path.join(logDir, suite.name);
 	const [log, resultsFile] = [`${base}.log`, `${base}.json`];
-	const [cmd, ...rest] = suite.run.map((a) => a.replace('RESULTS', resultsFile));
+	const [cmd, ...rest] = [...(suite.yields ? ['nice', '-n', '10'] : []), ...suite.run.map((a) => a.replace('RESULTS', resultsFile))];
 	const out = fs.openSync(log, 'w');
 	// N8N_E2E_KEEP: instance folders stay until the run's folder goes, so a failure's server log is there.
 	const env = { ...process.env, N8N_E2E_WORK_DIR: workDir, N8N_E2E_KEEP: '1', TEST_RESULTS_FILE: resultsFile, ...suite.env };
