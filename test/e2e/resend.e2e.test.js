@@ -6,10 +6,11 @@
 // "Continue (using error output)", and Continue On Fail with an invalid first item. The assertion is
 // the count of requests per item the emulator received: exactly 1 for every item that reached it.
 //
-// One execution holds every Continue case (the emulator fails items by their body, so the branches'
-// order does not matter); each Stop Workflow case needs an execution of its own (`n8n execute`, beside
-// the server that created the workflows). Last, through that server, an execution stopped while a
-// deposit is on the wire: n8n saves no node data of a stopped execution, so the receipt is in n8n's log.
+// Every execution runs through one server, as the editor's "Execute workflow" does. First, while no
+// token is cached, an execution stopped while a deposit is on the wire: n8n saves no node data of a
+// stopped execution, so the receipt is in n8n's log. Then each Stop Workflow case in an execution of its
+// own, and one execution for every Continue case (the emulator fails items by their body, so the
+// branches' order does not matter).
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -155,9 +156,8 @@ for (const version of VERSIONS) {
 		const run = async (key, failures) => {
 			await control('POST', 'reset');
 			await control('POST', 'config', { failures });
-			const result = await state.instance.execute(state.ids[key]);
-			assert.ok(result.execution, `n8n printed the execution of ${key}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
-			return result;
+			const execution = await state.server.runWorkflow(state.ids[key], { trigger: 'Start' });
+			return { ...execution, errorMessage: execution.data.resultData.error?.message };
 		};
 
 		before(
@@ -178,6 +178,29 @@ for (const version of VERSIONS) {
 		after(async () => {
 			if (state.instance) await state.instance.destroy();
 			if (state.sandbox) await state.sandbox.close();
+		});
+
+		it('stopping the execution lets the deposit on the wire finish, sends nothing more, and logs its receipt', async () => {
+			await control('POST', 'reset');
+			await control('POST', 'config', { latencyMs: 2000 });
+			const { server } = state;
+			const executionId = await server.startWorkflow(state.ids.cancel, { trigger: 'Start' });
+			// The token is issued (none is cached yet: this case runs first), then the first deposit waits in the emulator.
+			for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			await server.post(`/rest/executions/${executionId}/stop`, {});
+			const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
+			const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
+			for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
+			assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
+			const logged = readLog();
+			log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);
+			assert.ok(logged.includes(report), 'n8n\'s log has the report');
+			assert.match(logged, /Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\./);
 		});
 
 		for (const [key, op] of Object.entries(OPERATIONS)) {
@@ -223,29 +246,6 @@ for (const version of VERSIONS) {
 				assert.match(out[0].error, /\(item 1\)$/);
 				assert.equal(out.slice(1).filter((json) => !json.error).length, 4);
 			}
-		});
-
-		it('stopping the execution lets the deposit on the wire finish, sends nothing more, and logs its receipt', async () => {
-			await control('POST', 'reset');
-			await control('POST', 'config', { latencyMs: 2000 });
-			const { server } = state;
-			const executionId = await server.startWorkflow(state.ids.cancel, { trigger: 'Start' });
-			// The token is issued, then the first deposit waits in the emulator.
-			for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
-			await server.post(`/rest/executions/${executionId}/stop`, {});
-			const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
-			const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
-			for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
-			const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
-			assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
-			const logged = readLog();
-			log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);
-			assert.ok(logged.includes(report), 'n8n\'s log has the report');
-			assert.match(logged, /Accepted by the API, do not send again: item 1 \(transactionId [\w-]+\)\./);
 		});
 	});
 }
