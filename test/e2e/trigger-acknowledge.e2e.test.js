@@ -6,7 +6,7 @@
 // Per n8n version: one instance, one server start, four workflows created through its REST API (QES
 // Onboarding Trigger with Fetch Verification Result and Only Statuses; Verification Webhook Trigger for
 // all results; the same for payment results only, once refusing and once confirming unsigned ones),
-// each case on its own workflow's execution count. The flood sends TRIGGER_FLOOD_COUNT (default 400)
+// each case on its own workflow's execution count. The flood sends TRIGGER_FLOOD_COUNT (default 100)
 // distinct signed journey results, 20 at a time: the answers and executions of deliveries that overlap
 // in a real n8n. That the memory keeps more keys than the 2,000 it once held is
 // test/shared/delivery-memory.test.ts (2,100 and 50,000 keys); n8n's throughput and memory under 2,100
@@ -24,7 +24,7 @@ const util = require('./lib/util');
 const { QES_TRIGGER, RESULTS_TRIGGER, SECRET_HEADER, control, countExecutions, e2eVersions, postJson, qesWorkflow, resultsWorkflow, settleCount, storedWebhook, triggerSuite, waitForActivation } = require('./trigger-helpers');
 
 const GET_VERIFICATION = 'GET /onboarding/getVerification/:sessionId';
-const FLOOD_COUNT = Number(process.env.TRIGGER_FLOOD_COUNT || 400);
+const FLOOD_COUNT = Number(process.env.TRIGGER_FLOOD_COUNT || 100);
 const FLOOD_CONCURRENCY = 20;
 
 /** Waits for `expected` finished executions and no further one; returns the newest one's id. */
