@@ -67,7 +67,8 @@ const afterDeps = DEPS.map((s) => s.name);
  * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
  * runs it alone (default: npm test -- --only=<name>).
  * The run is bound by the CPU, and every e2e suite waits for the n8n installs: the checks nothing waits
- * for run niced (`yields`), beside everything, on what the installs and then the e2e suites leave.
+ * for and that hold no deadline run niced (`yields`), beside everything, on what the installs and then
+ * the e2e suites leave. Unit tests hold deadlines (a request's timeout): niced, they starve past them.
  */
 const SUITES = [
 	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
@@ -75,7 +76,7 @@ const SUITES = [
 	{ name: 'build', run: ['npm', 'run', 'build'], needs: afterDeps, cpu: 0 },
 	{ name: 'lint', run: ['npm', 'run', 'lint'], needs: afterDeps, cpu: 0, yields: true },
 	{ name: 'typecheck', run: ['npm', 'run', 'typecheck'], needs: afterDeps, cpu: 0, yields: true },
-	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 0, yields: true, rerun: 'npm run test:unit' },
+	{ name: 'unit', run: ['node', 'node_modules/.bin/jest', '--json', '--outputFile=RESULTS'], env: { NODE_OPTIONS: '--experimental-vm-modules' }, jest: true, needs: ['build'], cpu: 1, rerun: 'npm run test:unit' },
 	{ name: 'verify', run: nodeTest(['test/verify/']), needs: ['build'], cpu: 0, yields: true, rerun: 'npm run test:verify' },
 	...E2E_FILES.slice(0, 1).flatMap(inBothVersions),
 	{ name: 'browser', run: nodeTest(['test/browser/']), needs: ['build', 'n8n-v2'], cpu: 0.5, system: 'browser', rerun: 'npm run test:browser' },
