@@ -121,9 +121,11 @@ for (const version of VERSIONS) {
 			return { ok: status === 'success' && !error, errorMessage: error?.message };
 		};
 
-		test('n8n, whose port another process held when it bound it, started again on that port', { skip: version !== 'v2' }, () => {
-			assert.match(server.readLog(), /port \d+ is already in use/);
-		});
+		if (version === 'v2') {
+			test('n8n, whose port another process held when it bound it, started again on that port', () => {
+				assert.match(server.readLog(), /port \d+ is already in use/);
+			});
+		}
 
 		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
 			test(`${state} credential: the right key passes, a wrong key or customer ID is refused in words`, async () => {
