@@ -2,8 +2,8 @@
 // The upload cap of Add Image inside a real n8n (2.40 and 1.123), with binary data kept on disk
 // (N8N_DEFAULT_BINARY_DATA_MODE=filesystem): n8n 2.x gives the byte count, n8n 1.x does not, so there
 // the file is read counting. A 21 MB file read by n8n's own Read/Write Files node fails its item before
-// anything is sent; nothing reaches the API. (In memory, the mode of the jest harness, the
-// `--rawOutput` JSON would carry the whole file: test/nodes/upload-size.test.ts covers that mode.)
+// anything is sent; nothing reaches the API. (In memory, the mode of the jest harness, the execution
+// data would carry the whole file: test/nodes/upload-size.test.ts covers that mode.)
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -21,17 +21,19 @@ const VERSIONS = e2eVersions();
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: Add Image refuses a file above 20 MB`, { timeout: 15 * 60 * 1000 }, () => {
 		let n8n;
+		let server;
 		let sandbox;
 		let folder;
-		let workflow;
+		let workflowId;
 
 		before(async () => {
 			folder = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-cap-'));
 			fs.writeFileSync(path.join(folder, 'front.png'), Buffer.alloc(21 * 1024 * 1024, 7));
 			sandbox = await startSandbox({ port: 0 });
 			n8n = await createInstance(version, { name: 'upload-cap' });
-			await n8n.importCredentials([sandboxCredential(sandbox.baseUrl)]);
-			workflow = chain('e2e: Add Image of a 21 MB file', [
+			server = await n8n.startServer({ env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: folder } });
+			await server.ensureLoggedIn();
+			const workflow = chain('e2e: Add Image of a 21 MB file', [
 				manualTrigger(),
 				node({
 					name: 'Read File',
@@ -47,7 +49,9 @@ for (const version of VERSIONS) {
 					credentials: SANDBOX_CREDENTIAL_REF,
 				}),
 			]);
-			await n8n.importWorkflows([workflow]);
+			({
+				workflowIds: [workflowId],
+			} = await server.createCredentialsAndWorkflows({ credentials: [sandboxCredential(sandbox.baseUrl)], workflows: [workflow] }));
 		});
 
 		after(async () => {
@@ -57,12 +61,12 @@ for (const version of VERSIONS) {
 		});
 
 		test('the item fails naming the field, the cap and the item; nothing is sent', async () => {
-			const run = await n8n.execute(workflow.id, { env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: folder } });
+			const errorMessage = (await server.runWorkflow(workflowId, { trigger: 'Manual Trigger' })).data.resultData.error?.message;
 			const size = version === 'v1' ? 'more than 20 MB' : '21.0 MB';
 			assert.match(
-				String(run.errorMessage),
+				String(errorMessage),
 				new RegExp(`^Input Binary Field \\(binaryPropertyName\\) must name a file of at most 20 MB, got "data" of ${size.replace('.', '\\.')} \\(item 1\\)`),
-				`${run.errorMessage}\n${run.stderr.slice(-2000)}`,
+				`${errorMessage}\n${server.readLog().slice(-2000)}`,
 			);
 			const { total } = await (await freshFetch(`${sandbox.url}/__control/stats`)).json();
 			assert.equal(total, 0, 'nothing reached the API');
