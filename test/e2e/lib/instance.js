@@ -261,15 +261,11 @@ class Instance {
 	 * Runs `n8n <args>` for this instance and returns { code, signal, stdout, stderr, durationMs, timedOut }.
 	 */
 	async n8n(args, { timeoutMs = 3 * 60 * 1000, env = {} } = {}) {
-		for (let attempt = 1; ; attempt++) {
-			const res = await util.run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
-				cwd: this.userFolder,
-				env: await this.processEnv(env),
-				timeoutMs,
-			});
-			// The task broker's port lost a race (see startServer): n8n stopped before running anything.
-			if (attempt === 3 || !PORT_TAKEN.test(res.stdout + res.stderr)) return res;
-		}
+		return await util.run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
+			cwd: this.userFolder,
+			env: await this.processEnv(env),
+			timeoutMs,
+		});
 	}
 
 	async n8nOrThrow(args, opts) {
