@@ -74,7 +74,7 @@ function createApp({ config } = {}) {
 		const match = matchRoute(req.method, path);
 		const routeKey = match ? match.key : `${req.method} (unknown route)`;
 		const recorder = state.recorder;
-		recorder.enter();
+		const epoch = recorder.enter();
 		let left = false;
 		res.on('close', () => {
 			if (!left) {
@@ -105,7 +105,7 @@ function createApp({ config } = {}) {
 			body: loggableBody(rawText),
 			receivedAt,
 			status,
-		});
+		}, epoch);
 		if (answer.drop) {
 			req.socket.destroy();
 			return;

@@ -55,6 +55,7 @@ function createRecorder() {
 		total: 0,
 		inFlight: 0,
 		maxConcurrent: 0,
+		epoch: 0,
 		log: new Array(REQUEST_LOG_LIMIT),
 		logStart: 0,
 		logSize: 0,
@@ -62,6 +63,7 @@ function createRecorder() {
 
 	return {
 		reset() {
+			r.epoch += 1; // a request under way belongs to what was reset: it is never recorded
 			r.counts = {};
 			r.status = {};
 			r.total = 0;
@@ -73,12 +75,14 @@ function createRecorder() {
 		enter() {
 			r.inFlight += 1;
 			if (r.inFlight > r.maxConcurrent) r.maxConcurrent = r.inFlight;
+			return r.epoch;
 		},
 		leave() {
 			r.inFlight = Math.max(0, r.inFlight - 1);
 		},
-		/** Records one finished request (counters + log entry). */
-		record(entry) {
+		/** Records one finished request (counters + log entry), unless a reset came since it entered. */
+		record(entry, epoch) {
+			if (epoch !== r.epoch) return;
 			r.counts[entry.route] = (r.counts[entry.route] || 0) + 1;
 			const code = String(entry.status);
 			r.status[code] = (r.status[code] || 0) + 1;

@@ -66,9 +66,8 @@ const afterDeps = DEPS.map((s) => s.name);
  * The suites, the longest first. `needs`: what must have passed first; `cpu`: the share of the
  * machine it keeps busy (the scheduler keeps the sum within the core count); `rerun`: the command that
  * runs it alone (default: npm test -- --only=<name>).
- * The run is bound by the CPU, and every e2e suite waits for the n8n installs: the checks nothing waits
- * for and that hold no deadline run niced (`yields`), beside everything, on what the installs and then
- * the e2e suites leave. Unit tests hold deadlines (a request's timeout): niced, they starve past them.
+ * The run is bound by the CPU: the checks nothing waits for that hold no deadline (unit tests do) run
+ * niced (`yields`), beside everything, on what the n8n installs and then the e2e suites leave.
  */
 const SUITES = [
 	...['v2', 'v1'].map((v) => ({ name: `n8n-${v}`, title: `install ${LABEL[v]}`, install: v, cpu: 0 })),
@@ -220,11 +219,8 @@ const idleShare = (() => {
 })();
 
 // The `cpu` shares are averages: when the suites running all wait at once (a lease to lapse, n8n's
-// poll of unanswered reviews) the cores idle. A check every few seconds then lets one more suite start,
-// up to one core's worth of suites beyond the cores.
-const IDLE_CHECK_MS = 5000;
-const IDLE_TO_START_ONE_MORE = 0.25;
-const BEYOND_THE_CORES = 1;
+// poll of unanswered reviews) the cores idle. Over a quarter idle in 5 s lets one more suite start, up
+// to one core's worth of suites beyond the cores.
 
 async function runAll() {
 	let busy = 0;
@@ -240,7 +236,7 @@ async function runAll() {
 				}
 				if ((suite.needs ?? []).some((n) => state.get(n).status !== 'passed')) continue;
 				// In list order: a later, smaller suite does not take the room a longer one waits for.
-				if (busy > 0 && busy + suite.cpu > cores + (oneMore ? BEYOND_THE_CORES : 0)) break;
+				if (busy > 0 && busy + suite.cpu > cores + (oneMore ? 1 : 0)) break;
 				oneMore = false;
 				busy += suite.cpu;
 				Object.assign(st, { status: 'running', started: Date.now() });
@@ -259,7 +255,7 @@ async function runAll() {
 				resolve();
 			}
 		};
-		const idleCheck = setInterval(() => schedule(idleShare() > IDLE_TO_START_ONE_MORE), IDLE_CHECK_MS);
+		const idleCheck = setInterval(() => schedule(idleShare() > 0.25), 5000);
 		schedule();
 	});
 }

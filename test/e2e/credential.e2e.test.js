@@ -12,7 +12,6 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
-const path = require('node:path');
 const { createInstance } = require('./lib/instance');
 const { emulatorControl, freshFetch, e2eVersions, freePort, waitUntil } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
@@ -36,7 +35,7 @@ function networkAddress() {
 async function heldPort(instance) {
 	const port = await freePort();
 	const holder = net.createServer().listen(port, '127.0.0.1');
-	const log = path.join(instance.userFolder, `server-${port}.log`);
+	const log = `${instance.userFolder}/server-${port}.log`;
 	const taken = () => fs.existsSync(log) && /already in use/.test(fs.readFileSync(log, 'utf8'));
 	waitUntil('n8n to find its port taken', taken, { timeoutMs: 120000 }).then(() => holder.close(), () => holder.close());
 	return port;

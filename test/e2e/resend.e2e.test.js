@@ -6,11 +6,10 @@
 // "Continue (using error output)", and Continue On Fail with an invalid first item. The assertion is
 // the count of requests per item the emulator received: exactly 1 for every item that reached it.
 //
-// Every execution runs through one server, as the editor's "Execute workflow" does. First, while no
-// token is cached, an execution stopped while a deposit is on the wire: n8n saves no node data of a
-// stopped execution, so the receipt is in n8n's log. Then each Stop Workflow case in an execution of its
-// own, and one execution for every Continue case (the emulator fails items by their body, so the
-// branches' order does not matter).
+// Every execution runs through one server, as the editor's "Execute workflow" does. First, while no token
+// is cached, one stopped while a deposit is on the wire (n8n saves no node data of a stopped execution:
+// the receipt is in n8n's log); then one per Stop Workflow case, and one for every Continue case (the
+// emulator fails items by their body, so the branches' order does not matter).
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');

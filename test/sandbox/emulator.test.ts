@@ -1,6 +1,7 @@
 // The emulator refuses what the API refuses: a request a node builds wrongly fails the node suites
 // instead of passing against a lenient stand-in. (Its answers are checked through the node suites.)
 import axios, { AxiosInstance } from 'axios';
+import { sleep } from 'n8n-workflow';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
@@ -55,6 +56,15 @@ describe('API access', () => {
 		const [h, p, s] = token.split('.');
 		const tampered = await post('/aml/checkIndividual', { name: 'x' }, `${h}.${p}.${s.slice(0, -2)}AA`);
 		expect(tampered.data).toEqual({ message: 'Invalid access token' });
+	});
+
+	it('a reset forgets a request still under way: the next test never counts it', async () => {
+		await control.post('/config', { latencyMs: 300 });
+		const slow = post('/aml/checkIndividual', { name: 'A B' });
+		while ((await control.get('/stats')).data.inFlight === 0) await sleep(10);
+		await control.post('/reset');
+		expect((await slow).status).toBe(200);
+		expect((await control.get('/stats')).data.total).toBe(0);
 	});
 });
 

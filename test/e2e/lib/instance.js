@@ -364,9 +364,8 @@ class Instance {
 
 	/**
 	 * Starts `n8n start` on a free loopback port and waits for /healthz (and the REST API) to answer.
-	 * A port that another process bound between its choice and n8n's bind (n8n binds seconds after it
-	 * starts, while other suites bind port 0) is a lost race, not a failure: n8n starts again, on a new
-	 * port unless the caller named one.
+	 * A port another process bound before n8n did (seconds after it starts) is a lost race, not a
+	 * failure: n8n starts again, on a new port unless the caller named one.
 	 * @param {{ port?: number, timeoutMs?: number, env?: object }} [opts]
 	 * @returns {Promise<Server>} the server's REST client (lib/rest.js) with its url, port, logFile, stop() and readLog()
 	 */
