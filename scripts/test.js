@@ -206,26 +206,10 @@ function describeCounts(counts) {
 	return `${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
 }
 
-/** The share of the cores' time spent idle since the last call (the first call: since boot). */
-const idleShare = (() => {
-	const totals = () => os.cpus().reduce((t, { times }) => ({ idle: t.idle + times.idle, all: t.all + Object.values(times).reduce((a, b) => a + b, 0) }), { idle: 0, all: 0 });
-	let last = totals();
-	return () => {
-		const now = totals();
-		const share = (now.idle - last.idle) / Math.max(1, now.all - last.all);
-		last = now;
-		return share;
-	};
-})();
-
-// The `cpu` shares are averages: when the suites running all wait at once (a lease to lapse, n8n's
-// poll of unanswered reviews) the cores idle. Over a quarter idle in 5 s lets one more suite start, up
-// to one core's worth of suites beyond the cores.
-
 async function runAll() {
 	let busy = 0;
 	await new Promise((resolve) => {
-		const schedule = (oneMore = false) => {
+		const schedule = () => {
 			for (const suite of RUN) {
 				const st = state.get(suite.name);
 				if (st.status !== 'waiting') continue;
@@ -236,8 +220,7 @@ async function runAll() {
 				}
 				if ((suite.needs ?? []).some((n) => state.get(n).status !== 'passed')) continue;
 				// In list order: a later, smaller suite does not take the room a longer one waits for.
-				if (busy > 0 && busy + suite.cpu > cores + (oneMore ? 1 : 0)) break;
-				oneMore = false;
+				if (busy > 0 && busy + suite.cpu > cores) break;
 				busy += suite.cpu;
 				Object.assign(st, { status: 'running', started: Date.now() });
 				say(`▶ ${title(suite)} (load ${load()})`);
@@ -250,12 +233,8 @@ async function runAll() {
 					schedule();
 				});
 			}
-			if ([...state.values()].every((s) => s.status !== 'waiting' && s.status !== 'running')) {
-				clearInterval(idleCheck);
-				resolve();
-			}
+			if ([...state.values()].every((s) => s.status !== 'waiting' && s.status !== 'running')) resolve();
 		};
-		const idleCheck = setInterval(() => schedule(idleShare() > 0.25), 5000);
 		schedule();
 	});
 }
