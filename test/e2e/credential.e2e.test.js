@@ -35,7 +35,7 @@ function networkAddress() {
 async function heldPort(instance) {
 	const port = await freePort();
 	const holder = net.createServer().listen(port, '127.0.0.1');
-	const log = `${instance.userFolder}/server-${port}.log`;
+	const log = instance.serverLogFile(port);
 	const taken = () => fs.existsSync(log) && /already in use/.test(fs.readFileSync(log, 'utf8'));
 	waitUntil('n8n to find its port taken', taken, { timeoutMs: 120000 }).then(() => holder.close(), () => holder.close());
 	return port;

@@ -380,6 +380,11 @@ class Instance {
 		}
 	}
 
+	/** The file `n8n start` on `port` logs to (appended to by a restart on the same port). */
+	serverLogFile(port) {
+		return path.join(this.userFolder, `server-${port}.log`);
+	}
+
 	async launchServer({ port, timeoutMs, env }) {
 		const url = `http://127.0.0.1:${port}`;
 		const procEnv = await this.processEnv({
@@ -395,7 +400,7 @@ class Instance {
 			N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '250',
 			...env,
 		});
-		const logFile = path.join(this.userFolder, `server-${port}.log`);
+		const logFile = this.serverLogFile(port);
 		const logFd = fs.openSync(logFile, 'a');
 		const started = Date.now();
 		const child = util.spawnTracked(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], {
