@@ -1,5 +1,6 @@
 'use strict';
-// End-to-end suite of the shipped examples: the example workflows, each run by a real n8n (1.123 and 2.40) against the sandbox emulator started in this process; the KYB example
+// End-to-end suite of the shipped examples: the example workflows, each run by a real n8n (1.123 and
+// 2.40) against the sandbox emulator started in this process; the KYB example
 // runs twice, against an emulator playing g2 and one playing g3. The examples as saved with a release
 // are golden workflows too (golden.e2e.test.js: requests and every node's output compared as recorded),
 // as is every operation of every action node; here each current example must run to the end, and the
