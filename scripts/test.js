@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { NPM_CI, devDependenciesStale } = require('./ensure-deps');
+const { devDependenciesStale } = require('./ensure-deps');
 const { ensureN8n, runtimeFor } = require('../test/e2e/lib/install');
 const { installProgress } = require('./lib/install-progress');
 const { missingSystemPackages } = require('./lib/system-packages');
@@ -59,7 +59,7 @@ const E2E_FILES = fs
 const inBothVersions = (file) => [e2e(file, 'v2'), e2e(file, 'v1')];
 
 // A fresh clone's dev dependencies install beside the n8n installs (which need only Node's own modules), not before them.
-const DEPS = devDependenciesStale() ? [{ name: 'deps', title: 'install dev dependencies', run: NPM_CI, cpu: 0 }] : [];
+const DEPS = devDependenciesStale() ? [{ name: 'deps', title: 'install dev dependencies', run: ['node', 'scripts/ensure-deps.js'], cpu: 0 }] : [];
 const afterDeps = DEPS.map((s) => s.name);
 
 /**

@@ -172,11 +172,9 @@ async function doInstall(version, log) {
 	timings.packagesAttempts = await npmInstall(s.dir, { command: hasLock ? 'bun' : 'install', label: version, log });
 	timings.packagesMs = Date.now() - t0;
 
-	// sqlite3: its install script first tries prebuild-install (a GitHub download, fails offline at
-	// once), then node-gyp builds it from the bundled sqlite sources against nodedir's headers
-	// (~1 min). The result is an N-API addon (independent of the Node version), so it is cached in
-	// test/e2e/.cache/ and reused by the other version or the next reinstall: one version builds it
-	// while the other waits for the copy.
+	// sqlite3: node-gyp builds it from the bundled sources against nodedir's headers (prebuild-install's
+	// GitHub download fails offline). An N-API addon fits both Nodes: cached in .cache/, one version builds
+	// it while the other waits for the copy.
 	const t1 = Date.now();
 	const fromCache = await withLock(path.join(CACHE_DIR, 'sqlite3.lock'), () => sqlite3(version, log), { log });
 	timings.sqlite3Ms = Date.now() - t1;

@@ -1,28 +1,23 @@
 'use strict';
-// Installs a tree as large as n8n's (250k files) from its npm lockfile, finished or failed in a known time.
-// bun, pinned in ../installer (itself fetched there by `npm ci`), installs the lockfile's exact versions,
-// laid out by bun, with a tenth of the CPU `npm ci` takes (n8n 2.x: 36 against 274 CPU-s, most of npm's
-// spent unpacking file by file in JavaScript). Without a lockfile (a new pin) `npm install` writes one.
-// An install can hang on a registry request with no error and no output (a CI run saw `npm ci` print
-// nothing for 40 min while the other n8n version installed in 4). So an attempt that prints nothing for
-// IDLE_MS is ended and started again, up to ATTEMPTS times; a later attempt finds what the earlier ones
-// fetched in the cache. npm gets bounded fetch timeouts too, and prints a line per fetch.
+// Installs a tree as large as n8n's (250k files) from its npm lockfile, in a known time. bun, pinned in
+// ../installer (fetched there by `npm ci`), installs the lockfile's versions in its own layout with a tenth
+// of the CPU of `npm ci` (n8n 2.x: 36 against 274 CPU-s); without a lockfile `npm install` writes one.
+// An install can hang on a registry request with no output (a CI run saw `npm ci` silent for 40 min), so an
+// attempt silent for IDLE_MS is ended and started again, up to ATTEMPTS times, finding what the earlier
+// ones fetched in the cache.
 
 const path = require('node:path');
 const fs = require('node:fs');
 const { E2E_DIR, runOrThrow, howItEnded, withLock } = require('./util');
 
-const ATTEMPTS = 3;
-const IDLE_MS = 4 * 60 * 1000;
-const ATTEMPT_MS = 20 * 60 * 1000;
+const [ATTEMPTS, IDLE_MS, ATTEMPT_MS] = [3, 4 * 60 * 1000, 20 * 60 * 1000];
 const NPM = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', '--fetch-timeout=120000', '--fetch-retries=4', '--fetch-retry-mintimeout=5000', '--fetch-retry-maxtimeout=30000'];
 const INSTALLER = path.join(E2E_DIR, 'installer');
 const BUN = path.join(INSTALLER, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun');
 
 /** The command of each way to install into `dir`, and what it adds to the environment. */
 const COMMANDS = {
-	// Each tree its own bun cache, which bun hard-links the files from: two installs at once share nothing.
-	// Inside a node_modules folder, where jest, eslint and n8n's scanner never look.
+	// A cache per tree (bun hard-links from it), in a node_modules folder: jest, eslint and n8n's scanner skip it.
 	bun: (dir) => [BUN, ['install', '--frozen-lockfile', '--ignore-scripts'], { BUN_INSTALL_CACHE_DIR: path.join(INSTALLER, 'node_modules', '.cache', path.basename(dir)) }],
 	ci: () => ['npm', ['ci', ...NPM], {}],
 	install: () => ['npm', ['install', ...NPM], {}],
@@ -43,9 +38,6 @@ function npmEnv(extra = {}) {
  * Installs into `dir` with `command` (bun from the lockfile, npm ci, or npm install), again when an
  * attempt stalls or fails. Returns the number of attempts it took; throws with every attempt's reason
  * when none succeeded.
- * @param {string} dir
- * @param {{ command?: 'bun' | 'ci' | 'install', label: string, log: (line: string) => void, env?: Record<string, string>,
- *   idleTimeoutMs?: number, attempts?: number }} options
  */
 async function npmInstall(dir, { command = 'bun', label, log, env = {}, idleTimeoutMs = IDLE_MS, attempts = ATTEMPTS }) {
 	// npm writes node_modules/.package-lock.json last: without it the installer is missing or half there.
