@@ -1,10 +1,10 @@
 'use strict';
-// Installs a tree as large as n8n's (250k files) from its npm lockfile, in a known time. bun, pinned in
-// ../installer (fetched there by `npm ci`), installs the lockfile's versions in its own layout with a tenth
-// of the CPU of `npm ci` (n8n 2.x: 36 against 274 CPU-s); without a lockfile `npm install` writes one.
-// An install can hang on a registry request with no output (a CI run saw `npm ci` silent for 40 min), so an
-// attempt silent for IDLE_MS is ended and started again, up to ATTEMPTS times, finding what the earlier
-// ones fetched in the cache.
+// Installs a tree as large as n8n's (250k files) from its npm lockfile, in a known time. bun (its baseline
+// build: any x86-64 CPU), pinned in ../installer and fetched there by `npm ci`, installs the lockfile's versions
+// in its own layout with a tenth of the CPU of `npm ci` (n8n 2.x: 36 against 274 CPU-s); without a lockfile
+// `npm install` writes one.
+// A registry request can hang without a word (a CI run saw `npm ci` silent for 40 min): an attempt silent
+// for IDLE_MS is ended and started again, up to ATTEMPTS times, finding what earlier ones cached.
 
 const path = require('node:path');
 const fs = require('node:fs');
@@ -13,7 +13,7 @@ const { E2E_DIR, runOrThrow, howItEnded, withLock } = require('./util');
 const [ATTEMPTS, IDLE_MS, ATTEMPT_MS] = [3, 4 * 60 * 1000, 20 * 60 * 1000];
 const NPM = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http', '--fetch-timeout=120000', '--fetch-retries=4', '--fetch-retry-mintimeout=5000', '--fetch-retry-maxtimeout=30000'];
 const INSTALLER = path.join(E2E_DIR, 'installer');
-const BUN = path.join(INSTALLER, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun');
+const BUN = path.join(INSTALLER, 'node_modules', '@oven', 'bun-linux-x64-baseline', 'bin', 'bun');
 
 /** The command of each way to install into `dir`, and what it adds to the environment. */
 const COMMANDS = {
