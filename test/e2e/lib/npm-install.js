@@ -40,8 +40,9 @@ function npmEnv(extra = {}) {
  * when none succeeded.
  */
 async function npmInstall(dir, { command = 'bun', label, log, env = {}, idleTimeoutMs = IDLE_MS, attempts = ATTEMPTS }) {
-	// npm writes node_modules/.package-lock.json last: without it the installer is missing or half there.
-	const installerReady = () => fs.existsSync(path.join(INSTALLER, 'node_modules', '.package-lock.json'));
+	// npm writes node_modules/.package-lock.json last; one older than package-lock.json is a former pin's.
+	const done = path.join(INSTALLER, 'node_modules', '.package-lock.json');
+	const installerReady = () => fs.existsSync(done) && fs.statSync(done).mtimeMs >= fs.statSync(path.join(INSTALLER, 'package-lock.json')).mtimeMs;
 	if (command === 'bun' && !installerReady()) {
 		const fetchBun = () => installerReady() || npmInstall(INSTALLER, { command: 'ci', label: `${label} (bun)`, log });
 		fs.mkdirSync(path.join(E2E_DIR, '.cache'), { recursive: true });
