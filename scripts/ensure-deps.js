@@ -5,15 +5,13 @@
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { npmInstall, installedFromLockfile } = require('../test/e2e/lib/npm-install');
 
 const root = path.resolve(__dirname, '..');
-const INSTALLED = path.join(root, 'node_modules', '.installed-from-lockfile');
+const INSTALLED = '.installed-from-lockfile';
 
 /** Whether node_modules is missing or older than the lockfile (npm's record of an install counts too). */
-function devDependenciesStale() {
-	const lockfile = fs.statSync(path.join(root, 'package-lock.json')).mtimeMs;
-	return ![INSTALLED, path.join(root, 'node_modules', '.package-lock.json')].some((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= lockfile);
-}
+const devDependenciesStale = () => !installedFromLockfile(root, [INSTALLED, '.package-lock.json']);
 
 /** Installs them now, before anything else runs (npm start). */
 function ensureDevDependencies() {
@@ -25,9 +23,8 @@ function ensureDevDependencies() {
 module.exports = { devDependenciesStale, ensureDevDependencies };
 
 if (require.main === module) {
-	const { npmInstall } = require('../test/e2e/lib/npm-install');
 	npmInstall(root, { command: 'bun', label: 'dev dependencies', log: console.log })
-		.then(() => fs.writeFileSync(INSTALLED, ''))
+		.then(() => fs.writeFileSync(path.join(root, 'node_modules', INSTALLED), ''))
 		.catch((error) => {
 			console.error(error.message);
 			process.exit(1);

@@ -34,6 +34,12 @@ function npmEnv(extra = {}) {
 	return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
+/** Whether `dir`'s node_modules was installed since its package-lock.json last changed: one of `records` there is newer. */
+function installedFromLockfile(dir, records = ['.package-lock.json']) {
+	const lockfile = fs.statSync(path.join(dir, 'package-lock.json')).mtimeMs;
+	return records.map((r) => path.join(dir, 'node_modules', r)).some((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= lockfile);
+}
+
 /**
  * Installs into `dir` with `command` (bun from the lockfile, npm ci, or npm install), again when an
  * attempt stalls or fails. Returns the number of attempts it took; throws with every attempt's reason
@@ -41,10 +47,8 @@ function npmEnv(extra = {}) {
  */
 async function npmInstall(dir, { command = 'bun', label, log, env = {}, idleTimeoutMs = IDLE_MS, attempts = ATTEMPTS }) {
 	// npm writes node_modules/.package-lock.json last; one older than package-lock.json is a former pin's.
-	const done = path.join(INSTALLER, 'node_modules', '.package-lock.json');
-	const installerReady = () => fs.existsSync(done) && fs.statSync(done).mtimeMs >= fs.statSync(path.join(INSTALLER, 'package-lock.json')).mtimeMs;
-	if (command === 'bun' && !installerReady()) {
-		const fetchBun = () => installerReady() || npmInstall(INSTALLER, { command: 'ci', label: `${label} (bun)`, log });
+	if (command === 'bun' && !installedFromLockfile(INSTALLER)) {
+		const fetchBun = () => installedFromLockfile(INSTALLER) || npmInstall(INSTALLER, { command: 'ci', label: `${label} (bun)`, log });
 		fs.mkdirSync(path.join(E2E_DIR, '.cache'), { recursive: true });
 		await withLock(path.join(E2E_DIR, '.cache', 'installer.lock'), fetchBun, { log });
 	}
@@ -69,4 +73,4 @@ async function npmInstall(dir, { command = 'bun', label, log, env = {}, idleTime
 	}
 }
 
-module.exports = { npmInstall, npmEnv };
+module.exports = { npmInstall, npmEnv, installedFromLockfile };
