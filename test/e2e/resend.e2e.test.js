@@ -16,7 +16,7 @@ const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
-const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
+const { defaultLog, emulatorControl, e2eVersions, waitUntil } = require('./lib/util');
 const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
 const PACKAGE = 'n8n-nodes-verification-services';
@@ -185,15 +185,15 @@ for (const version of VERSIONS) {
 			const { server } = state;
 			const executionId = await server.startWorkflow(state.ids.cancel, { trigger: 'Start' });
 			// The token is issued (none is cached yet: this case runs first), then the first deposit waits in the emulator.
-			for (let stats = await control('GET', 'stats'); !(stats.counts['POST /auth'] === 1 && stats.inFlight >= 1); stats = await control('GET', 'stats')) {
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
+			const depositOnTheWire = async () => {
+				const stats = await control('GET', 'stats');
+				return stats.counts['POST /auth'] === 1 && stats.inFlight >= 1;
+			};
+			await waitUntil('the token issued and the first deposit on the wire', depositOnTheWire, { timeoutMs: 120000, intervalMs: 50 });
 			await server.post(`/rest/executions/${executionId}/stop`, {});
 			const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
 			const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
-			for (const started = Date.now(); !readLog().includes(report) && Date.now() - started < 30000; ) {
-				await new Promise((resolve) => setTimeout(resolve, 100));
-			}
+			await waitUntil("n8n's log to report the cancellation", () => readLog().includes(report), { timeoutMs: 30000, intervalMs: 100 }).catch(() => {});
 			const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
 			assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
 			const logged = readLog();
