@@ -30,20 +30,11 @@ const RUN_WITHOUT_REVIEW = 'runWithoutHumanReview';
 /** The Send-and-Wait operation that every review node carries (n8n's SEND_AND_WAIT_OPERATION). */
 const SEND_AND_WAIT = 'sendAndWait';
 
-/**
- * The switch and its notice, shown only on the tool variant of the actions. From each action's
- * `reviewedFromVersion` on, the switch is off by default; before it, on, so that a workflow saved with
- * an older version runs as it did (n8n fills a parameter a saved workflow does not name with the
- * default of the version it was saved at).
- */
+/** The switch and its notice, shown only on the tool variant of the actions; off by default. */
 export function humanReviewProperties(operations: OperationDefinition[]): INodeProperties[] {
-	const byVersion = new Map<number, string[]>();
-	for (const op of operations) {
-		if (!op.effect) continue;
-		const from = op.effect.reviewedFromVersion;
-		byVersion.set(from, [...(byVersion.get(from) ?? []), op.value]);
-	}
-	return [...byVersion].flatMap(([from, actions]) => [
+	const actions = operations.filter((op) => op.effect).map((op) => op.value);
+	if (!actions.length) return [];
+	return [
 		{
 			displayName:
 				'This tool acts on the world (it moves money, sends a message, changes the account or starts a session for a person). Unless Run Without Human Review is on, an AI agent runs it only after a person approves each call: connect it to the AI Agent (version 3 or later, n8n 2.6 or later) through a human review node, for example Email, Slack or Chat. Any other call is refused and nothing is sent.',
@@ -58,25 +49,11 @@ export function humanReviewProperties(operations: OperationDefinition[]): INodeP
 			type: 'boolean',
 			noDataExpression: true,
 			default: false,
-			displayOptions: {
-				show: { '@tool': [true], operation: actions, '@version': [{ _cnd: { gte: from } }] },
-			},
+			displayOptions: { show: { '@tool': [true], operation: actions } },
 			description:
 				'Whether the AI model may run this action on its own, without a person approving each call. Only for trusted prompts: a model, or a prompt that steers it, could then pay, send messages or change the account by itself.',
 		},
-		{
-			displayName: 'Run Without Human Review',
-			name: RUN_WITHOUT_REVIEW,
-			type: 'boolean',
-			noDataExpression: true,
-			default: true,
-			displayOptions: {
-				show: { '@tool': [true], operation: actions, '@version': [{ _cnd: { lt: from } }] },
-			},
-			description:
-				'Whether the AI model may run this action on its own, without a person approving each call. On in this node version, as workflows saved with it expect; turn it off, or use the newest node version, to require human review.',
-		},
-	]);
+	];
 }
 
 /**
@@ -88,8 +65,7 @@ export function humanReviewRefusal(
 	op: OperationDefinition,
 ): NodeOperationError | undefined {
 	if (!op.effect || !runsAsTool(ctx)) return undefined;
-	const savedBefore = ctx.getNode().typeVersion < op.effect.reviewedFromVersion;
-	if (ctx.getNodeParameter(RUN_WITHOUT_REVIEW, 0, savedBefore) === true) return undefined;
+	if (ctx.getNodeParameter(RUN_WITHOUT_REVIEW, 0, false) === true) return undefined;
 	if (approvedByReviewNode(ctx)) return undefined;
 	return new NodeOperationError(
 		ctx.getNode(),

@@ -1,18 +1,39 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field, OperationDefinition } from './operation-types';
+import type { Field, OperationDefinition, ResourceDefinition } from './operation-types';
 import { humanReviewProperties } from './human-review';
 import { requestSettings } from './request-options';
-import { toolProperties } from './tool-output';
+import { simplifyProperties } from './simplify';
+import { toolDescriptionProperties, toolOutputProperties } from './tool-output';
 
 /**
- * The node's parameters, derived from its operation table: the operation picker, each operation's
- * fields (top level or in Additional Fields) and its Options (its own entries and the request
- * settings). Each property is the table's literal, shown only for its operation, with its rule's hint
- * closing the description.
+ * The action node's parameters, derived from its resource tables: the resource picker, then for each
+ * resource its operation picker, its own properties and each operation's fields (top level or in
+ * Additional Fields) and Options (its own entries and the request settings). Each property is the
+ * table's literal, shown only for its resource and operation, with its rule's hint closing the
+ * description.
  */
-export function operationProperties(operations: OperationDefinition[]): INodeProperties[] {
+export function nodeProperties(resources: ResourceDefinition[]): INodeProperties[] {
 	// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
+	const firstResource = resources[0].value;
+	const picker: INodeProperties = {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map((r) => ({ name: r.name, value: r.value, description: r.description })),
+		default: firstResource,
+	};
+	return [
+		picker,
+		...resources.flatMap((r) => resourceProperties(r).map((p) => inResource(p, r.value))),
+		...toolOutputProperties,
+	];
+}
+
+/** One resource's parameters, before they are limited to the resource. */
+function resourceProperties(resource: ResourceDefinition): INodeProperties[] {
+	const { operations } = resource;
 	const firstOperation = operations[0].value;
 	const picker: INodeProperties = {
 		displayName: 'Operation',
@@ -29,11 +50,22 @@ export function operationProperties(operations: OperationDefinition[]): INodePro
 	};
 	return [
 		picker,
+		...(resource.properties ?? []),
 		...retryNotice(operations),
-		...toolProperties(operations),
+		...toolDescriptionProperties(operations),
 		...humanReviewProperties(operations),
+		...simplifyProperties(operations),
 		...operations.flatMap(propertiesOf),
 	];
+}
+
+/** The property shown only when this resource is chosen (operation values repeat across resources). */
+function inResource(property: INodeProperties, resource: string): INodeProperties {
+	const displayOptions = property.displayOptions ?? {};
+	return {
+		...property,
+		displayOptions: { ...displayOptions, show: { resource: [resource], ...displayOptions.show } },
+	};
 }
 
 /**
@@ -108,7 +140,9 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 }
 
 /** The subtitle under the node on the canvas: the chosen operation's action, e.g. "Check an individual". */
-export function operationSubtitle(operations: OperationDefinition[]): string {
-	const actions = Object.fromEntries(operations.map((op) => [op.value, op.action]));
-	return `={{ ${JSON.stringify(actions)}[$parameter["operation"]] || $parameter["operation"] }}`;
+export function operationSubtitle(resources: ResourceDefinition[]): string {
+	const actions = Object.fromEntries(
+		resources.flatMap((r) => r.operations.map((op) => [`${r.value}:${op.value}`, op.action])),
+	);
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
 }

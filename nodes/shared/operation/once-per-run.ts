@@ -7,10 +7,9 @@ import type { FieldValues, OperationDefinition } from './operation-types';
  */
 export function oncePerRun(
 	op: OperationDefinition,
-	typeVersion: number,
 ): (values: FieldValues, itemIndex: number) => void {
 	const rule = op.oncePerRun;
-	if (!rule || typeVersion < rule.fromVersion) return () => undefined;
+	if (!rule) return () => undefined;
 	const firstItemOf = new Map<string, number>();
 	return (values, itemIndex) => {
 		const value = values[rule.field];

@@ -9,8 +9,9 @@ import type {
 import type { RawResponse } from '../transport/limited-request';
 
 /**
- * The operation-table contract. Every operation of every action node is one `OperationDefinition`
- * in `nodes/<Node>/operations/<operation>.ts`; from it come the node's parameters (node-properties.ts),
+ * The operation-table contract. Every operation of the action node is one `OperationDefinition` in
+ * `nodes/VerificationServices/<resource>/operations/<operation>.ts`, listed by its resource's
+ * `ResourceDefinition`; from them come the node's parameters (node-properties.ts),
  * the validation of each item (read-values.ts), the request (build-request.ts), the error hints
  * (errors.ts) and the README's operation reference (npm run docs).
  */
@@ -144,11 +145,6 @@ export interface ItemContext {
 export interface ActionEffect {
 	/** Lower case, completing "this tool ...": "moves money", "sends a message to a person". */
 	does: string;
-	/**
-	 * The node version from which the action, used as an AI tool, waits for a person's approval by
-	 * default. Older versions keep running it as saved workflows expect, with the risk shown in the node.
-	 */
-	reviewedFromVersion: number;
 }
 
 export interface OperationDefinition {
@@ -179,11 +175,11 @@ export interface OperationDefinition {
 	repeatable: boolean;
 	fields: Field[];
 	/**
-	 * A field whose value names one thing at the API (a monitoring profile's ID): from node version
-	 * `fromVersion` on, a second item of one run with the same value is refused before anything is
-	 * sent, its error naming the earlier item and `why`. Older versions send both, as saved workflows do.
+	 * A field whose value names one thing at the API (a monitoring profile's ID): a second item of one
+	 * run with the same value is refused before anything is sent, its error naming the earlier item and
+	 * `why`.
 	 */
-	oncePerRun?: { field: string; fromVersion: number; why: string };
+	oncePerRun?: { field: string; why: string };
 	/** The operation's own entries of its Options collection (the request settings are added to every operation). */
 	options?: ValueField[];
 	/** The answer a success must be; default `{ body: 'json' }`. */
@@ -217,11 +213,24 @@ export interface OperationDefinition {
 	 */
 	toolSummary?: (json: IDataObject) => IDataObject;
 	/**
-	 * The answer has more than ten fields: from node version 2 on, the node offers n8n's Simplify (on by
-	 * default). A list names the fields the simplified item keeps (dotted paths, each at its place in the
-	 * whole answer, so expressions written for the whole answer still read them; the `receipt`, errors
-	 * and warnings always kept); `true` outputs `toolSummary` instead. Version 1 keeps the whole answer,
-	 * as workflows saved with it expect.
+	 * The answer has more than ten fields: the node offers n8n's Simplify (on by default). A list names
+	 * the fields the simplified item keeps (dotted paths, each at its place in the whole answer, so
+	 * expressions written for the whole answer still read them; the `receipt`, errors and warnings
+	 * always kept); `true` outputs `toolSummary` instead.
 	 */
 	simplify?: true | ResponsePath[];
+}
+
+/**
+ * One API group of the action node (parameter `resource`): its operations, in the order the editor
+ * lists them, and what the group adds to the node beyond them.
+ */
+export interface ResourceDefinition {
+	/** The parameter value stored in workflows: never changes once released. */
+	value: string;
+	name: string;
+	description: string;
+	operations: OperationDefinition[];
+	/** Properties of the group beyond its operations' (a notice), shown only for this resource. */
+	properties?: INodeProperties[];
 }

@@ -13,13 +13,20 @@ import { itemError } from './item-error';
 import { oncePerRun } from './once-per-run';
 import { ItemParameters } from './item-parameters';
 import { responseJson } from '../responses/response-json';
-import type { ApiRequest, FieldValues, ItemContext, OperationDefinition } from './operation-types';
+import type {
+	ApiRequest,
+	FieldValues,
+	ItemContext,
+	OperationDefinition,
+	ResourceDefinition,
+} from './operation-types';
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
 import type { RequestSettings } from '../transport/request-settings';
 import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
 import { runScope, sendKey } from '../transport/sent-requests';
-import { toolErrorsGoToModel, toolOutput } from './tool-output';
+import { simplified } from './simplify';
+import { runsAsTool, toolErrorsGoToModel, toolOutput } from './tool-output';
 import { ApiClient } from '../transport/transport';
 import { ExecutionCancelled } from '../transport/wait';
 
@@ -45,18 +52,16 @@ interface Run {
 }
 
 /**
- * A node's execute(): picks the operation, validates every item and builds its request first
+ * The action node's execute(): picks the operation of the chosen resource, validates every item and builds its request first
  * (nothing is sent while any item is invalid, unless Continue On Fail turns that item into an error
  * item), then sends the valid items through the shared request path with bounded concurrency, and
  * returns the output in input order with pairedItem.
  */
 export async function runOperations(
 	ctx: IExecuteFunctions,
-	operations: OperationDefinition[],
+	resources: ResourceDefinition[],
 ): Promise<INodeExecutionData[][]> {
-	const operationValue = ctx.getNodeParameter('operation', 0) as string;
-	const op = operations.find((o) => o.value === operationValue);
-	if (!op) throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operationValue}"`);
+	const op = chosenOperation(ctx, resources);
 
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail() || toolErrorsGoToModel(ctx);
@@ -65,7 +70,7 @@ export async function runOperations(
 	if (refusal) {
 		if (!continueOnFail) throw refusal;
 		const refused = items.map((_, itemIndex) => errorItem(ctx, refusal, itemIndex));
-		return [toolOutput(ctx, op, refused)];
+		return [output(ctx, op, refused)];
 	}
 
 	const run: Run = {
@@ -85,13 +90,37 @@ export async function runOperations(
 	const ready = validateItems(run, parameters, items.length);
 	if (ready.length) await sendItems(run, settings, ready);
 	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
-	return [toolOutput(ctx, op, run.results.flat())];
+	return [output(ctx, op, run.results.flat())];
+}
+
+/** The operation the node's Resource and Operation name. */
+function chosenOperation(ctx: IExecuteFunctions, resources: ResourceDefinition[]) {
+	const resourceValue = ctx.getNodeParameter('resource', 0) as string;
+	const operationValue = ctx.getNodeParameter('operation', 0) as string;
+	const resource = resources.find((r) => r.value === resourceValue);
+	const op = resource?.operations.find((o) => o.value === operationValue);
+	if (!op) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Unknown operation "${operationValue}" of resource "${resourceValue}"`,
+		);
+	}
+	return op;
+}
+
+/** What the node outputs: as an AI tool, what the model reads; otherwise the items, simplified where Simplify is on. */
+function output(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
+	return runsAsTool(ctx) ? toolOutput(ctx, op, items) : simplified(ctx, op, items);
 }
 
 /** Every item's values and request; an invalid item stops the run, or becomes its error item. */
 function validateItems(run: Run, parameters: ItemParameters, count: number): ReadyItem[] {
 	const ready: ReadyItem[] = [];
-	const checkOncePerRun = oncePerRun(run.op, run.ctx.getNode().typeVersion);
+	const checkOncePerRun = oncePerRun(run.op);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const values = readValues(run.ctx, parameters, run.op, itemIndex);

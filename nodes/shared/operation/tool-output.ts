@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { listEntries } from '../fields/rules';
-import { keepFields } from '../responses/keep-fields';
 import type { OperationDefinition } from './operation-types';
+import { selector, simplifier } from './simplify';
 
 /**
  * What a node attached to an n8n AI Agent gives the agent's model. n8n hands the model the json of
@@ -49,12 +49,12 @@ export function toolDescriptionOf(op: OperationDefinition): string {
 }
 
 /**
- * The parameters only the Tool variant shows ('@tool'): the description the model reads, one per
- * operation, pre-filled from the operation table (n8n uses a node's own `toolDescription` parameter
- * as the tool's description, in 1.x and 2.x), and the choice between summary and full response.
+ * The description the model reads, one per operation, pre-filled from the operation table (n8n uses a
+ * node's own `toolDescription` parameter as the tool's description, in 1.x and 2.x); shown only on
+ * the Tool variant ('@tool').
  */
-export function toolProperties(operations: OperationDefinition[]): INodeProperties[] {
-	const descriptions: INodeProperties[] = operations.map((op) => {
+export function toolDescriptionProperties(operations: OperationDefinition[]): INodeProperties[] {
+	return operations.map((op) => {
 		// The scanner lints with inline directives off; a plain identifier as the default is what it accepts.
 		const toolDescription = toolDescriptionOf(op);
 		return {
@@ -69,112 +69,53 @@ export function toolProperties(operations: OperationDefinition[]): INodeProperti
 				'What the AI model reads about this tool: what it does, which values it must supply, and what it costs or changes',
 		};
 	});
-	// n8n's wording (Microsoft Entra, Remove Duplicates): Simplified / Raw / Selected Fields. The values stay as first saved.
-	return [
-		...descriptions,
-		{
-			displayName: 'Output',
-			name: 'toolOutput',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { '@tool': [true] } },
-			options: [
-				{
-					name: 'Simplified',
-					value: 'summary',
-					description:
-						'What the model needs (verdicts, names, IDs for a follow-up call); saves context',
-				},
-				{
-					name: 'Raw',
-					value: 'full',
-					description: 'The whole API response, as the node outputs it outside an agent',
-				},
-				{
-					name: 'Selected Fields',
-					value: 'fields',
-					description: 'Only the fields you list',
-				},
-			],
-			default: 'summary',
-			description:
-				'What the AI model receives. Files are never passed to the model, only their names and sizes.',
-		},
-		{
-			displayName: 'Fields',
-			name: 'toolFields',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. referenceId, riskAssessment.score',
-			displayOptions: { show: { '@tool': [true], toolOutput: ['fields'] } },
-			description:
-				'The fields the AI model receives, separated by commas; a dotted path reaches into an object or every entry of a list. Errors, warnings and receipts of money or messages are always included.',
-		},
-		...simplifyProperty(operations),
-	];
 }
-
-/** The node version from which Simplify exists: a new default that changes the output needs a new version. */
-const SIMPLIFY_FROM_VERSION = 2;
 
 /**
- * n8n's Simplify switch (UX guideline: an answer of more than ten fields), outside an agent, from node
- * version 2 on: the operations marked `simplify` then output their `toolSummary`. In version 1 it is
- * not there, so workflows saved with version 1 keep the whole answer.
+ * The choice between summary and full response, for every operation of the Tool variant. n8n's
+ * wording (Microsoft Entra, Remove Duplicates): Simplified / Raw / Selected Fields.
  */
-function simplifyProperty(operations: OperationDefinition[]): INodeProperties[] {
-	const simplifiable = operations.filter((op) => simplifier(op)).map((op) => op.value);
-	if (!simplifiable.length) return [];
-	return [
-		{
-			displayName: 'Simplify',
-			name: 'simple',
-			type: 'boolean',
-			default: true,
-			displayOptions: {
-				show: { '@version': [{ _cnd: { gte: SIMPLIFY_FROM_VERSION } }], operation: simplifiable },
-				hide: { '@tool': [true] },
+export const toolOutputProperties: INodeProperties[] = [
+	{
+		displayName: 'Output',
+		name: 'toolOutput',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { '@tool': [true] } },
+		options: [
+			{
+				name: 'Simplified',
+				value: 'summary',
+				description:
+					'What the model needs (verdicts, names, IDs for a follow-up call); saves context',
 			},
-			description: 'Whether to return a simplified version of the response instead of the raw data',
-		},
-	];
-}
-
-/** What Simplify makes of one item's json, for the operations that offer it (none: the operation has no Simplify). */
-export function simplifier(
-	op: OperationDefinition,
-): ((json: IDataObject) => IDataObject) | undefined {
-	if (Array.isArray(op.simplify)) return selector(op, op.simplify);
-	return op.simplify ? op.toolSummary : undefined;
-}
-
-/** The item's json with only these fields; the operation's receipt (money sent, message sent) kept. */
-function selector(op: OperationDefinition, paths: string[]): (json: IDataObject) => IDataObject {
-	const kept = op.receipt ? [...paths, op.receipt] : paths;
-	return (json) => keepFields(json, kept);
-}
-
-/** The items with Simplify on: each item's json replaced by its simplified form, files and pairing kept. */
-function simplified(
-	ctx: IExecuteFunctions,
-	op: OperationDefinition,
-	items: INodeExecutionData[],
-): INodeExecutionData[] {
-	const summarise = simplifier(op);
-	if (!summarise || ctx.getNode().typeVersion < SIMPLIFY_FROM_VERSION) return items;
-	return items.map((item) => {
-		const isErrorItem = typeof item.json.error === 'string';
-		if (isErrorItem || ctx.getNodeParameter('simple', itemIndexOf(item), true) !== true)
-			return item;
-		return { ...item, json: summarise(item.json) };
-	});
-}
-
-function itemIndexOf(item: INodeExecutionData): number {
-	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'object' && paired ? paired.item : 0;
-}
+			{
+				name: 'Raw',
+				value: 'full',
+				description: 'The whole API response, as the node outputs it outside an agent',
+			},
+			{
+				name: 'Selected Fields',
+				value: 'fields',
+				description: 'Only the fields you list',
+			},
+		],
+		default: 'summary',
+		description:
+			'What the AI model receives. Files are never passed to the model, only their names and sizes.',
+	},
+	{
+		displayName: 'Fields',
+		name: 'toolFields',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. referenceId, riskAssessment.score',
+		displayOptions: { show: { '@tool': [true], toolOutput: ['fields'] } },
+		description:
+			'The fields the AI model receives, separated by commas; a dotted path reaches into an object or every entry of a list. Errors, warnings and receipts of money or messages are always included.',
+	},
+];
 
 /** How the model reads one item's json in the chosen Output: Simplified, Raw or Selected Fields. */
 function modelView(
@@ -189,13 +130,12 @@ function modelView(
 	return op.toolSummary ?? simplifier(op);
 }
 
-/** The node's output as the model should read it when the node runs as a tool; otherwise as it is, or simplified. */
+/** The node's output as the model should read it when the node runs as a tool. */
 export function toolOutput(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
-	if (!runsAsTool(ctx)) return simplified(ctx, op, items);
 	// No item would reach the model as "": say that the call worked and found nothing.
 	if (items.length === 0)
 		return [
