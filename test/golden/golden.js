@@ -130,9 +130,9 @@ const apiRequests = (requests) =>
 // ---------------------------------------------------------------------------------------------
 // The triggers' events
 
-/** What the provider sends each trigger of the package: the emulator delivers it, once the trigger is published. */
+/** What the provider sends the package's trigger, by source: the emulator delivers it, once the trigger is published. */
 const TRIGGER_EVENTS = {
-	[`${PACKAGE}.verificationQesTrigger`]: {
+	qesStatus: {
 		executions: 1,
 		/** Published: the emulator holds n8n's webhook URL, which answers a header-less POST with 401. */
 		ready: async ({ sandbox, url }) => (await control(sandbox, 'GET', '/webhook')).status === 200 && (await postJson(url, {})).status === 401,
@@ -141,7 +141,7 @@ const TRIGGER_EVENTS = {
 			if (!delivery.delivered) throw new Error(`the QES ping was not delivered: ${JSON.stringify(delivery)}`);
 		},
 	},
-	[`${PACKAGE}.verificationWebhookTrigger`]: {
+	signedResult: {
 		executions: 2,
 		ready: async ({ url }) => (await postJson(url, {})).status === 401,
 		send: async ({ sandbox, url }) => {
@@ -154,7 +154,7 @@ const TRIGGER_EVENTS = {
 };
 
 /** The package's trigger a fixture starts with, if any. */
-const triggerOf = (workflow) => workflow.nodes.find((n) => TRIGGER_EVENTS[n.type]);
+const triggerOf = (workflow) => workflow.nodes.find((n) => n.type === `${PACKAGE}.verificationServicesTrigger`);
 
 // ---------------------------------------------------------------------------------------------
 // Running
@@ -223,7 +223,7 @@ async function runTriggered({ instance, server, base, sandbox, fixtures, log }) 
 	const outcome = new Map();
 	for (const { name, workflow, id } of fixtures) {
 		const trigger = triggerOf(workflow);
-		const events = TRIGGER_EVENTS[trigger.type];
+		const events = TRIGGER_EVENTS[trigger.parameters.source];
 		const url = `${base}webhook/${trigger.webhookId}/webhook`;
 		try {
 			const logged = (await requestLog(sandbox)).length;
@@ -329,7 +329,7 @@ function staleParameters(workflow, descriptions = nodeDescriptions()) {
 function operationsOf(workflow) {
 	return workflow.nodes
 		.filter((n) => n.type.startsWith(`${PACKAGE}.`))
-		.map((n) => `${n.type.slice(PACKAGE.length + 1)}${n.parameters?.operation ? `.${n.parameters.operation}` : ''}`);
+		.map((n) => [n.type.slice(PACKAGE.length + 1), n.parameters?.resource, n.parameters?.operation, n.parameters?.source].filter(Boolean).join('.'));
 }
 
 module.exports = { EXPECTED_DIR, PACKAGE, loadFixtures, loadExpected, expectedFile, runGolden, operationsOf, normalizer, differences, expectationFor, staleParameters };

@@ -6,7 +6,7 @@
 // has no values to read). Read the recorded expectation before committing both; when the emulator needs
 // other values, edit the new workflow and record again (delete the expectation first).
 //
-//   npm run build && node test/golden/new-operation.js verificationKyb listCountries [--no-record]
+//   npm run build && node test/golden/new-operation.js kyb listCountries [--no-record]
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -24,16 +24,16 @@ const isExpression = (v) => typeof v === 'string' && v.startsWith('=');
 /** Whether a property's show conditions (the operation's and the node version's aside) hold for these values. */
 function shown(property, values) {
 	return Object.entries(property.displayOptions?.show ?? {}).every(([key, allowed]) => {
-		if (key === 'operation' || key === '@version') return true;
+		if (key === 'resource' || key === 'operation') return true;
 		if (key.startsWith('@')) return false; // '@tool': only the Tool variant shows it
 		return allowed.includes(values[key]);
 	});
 }
 
 /** The operation's required parameters, each at its example value. */
-function exampleParameters(description, operation) {
-	const values = { operation };
-	const properties = description.properties.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
+function exampleParameters(description, resource, operation) {
+	const values = { resource, operation };
+	const properties = description.properties.filter((p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation));
 	for (const p of properties) {
 		if (!p.required || !shown(p, values)) continue;
 		const empty = p.default === '' || p.default === undefined || isExpression(p.default);
@@ -42,23 +42,24 @@ function exampleParameters(description, operation) {
 	return values;
 }
 
-function newFixture(nodeName, operation) {
-	const description = nodeDescriptions().find((d) => d.name === nodeName || d.name === `verification${nodeName}`);
-	if (!description) throw new Error(`no built node named ${nodeName} (npm run build first?)`);
-	const option = description.properties.find((p) => p.name === 'operation')?.options?.find((o) => o.value === operation);
-	if (!option) throw new Error(`${description.name} declares no operation ${operation}`);
+function newFixture(resource, operation) {
+	const description = nodeDescriptions().find((d) => d.name === 'verificationServices');
+	if (!description) throw new Error('no built action node (npm run build first?)');
+	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions.show.resource.includes(resource));
+	const option = picker?.options?.find((o) => o.value === operation);
+	if (!option) throw new Error(`resource ${resource} declares no operation ${operation}`);
 	const fixtures = loadFixtures();
-	const name = `${kebab(description.name.replace(/^verification/, ''))}-${kebab(operation)}`;
+	const name = `${kebab(resource)}-${kebab(operation)}`;
 	if (fixtures.some((f) => f.name === name)) throw new Error(`test/golden/workflows/${name}.json exists already`);
 	const number = 1 + Math.max(...fixtures.map((f) => Number(/^golden(\d+)$/.exec(f.workflow.id)?.[1] ?? 0)));
 	const id = `golden${String(number).padStart(10, '0')}`;
-	const version = description.defaultVersion ?? Math.max(...[description.version].flat());
+	const version = Math.max(...[description.version].flat());
 	const workflow = {
 		id,
 		name: `golden: ${description.displayName}: ${option.name}`,
 		nodes: [
 			{ id: `${id}-n0`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: `${id}-n1`, name: option.name, type: `${PACKAGE}.${description.name}`, typeVersion: version, position: [220, 0], parameters: exampleParameters(description, operation), credentials: { verificationServicesApi: SANDBOX } },
+			{ id: `${id}-n1`, name: option.name, type: `${PACKAGE}.${description.name}`, typeVersion: version, position: [220, 0], parameters: exampleParameters(description, resource, operation), credentials: { verificationServicesApi: SANDBOX } },
 		],
 		connections: { Start: { main: [[{ node: option.name, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -70,9 +71,9 @@ function newFixture(nodeName, operation) {
 }
 
 function main() {
-	const [nodeName, operation] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-	if (!nodeName || !operation) throw new Error('usage: node test/golden/new-operation.js <node, e.g. verificationKyb> <operation value> [--no-record]');
-	const { name, parameters } = newFixture(nodeName, operation);
+	const [resource, operation] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+	if (!resource || !operation) throw new Error('usage: node test/golden/new-operation.js <resource, e.g. kyb> <operation value> [--no-record]');
+	const { name, parameters } = newFixture(resource, operation);
 	process.stderr.write(`[golden] wrote test/golden/workflows/${name}.json with ${JSON.stringify(parameters)}\n`);
 	if (process.argv.includes('--no-record')) return;
 	const recorded = spawnSync(process.execPath, [path.join(__dirname, 'record.js'), name], { stdio: 'inherit' });

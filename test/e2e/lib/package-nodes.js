@@ -15,13 +15,19 @@ function nodeDescriptions() {
 	});
 }
 
-/** Every operation the built action nodes declare, as "node.operation". */
+/**
+ * Every operation of the built action node, as "node.resource.operation", and every source of the
+ * trigger, as "node.source".
+ */
 function declaredOperations() {
 	const declared = [];
 	for (const description of nodeDescriptions()) {
-		const picker = description.properties.find((p) => p.name === 'operation');
-		if (!picker) continue; // a trigger
-		for (const option of picker.options) declared.push(`${description.name}.${option.value}`);
+		for (const picker of description.properties.filter((p) => p.name === 'operation')) {
+			const [resource] = picker.displayOptions.show.resource;
+			for (const option of picker.options) declared.push(`${description.name}.${resource}.${option.value}`);
+		}
+		const sources = description.properties.find((p) => p.name === 'source');
+		for (const option of sources?.options ?? []) declared.push(`${description.name}.${option.value}`);
 	}
 	return declared.sort();
 }
