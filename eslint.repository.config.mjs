@@ -26,7 +26,7 @@ export default tseslint.config(
 		rules: { 'import-x/no-cycle': 'error' },
 	},
 	{
-		// The request path knows requests: not field rules, not one node (docs/design.md).
+		// The request path knows requests: not operations, not field rules, not one node (docs/design.md).
 		files: ['nodes/shared/transport/**/*.ts'],
 		rules: {
 			'no-restricted-imports': [
@@ -34,8 +34,9 @@ export default tseslint.config(
 				{
 					patterns: [
 						{
-							group: ['**/fields/**', '../../*/**', '!../../shared/**'],
-							message: 'The request path imports nothing from field rules or from a node folder.',
+							group: ['**/operation/**', '**/fields/**', '../../*/**', '!../../shared/**'],
+							message:
+								'The request path imports nothing from the operation or field layers or from a node folder.',
 						},
 					],
 				},

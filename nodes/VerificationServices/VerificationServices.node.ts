@@ -21,7 +21,10 @@ export class VerificationServices implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'IDCanopy Umbrella',
 		name: 'verificationServices',
-		icon: { light: 'file:../../icons/verification.svg', dark: 'file:../../icons/verification.dark.svg' },
+		icon: {
+			light: 'file:../../icons/verification.svg',
+			dark: 'file:../../icons/verification.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(resources),

@@ -40,7 +40,10 @@ export class VerificationServicesTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'IDCanopy Umbrella Trigger',
 		name: 'verificationServicesTrigger',
-		icon: { light: 'file:../../icons/verification.svg', dark: 'file:../../icons/verification.dark.svg' },
+		icon: {
+			light: 'file:../../icons/verification.svg',
+			dark: 'file:../../icons/verification.dark.svg',
+		},
 		group: ['trigger'],
 		// Version 2, not 1: n8n treats every version-1 webhook node as its own Webhook node v1 (it
 		// evaluates $parameter.options.binaryData in its expression sandbox on each request and parses

@@ -1,4 +1,4 @@
-import type { ApiResponse, ResponseExpectation } from '../operation/operation-types';
+import type { ApiResponse, ResponseExpectation } from './request-types';
 import { checkResponse } from './response-check';
 import type { NetworkFailure } from './network-failure';
 import type { Failure } from './request-failure';

@@ -1,7 +1,7 @@
 import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../responses/json';
-import type { ErrorHints } from '../operation/operation-types';
+import type { ErrorHints } from './request-types';
 import {
 	describeNetworkFailure,
 	type NetworkFailure,

@@ -1,7 +1,7 @@
 import { payloadOf, reportsError, valueAt } from '../responses/envelope';
 import { describeBody } from './errors';
 import { isObject, present } from '../responses/json';
-import type { ApiResponse, ResponseExpectation } from '../operation/operation-types';
+import type { ApiResponse, ResponseExpectation } from './request-types';
 
 /**
  * Whether a 2xx answer is what the operation's table entry `expects`, read through the one answer

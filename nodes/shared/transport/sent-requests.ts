@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiResponse } from '../operation/operation-types';
+import type { ApiResponse } from './request-types';
 
 /**
  * What this n8n process remembers of the requests that must not go out again (resend-rule.ts) within

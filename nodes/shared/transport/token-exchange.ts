@@ -17,7 +17,7 @@ import {
 	timedOut,
 	timeoutWords,
 } from './network-failure';
-import type { ApiResponse } from '../operation/operation-types';
+import type { ApiResponse } from './request-types';
 import { Redactor } from './redact';
 import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
 import { wait } from './wait';

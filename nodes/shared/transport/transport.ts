@@ -19,7 +19,7 @@ import {
 import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
 import { type RequestAbout, requestError } from './errors';
 import { deadlineWords, networkFailure, timedOut } from './network-failure';
-import type { ApiRequest, ApiResponse } from '../operation/operation-types';
+import type { ApiRequest, ApiResponse } from './request-types';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
 import { type Failure, RequestFailed } from './request-failure';
