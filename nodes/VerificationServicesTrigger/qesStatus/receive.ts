@@ -52,8 +52,6 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 		return answer(this, 401, { message: 'Unauthorized' });
 
 	const body: unknown = this.getBodyData();
-	// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
-	if (staticData.recentPings !== undefined) delete staticData.recentPings;
 	const taken = await claimPing(this, body, options, registration?.secretSha256);
 	if ('answered' in taken) return taken.answered;
 	const { claim } = taken;

@@ -19,8 +19,7 @@ import type { IDataObject } from 'n8n-workflow';
  * execution's workflowData and `GET /rest/workflows/:id` returns it, so whoever can read executions or
  * workflows can read it. A ping's header value is hashed and compared with `secretSha256` instead.
  *
- * The duplicate memory is not here (shared/delivery/delivery-memory.ts says why); `recentPings`, where earlier
- * versions kept it, is removed on the next ping or registration.
+ * The duplicate memory is not here (shared/delivery/delivery-memory.ts says why).
  *
  * n8n only notices changes made directly on the node's static-data object, so every update assigns a
  * whole new value to `registration` instead of mutating it in place.
@@ -33,8 +32,6 @@ export interface Registration extends IDataObject {
 
 export interface TriggerStaticData extends IDataObject {
 	registration?: Registration;
-	/** Left by earlier versions; removed. */
-	recentPings?: IDataObject;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -62,8 +62,6 @@ export async function register(this: IHookFunctions): Promise<boolean> {
 	};
 	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	staticData.registration = registration;
-	// Where earlier versions kept their duplicate memory (static-data.ts).
-	delete staticData.recentPings;
 	return true;
 }
 

@@ -150,9 +150,6 @@ async function startOnce(
 	options: TriggerOptions,
 	onClaim: (claim: DeliveryClaim) => void,
 ): Promise<IWebhookResponseData> {
-	const staticData = context.getWorkflowStaticData('node');
-	// The static-data memory of earlier versions: removed once (n8n saves the change with this answer).
-	if (staticData.recentDeliveries !== undefined) delete staticData.recentDeliveries;
 	let claim: DeliveryClaim | undefined;
 	if (options.dedupMinutes > 0 && context.getMode() !== 'manual') {
 		const scope = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().name}`;

@@ -33,7 +33,7 @@ export const registerIndividual: OperationDefinition = {
 				required: true,
 				placeholder: 'customer-4711',
 				description:
-					'Your ID for this monitoring profile, one per person (e.g. your customer number); Remove Search Profile takes only this ID. From node version 2, two items with the same ID in one run are refused.',
+					'Your ID for this monitoring profile, one per person (e.g. your customer number); Remove Search Profile takes only this ID. Two items with the same ID in one run are refused.',
 			},
 			rule: text(),
 		},
