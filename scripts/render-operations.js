@@ -1,62 +1,49 @@
 'use strict';
-// Renders README's node and operation reference from the nodes' own descriptions, which are built from
-// the operation tables: the docs cannot drift from what the nodes show and send.
+// Renders README's operation reference from the action node's own description and its resource
+// tables: the docs cannot drift from what the node shows and sends.
 
-const path = require('path');
+const NOT_FIELDS = new Set(['resource', 'operation', 'options', 'additionalFields']);
 
-const NOT_FIELDS = new Set(['operation', 'options', 'additionalFields']);
+/** The properties shown for one operation of one resource, outside the AI tool variant. */
+function shownFor(resource, operation) {
+	return (p) => {
+		const show = p.displayOptions?.show ?? {};
+		return show.resource?.includes(resource) && show.operation?.includes(operation) && !show['@tool'];
+	};
+}
 
-
-/** A display condition's values as text: `= a or b`, or n8n's `_cnd` comparisons (`>= 2`). */
-const COMPARISONS = { gte: '>=', gt: '>', lte: '<=', lt: '<', eq: '=', not: '!=' };
-const condition = (values) => {
-	const cnd = values.length === 1 && values[0] && typeof values[0] === 'object' ? values[0]._cnd : undefined;
-	if (!cnd) return `= ${values.join(' or ')}`;
-	return Object.entries(cnd).map(([op, v]) => `${COMPARISONS[op] ?? op} ${v}`).join(' and ');
-};
-
-function fieldsOf(properties, operation) {
-	// Parameters only the Tool variant shows (@tool: description, tool output) are not API fields.
-	const shownFor = (p) => p.displayOptions?.show?.operation?.includes(operation) && !p.displayOptions?.show?.['@tool'];
-	const top = properties.filter((p) => shownFor(p) && !NOT_FIELDS.has(p.name) && p.type !== 'notice');
-	const additional = properties.find((p) => p.name === 'additionalFields' && shownFor(p))?.options ?? [];
-	const options = properties.find((p) => p.name === 'options' && shownFor(p))?.options ?? [];
+function fieldsOf(properties, resource, operation) {
+	const shown = shownFor(resource, operation);
+	const top = properties.filter((p) => shown(p) && !NOT_FIELDS.has(p.name) && p.type !== 'notice');
+	const additional = properties.find((p) => p.name === 'additionalFields' && shown(p))?.options ?? [];
 	const name = (p) => {
-		const conditions = Object.entries(p.displayOptions?.show ?? {}).filter(([key]) => key !== 'operation');
-		const when = conditions.map(([key, values]) => `${key === '@version' ? 'node version' : key} ${condition(values)}`).join(', ');
+		const conditions = Object.entries(p.displayOptions?.show ?? {}).filter(([key]) => !NOT_FIELDS.has(key));
+		const when = conditions.map(([key, values]) => `${key} = ${values.join(' or ')}`).join(', ');
 		return when ? `\`${p.name}\` (when ${when})` : `\`${p.name}\``;
 	};
 	return {
 		required: top.filter((p) => p.required).map(name),
 		optional: [...top.filter((p) => !p.required), ...additional].map(name),
-		options: options.map((p) => p.displayName),
 	};
 }
 
-/** What Simplify keeps of each answer, for the operations that offer it: a line below the table. */
-function renderSimplify(description, operations) {
-	const simple = description.properties.find((p) => p.name === 'simple');
+/** What Simplify keeps of each answer, for the resource's operations that offer it: a list below the table. */
+function renderSimplify(properties, resource) {
+	const simple = properties.find((p) => p.name === 'simple' && p.displayOptions.show.resource.includes(resource.value));
 	if (!simple) return [];
-	const version = condition(simple.displayOptions.show['@version']).replace('>= ', '');
 	const kept = (op) => {
 		const paths = Array.isArray(op.simplify) ? [...op.simplify, ...(op.receipt && !op.simplify.includes(op.receipt) ? [op.receipt] : [])] : undefined;
 		return paths ? paths.map((p) => `\`${p}\``).join(', ') : 'the summary in [AI agents and MCP](#ai-agents-and-mcp)';
 	};
-	const lines = (operations ?? [])
+	const lines = resource.operations
 		.filter((op) => simple.displayOptions.show.operation.includes(op.value))
 		.map((op) => `- ${op.name}: ${kept(op)}`);
-	return [
-		`**Simplify** (node version ${version} on, on by default; see [AI agents and MCP](#ai-agents-and-mcp), *What the model gets back*) keeps:`,
-		'',
-		...lines,
-		'',
-	];
+	return ['**Simplify** (`simple`, on by default; off gives the whole answer) keeps:', '', ...lines, ''];
 }
 
-function renderNode(description, operations) {
-	const picker = description.properties.find((p) => p.name === 'operation');
-	const rows = picker.options.map((op) => {
-		const f = fieldsOf(description.properties, op.value);
+function renderResource(properties, resource) {
+	const rows = resource.operations.map((op) => {
+		const f = fieldsOf(properties, resource.value, op.value);
 		const fields = [
 			f.required.length ? `required ${f.required.join(', ')}` : '',
 			f.optional.length ? `optional ${f.optional.join(', ')}` : '',
@@ -66,42 +53,35 @@ function renderNode(description, operations) {
 		return `| ${op.name} (\`${op.value}\`) | ${op.description} | ${fields || 'none'} |`;
 	});
 	return [
-		`### ${description.displayName}`,
+		`### ${resource.name}`,
 		'',
-		`\`${description.name}\`: ${description.description.replace(/\.$/, '')}.`,
+		`Resource \`${resource.value}\`: ${resource.description.replace(/\.$/, '')}.`,
 		'',
 		'| Operation | What it does | Fields |',
 		'| --- | --- | --- |',
 		...rows,
 		'',
-		...renderSimplify(description, operations),
+		...renderSimplify(properties, resource),
 	].join('\n');
 }
 
-/** The operation table of the node in `nodeFile` (its folder's operations/index): the first list it exports. */
-function operationTableOf(nodeFile) {
-	const exported = require(path.join(path.dirname(nodeFile), 'operations', 'index'));
-	return Object.values(exported).find(Array.isArray);
-}
-
-/** The whole generated section, for the nodes given (instances of the node classes) and their operation tables by node name. */
-function renderOperations(nodes, tables = {}) {
+/** The whole generated section, for the package's nodes (scripts/lib/package-nodes.js): one subsection per resource. */
+function renderOperations(nodes) {
 	return nodes
-		.map((node) => node.description)
-		.filter((d) => d.properties.some((p) => p.name === 'operation'))
-		.map((d) => renderNode(d, tables[d.name]))
+		.filter((node) => node.resources)
+		.flatMap((node) => node.resources.map((resource) => renderResource(node.description.properties, resource)))
 		.join('\n');
 }
 
 const START = '<!-- operations:start (generated by npm run docs from the operation tables; do not edit) -->';
 const END = '<!-- operations:end -->';
 
-/** The README with the text between two markers (default: the operation reference's) replaced. */
-function replaceSection(readme, generated, start = START, end = END) {
-	const from = readme.indexOf(start);
-	const to = readme.indexOf(end);
-	if (from < 0 || to < from) throw new Error(`README.md lacks the markers ${start} ... ${end}`);
-	return `${readme.slice(0, from + start.length)}\n\n${generated}\n${readme.slice(to)}`;
+/** The text with the part between two markers (default: the operation reference's) replaced. */
+function replaceSection(text, generated, start = START, end = END) {
+	const from = text.indexOf(start);
+	const to = text.indexOf(end);
+	if (from < 0 || to < from) throw new Error(`the file lacks the markers ${start} ... ${end}`);
+	return `${text.slice(0, from + start.length)}\n\n${generated}\n${text.slice(to)}`;
 }
 
-module.exports = { renderOperations, operationTableOf, replaceSection, START, END };
+module.exports = { renderOperations, replaceSection, START, END };

@@ -3,43 +3,61 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderOperations, operationTableOf, replaceSection } = require('../../scripts/render-operations') as {
-	renderOperations: (nodes: unknown[], tables: Record<string, unknown>) => string;
-	operationTableOf: (nodeFile: string) => unknown;
-	replaceSection: (readme: string, generated: string, start?: string, end?: string) => string;
-};
-
+const { packageNodes } = require('../../scripts/lib/package-nodes') as { packageNodes: (root: string, fileOf: (entry: string) => string) => unknown };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const tools = require('../../scripts/render-tools') as {
-	renderTools: (nodes: unknown[], tables: Record<string, unknown>) => string;
-	START: string;
-	END: string;
+const { renderOperations, replaceSection } = require('../../scripts/render-operations') as {
+	renderOperations: (nodes: unknown) => string;
+	replaceSection: (text: string, generated: string, start?: string, end?: string) => string;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tools = require('../../scripts/render-tools') as { renderTools: (nodes: unknown) => string; START: string; END: string };
 
 const root = join(__dirname, '..', '..');
 
-// The nodes npm run docs renders, from the sources the build compiles, with their operation tables.
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
-const sources = pkg.n8n.nodes.map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
-const nodes = sources.map((source) => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const NodeClass = Object.values(require(source) as Record<string, new () => { description: { name: string; properties: { name: string }[] } }>)[0];
-	return new NodeClass();
-});
-const tables: Record<string, unknown> = {};
-nodes.forEach((node, i) => {
-	if (node.description.properties.some((p) => p.name === 'operation')) tables[node.description.name] = operationTableOf(sources[i]);
-});
+// The nodes npm run docs renders, from the sources the build compiles.
+const pkg = packageNodes(root, (entry) => join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) as { nodes: unknown };
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/** The anchors GitHub gives README's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(markdown: string): Set<string> {
+	const seen = new Map<string, number>();
+	const found = new Set<string>();
+	for (const [, heading] of markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)) {
+		const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+		const count = seen.get(slug) ?? 0;
+		seen.set(slug, count + 1);
+		found.add(count ? `${slug}-${count}` : slug);
+	}
+	return found;
+}
 
 describe('README, the sections npm run docs renders (run it when this fails)', () => {
 	it('the operation reference matches the operation tables', () => {
-		expect(readme).toBe(replaceSection(readme, renderOperations(nodes, tables)));
+		expect(readme).toBe(replaceSection(readme, renderOperations(pkg.nodes)));
 	});
 
 	it('the table of reads and actions matches the operation tables', () => {
-		const generated = tools.renderTools(nodes, tables);
-		expect(generated).toMatch(/\| Payment Account Check \| Challenge Deposit \(`challengeDeposit`\) \| moves money \| 2 \|/);
+		const generated = tools.renderTools(pkg.nodes);
+		expect(generated).toMatch(/\| Payments \| Challenge Deposit \(`challengeDeposit`\) \| moves money \|/);
 		expect(readme).toBe(replaceSection(readme, generated, tools.START, tools.END));
+	});
+});
+
+describe('README links', () => {
+	const headings = anchors(readme);
+
+	it('every anchor a codex file links to is a heading of README', () => {
+		const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+		const urls = packageJson.n8n.nodes.flatMap((entry) => {
+			const codex = readFileSync(join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '.json')), 'utf8');
+			return [...codex.matchAll(/"url": "https:\/\/github\.com\/verification-services\/n8n-nodes-verification-services#([^"]+)"/g)].map((m) => m[1]);
+		});
+		expect(urls).toEqual(expect.arrayContaining(['operations', 'trigger', 'credentials']));
+		expect(urls.filter((anchor) => !headings.has(anchor))).toEqual([]);
+	});
+
+	it('every link within README names one of its headings', () => {
+		const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+		expect(links.filter((anchor) => !headings.has(anchor))).toEqual([]);
 	});
 });

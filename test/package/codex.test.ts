@@ -42,8 +42,31 @@ function allProperties(properties: Array<INodeProperties | INodePropertyCollecti
 	});
 }
 
+// The words a user searching the node panel types, for each node: the groups of the action node and
+// the events of the trigger, with the provider's names. Matched case-insensitively against the aliases.
+const SEARCHED: Record<string, string[]> = {
+	verificationServices: ['AML', 'sanctions', 'PEP', 'KYB', 'company', 'payment', 'OTP', 'phone', 'QES', 'signature', 'IDCanopy', 'Umbrella'],
+	verificationServicesTrigger: ['QES', 'signature', 'payment', 'journey', 'webhook', 'IDCanopy', 'Umbrella'],
+};
+
+describe('the codex files', () => {
+	it('cover exactly the package’s nodes, each with its searched words', () => {
+		expect(sources.map((s) => nodeOf(s).description.name).sort()).toEqual(Object.keys(SEARCHED).sort());
+	});
+});
+
 describe.each(sources.map((s) => [s.slice(root.length + 1), s]))('%s', (_name, source) => {
 	const codex = codexOf(source);
+	const { name } = nodeOf(source).description;
+
+	it('names the node’s type when installed from npm', () => {
+		expect(codex.node).toBe(`n8n-nodes-verification-services.${name}`);
+	});
+
+	it('is found by the words a user searches for', () => {
+		const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
+		expect(SEARCHED[name].filter((word) => !aliases.includes(word.toLowerCase()))).toEqual([]);
+	});
 
 	it('has only categories from n8n’s list, and no subcategories', () => {
 		expect(codex.categories?.length).toBeGreaterThan(0);

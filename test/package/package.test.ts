@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import { execFileSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
-import { join } from 'path';
+import { dirname, join } from 'path';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -37,9 +37,13 @@ describe('the published package', () => {
 		const files = packed.files.map((f) => f.path);
 		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
-		for (const icon of ['aml', 'kyb', 'payments', 'document', 'phone', 'qes', 'verification']) {
-			expect(files).toContain(`dist/icons/${icon}.svg`);
-			expect(files).toContain(`dist/icons/${icon}.dark.svg`);
+		// Every icon a node or credential names (file: paths relative to its built file) is packed.
+		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const Class = Object.values(require(join(root, entry)) as Record<string, new () => { description?: { icon?: unknown }; icon?: unknown }>)[0];
+			const instance = new Class();
+			const icon = (instance.description?.icon ?? instance.icon) as { light: string; dark: string };
+			for (const file of [icon.light, icon.dark]) expect(files).toContain(join(dirname(entry), file.replace(/^file:/, '')));
 		}
 		expect(files.some((f) => /\.test\.|sandbox|\.ts$/.test(f))).toBe(false);
 	});
