@@ -1,7 +1,7 @@
 import { type IWebhookFunctions, sleep } from 'n8n-workflow';
 
 /**
- * The duplicate memory of the webhook triggers (QES Onboarding Trigger, Verification Webhook Trigger):
+ * The duplicate memory of the webhook triggers (both sources of the IDCanopy Umbrella Trigger):
  * what a provider that resends a delivery must not start twice.
  *
  * Per trigger scope, duplicate key -> time of the last copy (epoch ms), oldest first (Map keeps

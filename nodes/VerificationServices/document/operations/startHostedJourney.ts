@@ -36,14 +36,14 @@ export const startHostedJourney: OperationDefinition = {
 	name: 'Start Hosted Journey',
 	action: 'Start a hosted identity journey',
 	description:
-		"Start the provider's hosted identity journey (ID document, liveness and selfie match in the provider's pages): returns the link for the person (uiHandle) and the transactionId. The verdict arrives at the Verification Webhook Trigger. Each journey is billed.",
+		"Start the provider's hosted identity journey (ID document, liveness and selfie match in the provider's pages): returns the link for the person (uiHandle) and the transactionId. The verdict arrives at the IDCanopy Umbrella Trigger (Signed Journey or Payment Result). Each journey is billed.",
 	method: 'POST',
 	path: '/sdk/universal/handshake',
 	// Each call starts a new, billed journey: never resent after a network error.
 	repeatable: false,
 	effect: { does: 'starts a billed identity journey for a real person' },
 	toolDescription:
-		"returns uiHandle, the link the person opens to photograph their ID document and take a selfie in the provider's pages, and transactionId. The verdict (PASS, DECLINE, REVIEW or FLAG) arrives later at the Verification Webhook Trigger, not in this answer. Supply processName (agreed with the provider); optionally the person's data the document is checked against (fullName, DOB, address, iban, phoneNumber). Call it once per person, only when the user asks to verify that person.",
+		"returns uiHandle, the link the person opens to photograph their ID document and take a selfie in the provider's pages, and transactionId. The verdict (PASS, DECLINE, REVIEW or FLAG) arrives later at the IDCanopy Umbrella Trigger (Signed Journey or Payment Result), not in this answer. Supply processName (agreed with the provider); optionally the person's data the document is checked against (fullName, DOB, address, iban, phoneNumber). Call it once per person, only when the user asks to verify that person.",
 	receipt: 'transactionId',
 	// No journey can go on without its link and id.
 	expects: { allOf: ['transactionId', 'uiHandle'] },
@@ -55,7 +55,7 @@ export const startHostedJourney: OperationDefinition = {
 		{
 			property: {
 				displayName:
-					"Give the person uiHandle (a link to the provider's pages: redirect them, or embed it). The verdict arrives signed at the Verification Webhook Trigger, with the same transactionId.",
+					"Give the person uiHandle (a link to the provider's pages: redirect them, or embed it). The verdict arrives signed at the IDCanopy Umbrella Trigger (Signed Journey or Payment Result), with the same transactionId.",
 				name: 'journeyNotice',
 				type: 'notice',
 				default: '',

@@ -33,7 +33,7 @@ export const getPaymentStatus: OperationDefinition = {
 				required: true,
 				placeholder: 'order-4711',
 				description:
-					"The referenceId you gave Initiate Payment. The default reads it from the incoming item (Initiate Payment's output, or a payment result of the Verification Webhook Trigger).",
+					"The referenceId you gave Initiate Payment. The default reads it from the incoming item (Initiate Payment's output, or a payment result of the IDCanopy Umbrella Trigger).",
 			},
 			rule: text({ normalize: (value) => value.trim() }),
 		},

@@ -30,7 +30,7 @@ export const initiatePayment: OperationDefinition = {
 		{
 			property: {
 				displayName:
-					'Send the payer to redirectUrl in a full browser redirect (a link or an HTTP redirect), never in an iframe or a WebView: banks refuse to be framed. The outcome arrives at the Verification Webhook Trigger, or ask Get Payment Status with the same referenceId.',
+					'Send the payer to redirectUrl in a full browser redirect (a link or an HTTP redirect), never in an iframe or a WebView: banks refuse to be framed. The outcome arrives at the IDCanopy Umbrella Trigger (Signed Journey or Payment Result), or ask Get Payment Status with the same referenceId.',
 				name: 'redirectNotice',
 				type: 'notice',
 				default: '',
