@@ -52,7 +52,7 @@ function depositWorkflow() {
 			},
 			{
 				id: 'subwf-deposit',
-				name: 'Challenge Deposit',
+				name: DEPOSIT,
 				type: ACTION_TYPE,
 				typeVersion: 1,
 				position: [220, 0],
@@ -71,7 +71,7 @@ function depositWorkflow() {
 				credentials: SANDBOX_CREDENTIAL_REF,
 			},
 		],
-		connections: { [CALLED_BY]: { main: [[{ node: 'Challenge Deposit', type: 'main', index: 0 }]] } },
+		connections: { [CALLED_BY]: { main: [[{ node: DEPOSIT, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -149,7 +149,7 @@ function callerAsSeenInside(execution) {
 		parentExecution: { keys: Object.keys(parent).sort(), shouldResume: parent.shouldResume },
 		context: { source: context.source, triggerNode: context.triggerNode?.type, keys: Object.keys(context).filter((k) => k !== 'establishedAt').sort() },
 		input: Object.keys(nodeOutput(execution, CALLED_BY)?.[0] ?? {}).sort(),
-		actionType: execution.workflowData.nodes.find((n) => n.name === 'Challenge Deposit').type,
+		actionType: execution.workflowData.nodes.find((n) => n.name === DEPOSIT).type,
 	};
 }
 
