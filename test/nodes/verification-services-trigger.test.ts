@@ -35,7 +35,7 @@ describe('the trigger (IDCanopy Umbrella Trigger)', () => {
 		['signed results confirming unsigned payments', { source: 'signedResult', unsignedPayments: 'confirm' }, ['verificationServicesWebhookApi', 'verificationServicesApi']],
 	])('%s use their credentials, and only those', (_source, parameters, expected) => {
 		const types = [...new Set(description.credentials!.map((c) => c.name))];
-		const usable = types.filter((type) => NodeHelpers.displayParameter(parameters as INodeParameters, description.credentials!.find((c) => c.name === type)!, null));
+		const usable = types.filter((type) => NodeHelpers.displayParameter(parameters as INodeParameters, description.credentials!.find((c) => c.name === type)!, null, description));
 		expect(usable.sort()).toEqual([...expected].sort());
 	});
 });

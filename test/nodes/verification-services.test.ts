@@ -1,18 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { type INode, type INodeProperties, Workflow } from 'n8n-workflow';
 
 import { resources } from '../../nodes/VerificationServices/resources';
 import { actionNode, resourceRun } from '../helpers/action-node';
+import { HarnessNodeTypes, nodeTypeName } from '../helpers/node-types';
 import { useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const { description } = actionNode;
 const pickers = (name: string) => description.properties.filter((p) => p.name === name);
 
-/** The value n8n shows for an `={{ ... }}` expression of the parameters alone (what the subtitle is). */
-function evaluated(expression: string, parameters: Record<string, unknown>): unknown {
-	const body = expression.replace(/^=\{\{([\s\S]*)\}\}$/, '$1');
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- test code: the node's own subtitle expression, no input
-	return new Function('$parameter', `return (${body});`)(parameters);
+/** The subtitle n8n's editor shows under the node with these parameters (its expression, evaluated by n8n). */
+function subtitleFor(parameters: Record<string, string>): unknown {
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.add(actionNode);
+	const node: INode = { id: '1', name: 'IDCanopy Umbrella', type: nodeTypeName(actionNode), typeVersion: 1, position: [0, 0], parameters };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return workflow.expression.getSimpleParameterValue(node, String(description.subtitle), 'internal', {});
 }
 
 describe('the action node (IDCanopy Umbrella)', () => {
@@ -50,11 +53,10 @@ describe('the action node (IDCanopy Umbrella)', () => {
 	});
 
 	it('names the chosen action under the node: the resource picks among operations of the same value', () => {
-		const subtitle = String(description.subtitle);
-		expect(evaluated(subtitle, { resource: 'address', operation: 'verify' })).toBe('Verify an address');
-		expect(evaluated(subtitle, { resource: 'identity', operation: 'verify' })).toBe('Verify an identity');
+		expect(subtitleFor({ resource: 'address', operation: 'verify' })).toBe('Verify an address');
+		expect(subtitleFor({ resource: 'identity', operation: 'verify' })).toBe('Verify an identity');
 		for (const { value, operations } of resources) {
-			for (const op of operations) expect(evaluated(subtitle, { resource: value, operation: op.value })).toBe(op.action);
+			for (const op of operations) expect(subtitleFor({ resource: value, operation: op.value })).toBe(op.action);
 		}
 	});
 
