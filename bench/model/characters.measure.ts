@@ -5,21 +5,24 @@ import { join } from 'path';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
-import { simplifier, toolOutput } from '../../nodes/shared/operation/tool-output';
+import { simplifier } from '../../nodes/shared/operation/simplify';
+import { toolOutput } from '../../nodes/shared/operation/tool-output';
+import { actionNode } from '../../test/helpers/action-node';
 import { everyAnswer, fieldCount } from '../../test/helpers/every-answer';
 import { GENERATIONS } from '../../test/helpers/generations';
+import { nodeTypeName } from '../../test/helpers/node-types';
 import { startSandbox } from '../../test/helpers/sandbox';
 
-// What a model receives per tool call, Simplified vs Raw, for every operation of every action node, and
+// What a model receives per tool call, Simplified vs Raw, for every operation of the action node, and
 // each answer's fields before and after Simplify: the answers the emulator plays in both API
 // generations, put through the node's own toolOutput. n8n hands the model JSON.stringify of each output
 // item's json (n8n-nodes-langchain buildSteps), so that is what is counted.
 
 const OUT = join(__dirname, '..', '.work', 'model-characters.md');
 
-const asTool = (output: string, type: string) =>
+const asTool = (output: string) =>
 	({
-		getNode: () => ({ type: `${type}Tool` }) as INode,
+		getNode: () => ({ type: `${nodeTypeName(actionNode)}Tool` }) as INode,
 		getNodeParameter: (name: string, _index: number, fallback: unknown) => (name === 'toolOutput' ? output : fallback),
 	}) as unknown as IExecuteFunctions;
 
@@ -40,10 +43,9 @@ it('measures the characters a model receives per tool call and the fields Simpli
 			await sandbox.reset();
 			await sandbox.configure({ generation });
 			for (const answer of await everyAnswer(sandbox)) {
-				const type = answer.node.description.name;
-				const simplified = characters(toolOutput(asTool('summary', type), answer.definition, answer.items));
-				const raw = characters(toolOutput(asTool('full', type), answer.definition, answer.items));
-				rows.push([generation, answer.nodeName, answer.definition.name, String(answer.items.length), fields(answer.definition, answer.items), String(raw), String(simplified), `${Math.round((100 * simplified) / raw)} %`]);
+				const simplified = characters(toolOutput(asTool('summary'), answer.definition, answer.items));
+				const raw = characters(toolOutput(asTool('full'), answer.definition, answer.items));
+				rows.push([generation, answer.resource.name, answer.definition.name, String(answer.items.length), fields(answer.definition, answer.items), String(raw), String(simplified), `${Math.round((100 * simplified) / raw)} %`]);
 			}
 		}
 	} finally {
@@ -52,7 +54,7 @@ it('measures the characters a model receives per tool call and the fields Simpli
 	// Add Image runs three times (front, back, selfie): one row.
 	const unique = rows.filter((row, i) => rows.findIndex((r) => r.slice(0, 3).join() === row.slice(0, 3).join()) === i);
 	const table = [
-		'| API | Node | Operation | Items | Fields (whole -> Simplify) | Characters, Raw | Characters, Simplified | Simplified / Raw |',
+		'| API | Resource | Operation | Items | Fields (whole -> Simplify) | Characters, Raw | Characters, Simplified | Simplified / Raw |',
 		'| --- | --- | --- | ---: | --- | ---: | ---: | ---: |',
 		...unique.map((r) => `| ${r.join(' | ')} |`),
 	].join('\n');

@@ -2,9 +2,9 @@
 import os from 'node:os';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/transport/credential-values';
-import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
+import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
+import { actionNode } from '../helpers/action-node';
 import { runNode, runWebhookMethod } from '../helpers/n8n';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
 
@@ -89,8 +89,8 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 
 	it(`a node with http:// to a network host (${host}) fails before any request, the key never sent in clear`, async () => {
 		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: { operation: 'checkIndividual', name: 'Jane Doe' },
+			node: actionNode,
+			parameters: { resource: 'aml', operation: 'checkIndividual', name: 'Jane Doe' },
 			credentials: { verificationServicesApi: credentials({}) },
 			credentialTypes: [new VerificationServicesApi()],
 			input: [{ json: {} }, { json: {} }],
@@ -102,8 +102,8 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 
 	it("the QES trigger's activation (its API calls) fails with the rule, nothing sent", async () => {
 		const result = await runWebhookMethod({
-			node: new VerificationQesTrigger(),
-			parameters: { options: {} },
+			node: new VerificationServicesTrigger(),
+			parameters: { source: 'qesStatus', options: {} },
 			credentials: { verificationServicesApi: credentials({}) },
 			credentialTypes: [new VerificationServicesApi()],
 			method: 'create',
@@ -115,8 +115,8 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 
 	it('a node with a user name and password in the base URL: refused, neither printed anywhere', async () => {
 		const result = await runNode({
-			node: new VerificationAml(),
-			parameters: { operation: 'checkIndividual', name: 'Jane Doe' },
+			node: actionNode,
+			parameters: { resource: 'aml', operation: 'checkIndividual', name: 'Jane Doe' },
 			credentials: { verificationServicesApi: credentials({ sandboxBaseUrl: server.url.replace('//', '//proxyuser:pr0xy-pa55@') + '/api/services' }) },
 			credentialTypes: [new VerificationServicesApi()],
 			continueOnFail: true,

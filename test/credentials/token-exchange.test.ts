@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { actionNode } from '../helpers/action-node';
 import { type Sandbox, SANDBOX_CUSTOMER_ID, startSandbox } from '../helpers/sandbox';
 
 const people = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { name: `Person ${i}` } }));
-const checkIndividual = { operation: 'checkIndividual', name: '={{ $json.name }}', options: { maxConcurrentRequests: 50 } };
+const checkIndividual = { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options: { maxConcurrentRequests: 50 } };
 
 describe('credential: token exchange', () => {
 	let sandbox: Sandbox;
@@ -12,7 +12,7 @@ describe('credential: token exchange', () => {
 	beforeEach(async () => await sandbox.reset());
 
 	it('exchanges once for 200 concurrent items from a cold start, with the documented request', async () => {
-		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(200) });
+		const result = await sandbox.run(actionNode, checkIndividual, { input: people(200) });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(200);
 		expect(await sandbox.count('POST /auth')).toBe(1);
@@ -27,7 +27,7 @@ describe('credential: token exchange', () => {
 
 	it('fails clearly on a wrong key, without leaking it', async () => {
 		const wrongKey = '00000000-dead-beef-0000-000000000000';
-		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(3), credentials: { apiKey: wrongKey } });
+		const result = await sandbox.run(actionNode, checkIndividual, { input: people(3), credentials: { apiKey: wrongKey } });
 		expect(result.error?.message).toMatch(/rejected the API key or the customer ID \(HTTP 401\)/);
 		const everything = JSON.stringify({ error: result.error, items: result.items, updates: result.credentialUpdates });
 		expect(everything).not.toContain(wrongKey);
@@ -36,7 +36,7 @@ describe('credential: token exchange', () => {
 	});
 
 	it('1,000 items against a wrong key with Continue On Fail: at most 2 exchanges, the credential error on every item', async () => {
-		const result = await sandbox.run(new VerificationAml(), checkIndividual, { input: people(1000), continueOnFail: true, credentials: { apiKey: '00000000-dead-beef-0000-000000000000' } });
+		const result = await sandbox.run(actionNode, checkIndividual, { input: people(1000), continueOnFail: true, credentials: { apiKey: '00000000-dead-beef-0000-000000000000' } });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1000);
 		expect(result.items.every((item, i) => /rejected the API key or the customer ID \(HTTP 401\)/.test(String(item.json.error)) && (item.pairedItem as { item: number }).item === i)).toBe(true);

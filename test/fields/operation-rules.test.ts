@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { FieldValues, ValueField } from '../../nodes/shared/operation/operation-types';
-import { OPERATION_TABLES } from '../helpers/operation-tables';
+import { operationOf } from '../helpers/operation-tables';
 
 /**
  * The rules the operations write for themselves (currency, description, language, add-ons, codes...),
@@ -10,15 +10,11 @@ import { OPERATION_TABLES } from '../helpers/operation-tables';
  * with the value sent or the error text. The shared rules are in rules.test.ts.
  */
 
-/** The table of a row's node: 'payments' is verificationPayments. */
-const tableOf = (node: string) => OPERATION_TABLES[`verification${node[0].toUpperCase()}${node.slice(1)}`];
-
 type Outcome = { wire: unknown } | { error: string };
 
 /** The field's rule applied to `value`; the Options are read before the fields, so Clean Phone Number is on unless `values` says otherwise. */
 function outcome(id: string, name: string, value: unknown, values: FieldValues = {}): Outcome {
-	const [node, operation] = id.split('.');
-	const op = tableOf(node).find((o) => o.value === operation)!;
+	const op = operationOf(id);
 	const field = [...op.fields, ...(op.options ?? [])].find((f): f is ValueField => f.rule !== undefined && f.property.name === name)!;
 	try {
 		return { wire: field.rule.toWire(value, { name, property: field.property, values: { cleanPhoneNumber: true, ...values }, ctx: {} as IExecuteFunctions, itemIndex: 0 }) };

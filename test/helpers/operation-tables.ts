@@ -1,21 +1,14 @@
-import { addressOperations } from '../../nodes/Address/operations';
-import { amlOperations } from '../../nodes/Aml/operations';
-import { documentOperations } from '../../nodes/Document/operations';
-import { identityOperations } from '../../nodes/Identity/operations';
-import { kybOperations } from '../../nodes/Kyb/operations';
-import { paymentsOperations } from '../../nodes/Payments/operations';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { qesOperations } from '../../nodes/Qes/operations';
+import { resources } from '../../nodes/VerificationServices/resources';
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
 
-/** Every action node's operation table, by the node's name (its description.name). */
-export const OPERATION_TABLES: Record<string, OperationDefinition[]> = {
-	verificationAddress: addressOperations,
-	verificationAml: amlOperations,
-	verificationDocument: documentOperations,
-	verificationIdentity: identityOperations,
-	verificationKyb: kybOperations,
-	verificationPayments: paymentsOperations,
-	verificationPhone: phoneOperations,
-	verificationQes: qesOperations,
-};
+/** Every operation of the action node, named `<resource>.<operation>` (operation values repeat across resources). */
+export const OPERATIONS: Array<readonly [string, OperationDefinition]> = resources.flatMap((resource) =>
+	resource.operations.map((op) => [`${resource.value}.${op.value}`, op] as const),
+);
+
+/** The operation `<resource>.<operation>` names. */
+export function operationOf(id: string): OperationDefinition {
+	const found = OPERATIONS.find(([name]) => name === id);
+	if (!found) throw new Error(`The action node has no operation ${id}`);
+	return found[1];
+}

@@ -1,17 +1,18 @@
-import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { actionNode } from './action-node';
 import type { Sandbox } from './sandbox';
 import type { RunNodeResult } from './n8n';
 import { startRewritingProxy } from './rewriting-proxy';
 
 /**
- * Runs `node` with the credential pointing at a proxy in front of the emulator that replaces the 200
+ * Runs the action node on `resource` with the credential pointing at a proxy in front of the emulator that replaces the 200
  * answers of the API path `path` (e.g. /address/verify) with `rewrite(answer)`: another API
  * generation, or an answer the emulator does not give.
  */
 export async function runWithRewrittenAnswers(
 	emulator: Sandbox,
-	node: INodeType,
+	resource: string,
 	path: string,
 	rewrite: (answer: IDataObject) => unknown,
 	parameters: INodeParameters,
@@ -20,7 +21,7 @@ export async function runWithRewrittenAnswers(
 	const origin = emulator.baseUrl.replace(/\/api\/services$/, '');
 	const proxy = await startRewritingProxy(origin, (_method, url) => url.endsWith(path), rewrite as (json: Record<string, unknown>) => unknown);
 	try {
-		return await emulator.run(node, parameters, { credentials: { sandboxBaseUrl: proxy.baseUrl }, continueOnFail: options.continueOnFail });
+		return await emulator.run(actionNode, { resource, ...parameters }, { credentials: { sandboxBaseUrl: proxy.baseUrl }, continueOnFail: options.continueOnFail });
 	} finally {
 		await proxy.close();
 	}

@@ -1,20 +1,20 @@
-import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
+import { actionTool, propertyOf, resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
-const node = new VerificationAddress();
+const runAddress = resourceRun(emulator, 'address');
 const ROUTE = 'POST /address/verify';
 
 const ERIKA = { country: 'de', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: 'Mustermann' };
 const AUSTRIA = { ...ERIKA, country: 'AT', street: 'Hauptstraße', number: '5', zip: '1010', city: 'Wien' };
 
 async function verify(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await emulator().run(node, { operation: 'verify', simple: false, ...parameters } as never, {
+	// These tests read the whole answer: Simplify (on by default) off.
+	return await runAddress({ operation: 'verify', simple: false, ...parameters } as never, {
 		...(options.input ? { input: items(...options.input) } : {}),
 		continueOnFail: options.continueOnFail,
 	});
@@ -115,7 +115,7 @@ describe('Address Verification refuses before sending', () => {
 
 describe('Address Verification: answers and failures', () => {
 	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
-		await runWithRewrittenAnswers(emulator(), node, '/address/verify', rewrite, { operation: 'verify', ...ERIKA });
+		await runWithRewrittenAnswers(emulator(), 'address', '/address/verify', rewrite, { operation: 'verify', ...ERIKA });
 
 	it('reads overall in any case, and a missing overall is review with matchQuality kept', async () => {
 		const lower = await throughProxy((body) => ({ ...body, globalResult: { overall: 'nok', totalScore: 10 } }));
@@ -139,16 +139,14 @@ describe('Address Verification: answers and failures', () => {
 	});
 });
 
-describe('Address Verification node', () => {
+describe('Address Verification in the editor and as an AI tool', () => {
 	it('shows the AT notice only for Austria', () => {
-		const notice = node.description.properties.find((p) => p.type === 'notice')!;
-		expect(notice.displayOptions?.show).toEqual({ operation: ['verify'], country: ['AT', 'at', 'AUT', 'aut'] });
+		const notice = propertyOf('address', 'verify', 'austriaNotice');
+		expect(notice.displayOptions?.show).toEqual({ resource: ['address'], operation: ['verify'], country: ['AT', 'at', 'AUT', 'aut'] });
 	});
 
 	it('as an AI tool, gives the model the outcome and the final address', async () => {
-		const tool = Object.create(node) as INodeType;
-		tool.description = { ...node.description, name: 'verificationAddressTool' };
-		const { items: out } = await emulator().run(tool, { operation: 'verify', ...ERIKA, lastname: 'Partial' } as never);
+		const { items: out } = await emulator().run(actionTool, { resource: 'address', operation: 'verify', ...ERIKA, lastname: 'Partial' } as never);
 		expect(out[0].json).toEqual({
 			addressVerification: { outcome: 'review', overall: 'REVIEW', matchQuality: 'PARTIAL_MATCH', score: 62 },
 			finalAddress: 'Heidestraße 17, 51147 Köln, DE',

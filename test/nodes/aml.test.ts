@@ -1,18 +1,18 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
+import { propertyOf, resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
-const node = new VerificationAml();
+const runAml = resourceRun(emulator, 'aml');
 const CHECK = 'POST /aml/checkIndividual';
 const REGISTER = 'POST /aml/ongoingMonitoring/registerIndividual';
 const REMOVE = 'POST /aml/ongoingMonitoring/removeSearchProfile';
 
 async function run(parameters: IDataObject, input?: IDataObject[]) {
-	return await emulator().run(node, parameters as never, input ? { input: items(...input) } : {});
+	return await runAml(parameters as never, input ? { input: items(...input) } : {});
 }
 
 const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body);
@@ -180,7 +180,7 @@ describe('AML: Register Individual registers a Profile ID once per run', () => {
 	});
 
 	it('with Continue On Fail the second item is its error item and the others are registered', async () => {
-		const { items: out, error } = await emulator().run(node, register as never, { input: items(...book), continueOnFail: true });
+		const { items: out, error } = await runAml(register as never, { input: items(...book), continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(await sentBodies(REGISTER)).toEqual([
 			{ profileId: 'c-1', names: 'Jane Doe' },
@@ -189,20 +189,13 @@ describe('AML: Register Individual registers a Profile ID once per run', () => {
 		expect(out.map((i) => [i.json.profileId, i.pairedItem])).toEqual([['c-1', { item: 0 }], ['c-2', { item: 1 }], [undefined, { item: 2 }]]);
 		expect(out[2].json.error).toContain(`"c-1" is item 1's too`);
 	});
-
-	it('version 1 sends both, as workflows saved with it do', async () => {
-		const { error } = await emulator().run(node, register as never, { input: items(...book), typeVersion: 1 });
-		expect(error).toBeUndefined();
-		expect((await sentBodies(REGISTER)).map((b) => (b as IDataObject).profileId)).toEqual(['c-1', 'c-2', 'c-1']);
-	});
 });
 
-describe('AML node description', () => {
+describe('AML parameters', () => {
 	it('shows Names only while Search All Instead of Names is off, and the constraints in Additional Fields', () => {
-		const properties = node.description.properties;
-		const names = properties.find((p) => p.name === 'names')!;
-		expect(names.displayOptions).toEqual({ show: { operation: ['registerIndividual'], searchAll: [false] } });
-		const additional = properties.find((p) => p.name === 'additionalFields' && p.displayOptions?.show?.operation?.[0] === 'checkIndividual')!;
+		const names = propertyOf('aml', 'registerIndividual', 'names');
+		expect(names.displayOptions).toEqual({ show: { resource: ['aml'], operation: ['registerIndividual'], searchAll: [false] } });
+		const additional = propertyOf('aml', 'checkIndividual', 'additionalFields');
 		expect((additional.options as Array<{ name: string }>).map((o) => o.name)).toEqual(['countries', 'datasets', 'matchingMode', 'threshold']);
 	});
 });

@@ -1,14 +1,14 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
+import { propertyOf, resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
-const node = new VerificationPayments();
+const runPayments = resourceRun(emulator, 'payments');
 const INITIATE = 'POST /payments/initiate';
 const STATUS = 'POST /payments/status';
 
@@ -24,14 +24,14 @@ const VALID = {
 };
 
 async function initiate(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	return await emulator().run(node, { ...VALID, ...parameters } as never, {
+	return await runPayments({ ...VALID, ...parameters } as never, {
 		...(options.input ? { input: items(...options.input) } : {}),
 		continueOnFail: options.continueOnFail,
 	});
 }
 
 async function status(referenceId: string) {
-	return await emulator().run(node, { operation: 'getPaymentStatus', referenceId } as never);
+	return await runPayments({ operation: 'getPaymentStatus', referenceId } as never);
 }
 
 const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body as IDataObject);
@@ -109,7 +109,7 @@ describe('Initiate Payment: never sent twice', () => {
 describe('Get Payment Status: the outcome', () => {
 	it('a status the API does not document is pending, never succeeded or failed; the raw status stays', async () => {
 		await initiate({});
-		const { items: out } = await runWithRewrittenAnswers(emulator(), node, '/payments/status', () => ({ status: 'on_hold', statusReasonInformation: 'Bank review' }), {
+		const { items: out } = await runWithRewrittenAnswers(emulator(), 'payments', '/payments/status', () => ({ status: 'on_hold', statusReasonInformation: 'Bank review' }), {
 			operation: 'getPaymentStatus',
 			referenceId: 'order-4711',
 		});
@@ -118,7 +118,7 @@ describe('Get Payment Status: the outcome', () => {
 
 	it('an answer without a payment status (only the envelope\'s status: true) is an error, never "pending"', async () => {
 		await initiate({});
-		const { error, items: out } = await runWithRewrittenAnswers(emulator(), node, '/payments/status', () => ({ status: true, data: { statusReasonInformation: 'x' } }), {
+		const { error, items: out } = await runWithRewrittenAnswers(emulator(), 'payments', '/payments/status', () => ({ status: true, data: { statusReasonInformation: 'x' } }), {
 			operation: 'getPaymentStatus',
 			referenceId: 'order-4711',
 		});
@@ -134,15 +134,14 @@ describe('Get Payment Status: the outcome', () => {
 
 	it("reads the incoming item's referenceId by default (Initiate Payment's output, a payment result)", async () => {
 		await initiate({});
-		const { items: out } = await emulator().run(node, { operation: 'getPaymentStatus' } as never, { input: items({ referenceId: 'order-4711' }) });
+		const { items: out } = await runPayments({ operation: 'getPaymentStatus' } as never, { input: items({ referenceId: 'order-4711' }) });
 		expect(out[0].json.paymentStatus).toBe('INITIATED');
 	});
 });
 
-describe('Payments node description', () => {
+describe('Payments parameters', () => {
 	it('shows the money notice for the two operations that move money, and says how the payer opens the link', () => {
-		const properties = node.description.properties;
-		expect(properties.find((p) => p.name === 'moneyNotice')!.displayOptions).toEqual({ show: { operation: ['challengeDeposit', 'initiatePayment'] } });
-		expect(properties.find((p) => p.name === 'redirectNotice')!.displayName).toMatch(/full browser redirect.*never in an iframe/);
+		expect(propertyOf('payments', 'challengeDeposit', 'moneyNotice').displayOptions).toEqual({ show: { resource: ['payments'], operation: ['challengeDeposit', 'initiatePayment'] } });
+		expect(propertyOf('payments', 'initiatePayment', 'redirectNotice').displayName).toMatch(/full browser redirect.*never in an iframe/);
 	});
 });

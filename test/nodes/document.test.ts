@@ -4,22 +4,23 @@ import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
+import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
 import { binaryData, type RunNodeResult } from '../helpers/n8n';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
+const runDocument = resourceRun(sandbox, 'document');
 
 async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
-	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await sandbox().run(new VerificationDocument(), { simple: false, ...parameters }, { input, continueOnFail });
+	// These tests read the whole answer: Simplify (on by default) off.
+	return await runDocument({ simple: false, ...parameters }, { input, continueOnFail });
 }
 
 /** Verify Document (the whole answer) with the emulator's 200 answer rewritten by `rewrite`. */
 const verifyThrough = async (journeyId: string, rewrite: (verdict: IDataObject) => unknown) =>
-	await runWithRewrittenAnswers(sandbox(), new VerificationDocument(), '/verify', rewrite, { operation: 'verifyDocument', journeyId, simple: false });
+	await runWithRewrittenAnswers(sandbox(), 'document', '/verify', rewrite, { operation: 'verifyDocument', journeyId, simple: false });
 
 /** Opens a journey through the node itself; returns its id. */
 async function openJourney(): Promise<string> {
@@ -44,18 +45,17 @@ const imageItem = (bytes: Buffer, fileName?: string, property = 'data', json: ID
 const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
-describe('node description', () => {
-	it('has the upcoming note', () => {
-		const { description } = new VerificationDocument();
-		expect(description.description).toMatch(/upcoming/i);
+describe('Document parameters', () => {
+	it('has the upcoming note in the Resource picker', () => {
+		const picker = actionNode.description.properties.find((p) => p.name === 'resource')!;
+		const document = picker.options!.find((o) => (o as { value: string }).value === 'document') as { description: string };
+		expect(document.description).toMatch(/upcoming/i);
 	});
 
 	it('offers ageFrom and ageTo only behind the one Age Condition choice', () => {
-		const { properties } = new VerificationDocument().description;
-		const ageFrom = properties.find((p) => p.name === 'ageFrom')!;
-		const ageTo = properties.find((p) => p.name === 'ageTo')!;
-		expect(ageFrom.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atLeast'] });
-		expect(ageTo.displayOptions?.show).toEqual({ operation: ['verifyAge'], ageCondition: ['atMost'] });
+		const verifyAge = { resource: ['document'], operation: ['verifyAge'] };
+		expect(propertyOf('document', 'verifyAge', 'ageFrom').displayOptions?.show).toEqual({ ...verifyAge, ageCondition: ['atLeast'] });
+		expect(propertyOf('document', 'verifyAge', 'ageTo').displayOptions?.show).toEqual({ ...verifyAge, ageCondition: ['atMost'] });
 	});
 });
 

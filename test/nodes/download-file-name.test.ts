@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
-import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
-import { fileNameOf } from '../../nodes/Kyb/operations/retrieveDocument';
+import { fileNameOf } from '../../nodes/VerificationServices/kyb/operations/retrieveDocument';
 import { baseFileName } from '../../nodes/shared/responses/file-name';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
+import { actionNode } from '../helpers/action-node';
 import { runNode } from '../helpers/n8n';
 
 /** Whatever form the name came in, a later Write File node must not leave its folder with it. */
@@ -74,8 +74,8 @@ describe('Retrieve Document over HTTP: a filename*= with ../ arrives as a base n
 	])('filename*=%s: the binary and the output name the file %p, with no folder', async (encoded, name) => {
 		encodedName = encoded;
 		const result = await runNode({
-			node: new VerificationKyb(),
-			parameters: { operation: 'retrieveDocument', linkToken: 'lt-1' },
+			node: actionNode,
+			parameters: { resource: 'kyb', operation: 'retrieveDocument', linkToken: 'lt-1' },
 			credentials: { verificationServicesApi: { environment: 'sandbox', sandboxBaseUrl: baseUrl, apiKey: 'k', customerId: 'c', accessToken: '' } },
 			credentialTypes: [new VerificationServicesApi()],
 		});

@@ -1,18 +1,18 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
+import { resourceRun } from '../helpers/action-node';
 import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
-const node = new VerificationDocument();
+const runDocument = resourceRun(emulator, 'document');
 const ROUTE = 'POST /sdk/universal/handshake';
 const PATH = '/sdk/universal/handshake';
 
 async function start(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	return await emulator().run(node, { operation: 'startHostedJourney', processName: 'onboarding', ...parameters } as never, {
+	return await runDocument({ operation: 'startHostedJourney', processName: 'onboarding', ...parameters } as never, {
 		...(options.input ? { input: items(...options.input) } : {}),
 		continueOnFail: options.continueOnFail,
 	});
@@ -136,7 +136,7 @@ describe('Start Hosted Journey: the customer id stays a secret', () => {
 	it('an answer that echoes the customer id is output without it; the link and id stay whole', async () => {
 		const { items: out, error } = await runWithRewrittenAnswers(
 			emulator(),
-			node,
+			'document',
 			PATH,
 			(answer) => ({ ...answer, journey: { customerId: SANDBOX_CUSTOMER_ID }, note: `journey for ${SANDBOX_CUSTOMER_ID}` }),
 			{ operation: 'startHostedJourney', processName: 'onboarding' },
@@ -154,7 +154,7 @@ describe('Start Hosted Journey: the customer id stays a secret', () => {
 	});
 
 	it('a 2xx answer without the link is an error, never a journey without its link', async () => {
-		const { error } = await runWithRewrittenAnswers(emulator(), node, PATH, (answer) => ({ transaction_id: answer.transaction_id }), {
+		const { error } = await runWithRewrittenAnswers(emulator(), 'document', PATH, (answer) => ({ transaction_id: answer.transaction_id }), {
 			operation: 'startHostedJourney',
 			processName: 'onboarding',
 		});

@@ -1,11 +1,11 @@
-import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
+import { actionTool, resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const emulator = useSandbox();
-const node = new VerificationIdentity();
+const runIdentity = resourceRun(emulator, 'identity');
 const ROUTE = 'POST /identity/verify';
 
 const ERIKA = {
@@ -19,7 +19,7 @@ const ERIKA = {
 };
 
 async function verify(parameters: IDataObject, input?: IDataObject[]) {
-	return await emulator().run(node, { operation: 'verify', ...parameters } as never, input ? { input: items(...input) } : {});
+	return await runIdentity({ operation: 'verify', ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
 const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body);
@@ -106,7 +106,7 @@ describe('Identity Verification: request bodies', () => {
 
 describe('Identity Verification: answers and failures', () => {
 	const throughProxy = async (rewrite: (body: IDataObject) => unknown) =>
-		await runWithRewrittenAnswers(emulator(), node, '/identity/verify', rewrite, { operation: 'verify', ...ERIKA });
+		await runWithRewrittenAnswers(emulator(), 'identity', '/identity/verify', rewrite, { operation: 'verify', ...ERIKA });
 
 	it('a score given as text counts; an answer without a score is an error, never "not verified"', async () => {
 		const text = await throughProxy((body) => ({ ...body, globalResult: { totalScore: '75' } }));
@@ -117,11 +117,9 @@ describe('Identity Verification: answers and failures', () => {
 	});
 });
 
-describe('Identity Verification node', () => {
+describe('Identity Verification as an AI tool', () => {
 	it('as an AI tool, gives the model the outcome and the match per source in a few words', async () => {
-		const tool = Object.create(node) as INodeType;
-		tool.description = { ...node.description, name: 'verificationIdentityTool' };
-		const { items: out } = await emulator().run(tool, { operation: 'verify', ...ERIKA, lastName: 'Partial' } as never);
+		const { items: out } = await emulator().run(actionTool, { resource: 'identity', operation: 'verify', ...ERIKA, lastName: 'Partial' } as never);
 		expect(out[0].json).toEqual({
 			identityVerification: { outcome: 'review', totalScore: 75 },
 			resultDetails: ['Residents Register', 'Credit Bureau'].map((datasource) => ({

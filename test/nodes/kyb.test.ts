@@ -1,18 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeParameters } from 'n8n-workflow';
 
-import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
-import { listCompanyProfiles } from '../../nodes/Kyb/operations/listCompanyProfiles';
-import { search } from '../../nodes/Kyb/operations/search';
+import { listCompanyProfiles } from '../../nodes/VerificationServices/kyb/operations/listCompanyProfiles';
+import { search } from '../../nodes/VerificationServices/kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
-import { type Sandbox, items, useSandbox } from '../helpers/sandbox';
+import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
+import { type RunOptions, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 
 const emulator = useSandbox();
-const node = new VerificationKyb();
-/** The node with Simplify (on by default from node version 2) off: these tests read the whole answer. */
-const whole = async (parameters: INodeParameters, options?: Parameters<Sandbox['run']>[2]) =>
-	await emulator().run(node, { simple: false, ...parameters }, options);
+const runKyb = resourceRun(emulator, 'kyb');
+/** The node with Simplify (on by default) off: these tests read the whole answer. */
+const whole = async (parameters: INodeParameters, options?: RunOptions) => await runKyb({ simple: false, ...parameters }, options);
 
 /** Runs a search through the node and returns its first company item's ids. */
 async function searchIds(name: string): Promise<{ transactionId: string; companyId: string }> {
@@ -337,7 +336,7 @@ describe('KYB: List Company Profiles', () => {
 
 describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 	it('loads the countries live from GET /KYB/countries, "All Countries" first', async () => {
-		const options = await emulator().loadOptions(node, 'getCountries', { operation: 'search', name: '' });
+		const options = await emulator().loadOptions(actionNode, 'getCountries', { resource: 'kyb', operation: 'search', name: '' });
 		expect(options[0]).toEqual({ name: 'All Countries', value: '' });
 		expect(options).toHaveLength(16);
 		expect(options).toContainEqual({ name: 'Germany (DE)', value: 'DE' });
@@ -352,9 +351,9 @@ describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 		const { VerificationServicesApi } = await import('../../credentials/VerificationServicesApi.credentials');
 		await expect(
 			runLoadOptions({
-				node,
+				node: actionNode,
 				method: 'getCountries',
-				parameters: { operation: 'search' },
+				parameters: { resource: 'kyb', operation: 'search' },
 				credentials: { verificationServicesApi: { ...emulator().credentials, apiKey: 'wrong' } as never },
 				credentialTypes: [new VerificationServicesApi()],
 			}),
@@ -362,12 +361,11 @@ describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 	});
 });
 
-describe('KYB node description', () => {
+describe('KYB parameters', () => {
 	it('loads the countries into the Country dropdown and notes the packages', () => {
-		const d = node.description;
-		const country = d.properties.find((p) => p.name === 'country')!;
+		const country = propertyOf('kyb', 'search', 'country');
 		expect(country.type).toBe('options');
 		expect(country.typeOptions).toEqual({ loadOptionsMethod: 'getCountries' });
-		expect(d.properties.find((p) => p.name === 'includeNotice')!.type).toBe('notice');
+		expect(propertyOf('kyb', 'getDetails', 'includeNotice').type).toBe('notice');
 	});
 });

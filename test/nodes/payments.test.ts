@@ -1,19 +1,19 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
+import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
 import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
-import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
+import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 
 const emulator = useSandbox();
-const node = new VerificationPayments();
+const runPayments = resourceRun(emulator, 'payments');
 const ROUTE = 'POST /payments/challenge-deposit';
 
 const VALID = VALID_DEPOSIT;
 
 async function deposit(parameters: IDataObject, input?: IDataObject[]) {
-	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await emulator().run(node, { ...VALID, simple: false, ...parameters } as never, input ? { input: items(...input) } : {});
+	// These tests read the whole answer: Simplify (on by default) off.
+	return await runPayments({ ...VALID, simple: false, ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
 async function sentBodies(): Promise<unknown[]> {
@@ -44,9 +44,7 @@ describe('Payments: Challenge Deposit', () => {
 		const AMOUNT_RULE = 'Amount (amount) must be a number above 0 with at most 2 decimals and a dot as decimal separator, such as 1.50';
 
 		it('one bad item among good ones stops the whole run before any money moves', async () => {
-			const { error } = await emulator().run(
-				node,
-				{ ...VALID, amount: '={{ $json.amount }}' },
+			const { error } = await runPayments({ ...VALID, amount: '={{ $json.amount }}' },
 				{ input: items({ amount: '1.00' }, { amount: '1.001' }, { amount: '2.00' }) },
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
@@ -58,9 +56,7 @@ describe('Payments: Challenge Deposit', () => {
 	it('names the label from the operation table and the field, counts items from 1 and keeps itemIndex 0-based', async () => {
 		const label = challengeDeposit.fields.find((f) => f.property.name === 'description')!.property.displayName;
 		expect(label).toBe('Description');
-		const { error, items: out } = await emulator().run(
-			node,
-			{ ...VALID, description: '={{ $json.reference }}' },
+		const { error, items: out } = await runPayments({ ...VALID, description: '={{ $json.reference }}' },
 			{ input: items({ reference: 'ref-1' }, { reference: 'x y' }) },
 		);
 		expect(out).toEqual([]);
@@ -77,7 +73,7 @@ describe('Payments: Challenge Deposit', () => {
 
 describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
 	it('lists common currencies without calling the API', async () => {
-		const options = await emulator().loadOptions(node, 'getCurrencies', { operation: 'challengeDeposit' });
+		const options = await emulator().loadOptions(actionNode, 'getCurrencies', { resource: 'payments', operation: 'challengeDeposit' });
 		const values = options.map((o) => o.value);
 		for (const code of ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON']) expect(values).toContain(code);
 		expect(options).toContainEqual({ name: 'EUR - Euro', value: 'EUR' });
@@ -85,11 +81,10 @@ describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
 	});
 });
 
-describe('Payments node description', () => {
+describe('Payments parameters', () => {
 	it('marks the seven deposit fields required', () => {
-		const d = node.description;
 		for (const name of ['amount', 'currency', 'description', 'firstName', 'lastName', 'piiToggle', 'nameMatchLogic']) {
-			expect(d.properties.find((p) => p.name === name)?.required).toBe(true);
+			expect(propertyOf('payments', 'challengeDeposit', name).required).toBe(true);
 		}
 	});
 });

@@ -1,12 +1,12 @@
-import { NodeApiError, type IDataObject, type INodeType } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { actionNode, actionTool, propertyOf, resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
-const node = new VerificationPhone();
+const runPhone = resourceRun(emulator, 'phone');
 
 const ROUTES = {
 	getPhoneStatus: 'POST /phone-service/phoneStatus',
@@ -18,7 +18,7 @@ type Operation = keyof typeof ROUTES;
 
 async function lookup(operation: Operation, parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
 	// The whole answer (Simplify off): what these tests read; Simplify itself: golden phone-v2-simplify.json.
-	return await emulator().run(node, { operation, simple: false, ...parameters } as never, {
+	return await runPhone({ operation, simple: false, ...parameters } as never, {
 		...(options.input ? { input: items(...options.input) } : {}),
 		continueOnFail: options.continueOnFail,
 	});
@@ -31,7 +31,7 @@ const answered = (json: IDataObject, name: string) => ((json.data as IDataObject
 
 /** Runs the operation with the emulator's answers of its route rewritten. */
 const throughProxy = async (operation: Operation, parameters: IDataObject, rewrite: (body: IDataObject) => unknown, continueOnFail = false) =>
-	await runWithRewrittenAnswers(emulator(), node, ROUTES[operation].slice('POST '.length), rewrite, { operation, simple: false, ...parameters }, { continueOnFail });
+	await runWithRewrittenAnswers(emulator(), 'phone', ROUTES[operation].slice('POST '.length), rewrite, { operation, simple: false, ...parameters }, { continueOnFail });
 
 describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (generation) => {
 	beforeEach(async () => await emulator().configure({ generation }));
@@ -273,30 +273,27 @@ describe('phone lookups: answers of other generations and failures', () => {
 });
 
 describe('Phone node: the lookups in the editor and as AI tools', () => {
-	const props = node.description.properties;
-	const shownFor = (name: string) => props.find((p) => p.name === name && p.displayOptions?.show?.operation?.includes('getPhoneId'))!.displayOptions!.show;
+	const shownFor = (name: string) => propertyOf('phone', 'getPhoneId', name).displayOptions!.show;
 
 	it('shows each add-on field only while its add-on is chosen, and consent for Age Verification and Contact', () => {
-		expect(shownFor('ageThreshold')).toEqual({ operation: ['getPhoneId'], addons: ['ageVerify'] });
-		expect(shownFor('pastXDays')).toEqual({ operation: ['getPhoneId'], addons: ['portingHistory'] });
-		expect(shownFor('inputUsed')).toEqual({ operation: ['getPhoneId'], addons: ['contactMatch'] });
-		expect(shownFor('consent')).toEqual({ operation: ['getPhoneId'], addons: ['ageVerify', 'contact'] });
+		const phoneId = { resource: ['phone'], operation: ['getPhoneId'] };
+		expect(shownFor('ageThreshold')).toEqual({ ...phoneId, addons: ['ageVerify'] });
+		expect(shownFor('pastXDays')).toEqual({ ...phoneId, addons: ['portingHistory'] });
+		expect(shownFor('inputUsed')).toEqual({ ...phoneId, addons: ['contactMatch'] });
+		expect(shownFor('consent')).toEqual({ ...phoneId, addons: ['ageVerify', 'contact'] });
 	});
 
 	it('names the cost in every lookup\'s description and tool description', () => {
-		const picker = props.find((p) => p.name === 'operation')!;
-		const tools = props.filter((p) => p.name === 'toolDescription');
+		const picker = actionNode.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('phone'))!;
 		for (const operation of Object.keys(ROUTES)) {
 			const option = picker.options!.find((o) => (o as { value: string }).value === operation) as { description: string };
 			expect(option.description).toMatch(/billed by the provider/i);
-			expect(tools.find((t) => t.displayOptions?.show?.operation?.includes(operation))!.default).toMatch(/billed by the provider/i);
+			expect(propertyOf('phone', operation, 'toolDescription').default).toMatch(/billed by the provider/i);
 		}
 	});
 
 	it('as a tool, Get Risk Score gives the model the verdict, the reason codes and what the number is', async () => {
-		const tool = Object.create(node) as INodeType;
-		tool.description = { ...node.description, name: 'verificationPhoneTool' };
-		const { items: out } = await emulator().run(tool, { operation: 'getRiskScore', phoneNumber: '+436509990001' } as never);
+		const { items: out } = await emulator().run(actionTool, { resource: 'phone', operation: 'getRiskScore', phoneNumber: '+436509990001' } as never);
 		expect(out[0].json).toEqual({
 			lookup: { status: 'completed', statusCode: 300, statusDescription: 'Transaction successfully completed', referenceId: expect.any(String) },
 			riskAssessment: { recommendation: 'flag', score: 520, level: 'medium', basis: 'recommendation' },

@@ -1,16 +1,16 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
+import { propertyOf, resourceRun } from '../helpers/action-node';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 
 const emulator = useSandbox();
-const node = new VerificationPhone();
+const runPhone = resourceRun(emulator, 'phone');
 const ROUTE = 'POST /phone-service/verification';
 
 async function send(parameters: IDataObject, input?: IDataObject[]) {
-	return await emulator().run(node, { operation: 'sendOtp', ...parameters } as never, input ? { input: items(...input) } : {});
+	return await runPhone({ operation: 'sendOtp', ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
 async function sentBodies(): Promise<unknown[]> {
@@ -111,7 +111,7 @@ async function sentOtp(phoneNumber = '436501234567'): Promise<{ item: INodeExecu
 }
 
 async function check(parameters: IDataObject, input: INodeExecutionData[]) {
-	return await emulator().run(node, { operation: 'checkOtp', ...parameters } as never, { input });
+	return await runPhone({ operation: 'checkOtp', ...parameters } as never, { input });
 }
 
 /** Another code than `code`, with the same length. */
@@ -120,7 +120,7 @@ const wrongCode = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? Stri
 /** Checks the right code of a fresh OTP through a proxy that rewrites the code check's 200 answer with `rewrite`. */
 async function checkThrough(rewrite: (body: IDataObject) => unknown) {
 	const { referenceId, code } = await sentOtp();
-	return await runWithRewrittenAnswers(emulator(), node, `/phone-service/verification/${referenceId}`, rewrite, { operation: 'checkOtp', referenceId, securityFactor: code });
+	return await runWithRewrittenAnswers(emulator(), 'phone', `/phone-service/verification/${referenceId}`, rewrite, { operation: 'checkOtp', referenceId, securityFactor: code });
 }
 
 /** A code check's answer in each generation: {status} alone (g2), or the request's state and referenceId in the envelope (g3). */
@@ -286,18 +286,17 @@ describe('Phone: Check OTP', () => {
 
 });
 
-describe('Phone node description', () => {
+describe('Phone parameters', () => {
 	it('masks the code field and defaults referenceId to the Send OTP item', () => {
-		const props = node.description.properties;
-		const code = props.find((p) => p.name === 'securityFactor' && p.displayOptions?.show?.operation?.[0] === 'checkOtp')!;
+		const code = propertyOf('phone', 'checkOtp', 'securityFactor');
 		expect(code.typeOptions).toEqual({ password: true });
 		expect(code.required).toBe(true);
-		const ref = props.find((p) => p.name === 'referenceId')!;
+		const ref = propertyOf('phone', 'checkOtp', 'referenceId');
 		expect(ref.default).toBe('={{ $json.referenceId }}');
-		expect(ref.displayOptions).toEqual({ show: { operation: ['checkOtp'] } });
+		expect(ref.displayOptions).toEqual({ show: { resource: ['phone'], operation: ['checkOtp'] } });
 	});
 
 	it('shows email for the email method (phoneNumber for sms: operation-tables.test)', () => {
-		expect(node.description.properties.find((p) => p.name === 'email')!.displayOptions).toEqual({ show: { operation: ['sendOtp'], method: ['email'] } });
+		expect(propertyOf('phone', 'sendOtp', 'email').displayOptions).toEqual({ show: { resource: ['phone'], operation: ['sendOtp'], method: ['email'] } });
 	});
 });

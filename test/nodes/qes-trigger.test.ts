@@ -10,18 +10,18 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { fetchVerification } from '../../nodes/QesTrigger/enrich';
-import { duplicateKey } from '../../nodes/QesTrigger/ping-dedup';
+import { fetchVerification } from '../../nodes/VerificationServicesTrigger/qesStatus/enrich';
+import { duplicateKey } from '../../nodes/VerificationServicesTrigger/qesStatus/ping-dedup';
 import { forgetDeliveries } from '../../nodes/shared/delivery/delivery-memory';
-import { secretMatches } from '../../nodes/QesTrigger/ping-check';
+import { secretMatches } from '../../nodes/VerificationServicesTrigger/qesStatus/ping-check';
 import { withoutSecret } from '../../nodes/shared/transport/redact';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
-import type { TriggerStaticData } from '../../nodes/QesTrigger/static-data';
-import { VerificationQesTrigger } from '../../nodes/QesTrigger/VerificationQesTrigger.node';
+import type { TriggerStaticData } from '../../nodes/VerificationServicesTrigger/qesStatus/static-data';
+import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
-const NODE_KEY = 'node:QES Onboarding Trigger';
+const NODE_KEY = 'node:IDCanopy Umbrella Trigger';
 const HEADER = 'X-Verification-Webhook-Secret';
 const PRODUCTION_URL = 'http://localhost:5678/webhook/harness-webhook-id/webhook';
 const TEST_URL = 'http://localhost:5678/webhook-test/harness-webhook-id/webhook';
@@ -30,8 +30,8 @@ const sandbox = useSandbox();
 
 function common(options: IDataObject = {}, overrides: { credentials?: ICredentialDataDecryptedObject } = {}) {
 	return {
-		node: new VerificationQesTrigger(),
-		parameters: { options } as INodeParameters,
+		node: new VerificationServicesTrigger(),
+		parameters: { source: 'qesStatus', options } as INodeParameters,
 		credentials: { verificationServicesApi: { ...sandbox().credentials, ...overrides.credentials } },
 		credentialTypes: sandbox().credentialTypes,
 	};
@@ -88,27 +88,6 @@ const withSecret = (secret: string, body: unknown, headers: Record<string, strin
 });
 
 const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
-
-describe('QES trigger: node panel', () => {
-	it('names its event where n8n lists a trigger\'s events, and the QES node is found by the trigger\'s name', () => {
-		// n8n's node creator merges the trigger into the QES node (same type name without "Trigger") and
-		// lists its events from a property displayed as "Trigger On"; search reads the merged node's aliases.
-		const event = new VerificationQesTrigger().description.properties.find((p) => p.displayName === 'Trigger On')!;
-		expect(event.options).toEqual([expect.objectContaining({ action: 'On QES onboarding status ping' })]);
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const codex = require('../../nodes/Qes/VerificationQes.node.json') as { alias: string[] };
-		expect(codex.alias).toContain('QES Onboarding Trigger');
-	});
-
-	// n8n evaluates $parameter.options.binaryData in its expression sandbox on every request to a
-	// version-1 webhook node; version 2 is the same node without that cost (n8n parses the ping alike).
-	it('offers version 2 to new workflows; both versions have the same parameters', () => {
-		const { description } = new VerificationQesTrigger();
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
-		expect(JSON.stringify(description.properties)).not.toContain('@version');
-	});
-});
 
 describe('QES trigger: webhook lifecycle', () => {
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {
@@ -462,7 +441,7 @@ describe('QES trigger: Fetch Verification Result', () => {
 
 /** The trigger's description with a webhook() that runs fetchVerification on a short budget (the node's default is 3 s). */
 function budgetProbe(budgetMs: number): INodeType {
-	const { description } = new VerificationQesTrigger();
+	const { description } = new VerificationServicesTrigger();
 	return {
 		description,
 		async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -6,8 +6,8 @@ import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
+import { actionNode, propertyOf } from '../helpers/action-node';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import type { RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
@@ -20,8 +20,8 @@ async function run(
 	input?: INodeExecutionData[],
 	{ continueOnFail = false, baseUrl = sandbox().baseUrl, cancelWhen }: { continueOnFail?: boolean; baseUrl?: string; cancelWhen?: Promise<unknown> } = {},
 ) {
-	// These tests read the whole answer: Simplify (on by default from node version 2) off.
-	return await sandbox().run(new VerificationQes(), { simple: false, ...parameters }, { input, continueOnFail, cancelWhen, credentials: { sandboxBaseUrl: baseUrl } });
+	// These tests read the whole answer: Simplify (on by default) off.
+	return await sandbox().run(actionNode, { resource: 'qes', simple: false, ...parameters }, { input, continueOnFail, cancelWhen, credentials: { sandboxBaseUrl: baseUrl } });
 }
 
 /** Resolves once `check` holds, asking every 20 ms: waits on an event, never for a fixed time. */
@@ -135,13 +135,15 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 	});
 }
 
-describe('node description', () => {
+describe('QES parameters', () => {
 	it('warns that configuring replaces the webhook', () => {
-		const { description } = new VerificationQes();
-		const operation = description.properties.find((p) => p.name === 'operation')!;
+		const { properties } = actionNode.description;
+		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('qes'))!;
 		const options = operation.options as Array<{ value: string; description: string }>;
-		expect(options[1].description).toMatch(/one webhook URL per account.*replaces the previous one/);
-		const notice = description.properties.find((p) => p.type === 'notice' && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name))!;
+		expect(options.find((o) => o.value === 'configureWebhook')!.description).toMatch(/one webhook URL per account.*replaces the previous one/);
+		const notice = properties.find(
+			(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('qes') && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name),
+		)!;
 		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node sets its own URL when its workflow is published/);
 	});
 });
@@ -377,7 +379,7 @@ describe('configureWebhook', () => {
 		);
 		// What n8n stores for the execution: everything but `node` (n8n attaches the node with its
 		// parameters, as saved in the workflow, to every error).
-		const stored = result.run!.data.resultData.runData['QES Onboarding'][0].error as unknown as IDataObject;
+		const stored = result.run!.data.resultData.runData[actionNode.description.defaults.name!][0].error as unknown as IDataObject;
 		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
 		const { node: _node, stack: _stack, ...shown } = stored;
 		expect(shown.errorResponse).toEqual({ message: 'Header X-Webhook-Token: [redacted] is not accepted' });
@@ -428,9 +430,7 @@ describe('createSessionLink', () => {
 	];
 
 	it('hints the rules and the placeholders in the UI', () => {
-		const { properties } = new VerificationQes().description;
-		const show = (name: string) =>
-			properties.find((p) => p.name === name && p.displayOptions?.show?.operation?.[0] === 'createSessionLink')!;
+		const show = (name: string) => propertyOf('qes', 'createSessionLink', name);
 		expect(show('docUrl').description).toMatch(/public .* signature field.*Must be an https:\/\/ URL\./);
 		expect(show('phoneNumber').description).toContain('Must be in E.164 format');
 		const fillForm = show('fillForm') as { options: Array<{ values: Array<{ name: string; description: string }> }> };

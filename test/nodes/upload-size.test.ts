@@ -3,11 +3,11 @@ import { Readable } from 'node:stream';
 
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
 import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/fields/binary-input';
 import { SentLater } from '../../nodes/shared/operation/build-request';
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { RuleInput } from '../../nodes/shared/operation/operation-types';
+import { actionNode } from '../helpers/action-node';
 import { binaryData } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -21,7 +21,7 @@ describe('upload size cap (Add Image)', () => {
 		return { json: { journeyId: 'j-1' }, binary: { data: binary } };
 	};
 	const addImage = async (input: INodeExecutionData[], parameters: Record<string, string> = {}, continueOnFail = false) =>
-		await sandbox().run(new VerificationDocument(), { operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front', ...parameters }, { input, continueOnFail });
+		await sandbox().run(actionNode, { resource: 'document', operation: 'addImage', journeyId: '={{ $json.journeyId }}', imageSide: 'front', ...parameters }, { input, continueOnFail });
 
 	it.each([
 		['with its byte count', true],

@@ -8,15 +8,15 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
 import { forgetDeliveries, STARTED_RESPONSE } from '../../nodes/shared/delivery/delivery-memory';
 import { PAYMENT_STATUSES, paymentOutcome } from '../../nodes/shared/responses/payment-outcome';
-import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/WebhookTrigger/delivery-body';
-import { resultIdentity, resultTypeOf } from '../../nodes/WebhookTrigger/recognise';
-import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
-import { checkSigningSecret } from '../../nodes/WebhookTrigger/secret-check';
-import { signatureMatches, signatureOf } from '../../nodes/WebhookTrigger/signature';
-import { VerificationWebhookTrigger } from '../../nodes/WebhookTrigger/VerificationWebhookTrigger.node';
+import { MAX_BODY_BYTES, parseDeliveryBody, readDeliveryBody } from '../../nodes/VerificationServicesTrigger/signedResult/delivery-body';
+import { resultIdentity, resultTypeOf } from '../../nodes/VerificationServicesTrigger/signedResult/recognise';
+import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/VerificationServicesTrigger/signedResult/secret-cache';
+import { checkSigningSecret } from '../../nodes/VerificationServicesTrigger/signedResult/secret-check';
+import { signatureMatches, signatureOf } from '../../nodes/VerificationServicesTrigger/signedResult/signature';
+import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
+import { resourceRun } from '../helpers/action-node';
 import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -27,25 +27,11 @@ const signedResults = require('../../sandbox/signed-results') as {
 };
 
 const SECRET = 'whsec-unit-7f3a9c1e5b2d4f60';
-const NODE_KEY = 'node:Verification Webhook Trigger';
+const NODE_KEY = 'node:IDCanopy Umbrella Trigger';
 
 const hmacHex = (secret: string, body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
 
-describe('Verification Webhook Trigger: node versions', () => {
-	// n8n evaluates $parameter.options.binaryData in its expression sandbox on every request to a
-	// version-1 webhook node (webhook-helpers.js parseRequestBody); from version 2 on it reads the body
-	// itself (keeping req.rawBody) and evaluates nothing.
-	it('offers version 2 to new workflows; version 1 keeps its unread body, version 2 has no Body Handling parameter', () => {
-		const { description } = new VerificationWebhookTrigger();
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
-		const bodyHandling = description.properties.find((p) => p.name === 'options');
-		expect(bodyHandling).toMatchObject({ type: 'hidden', default: { binaryData: true } });
-		expect(bodyHandling?.displayOptions).toEqual({ show: { '@version': [1] } });
-	});
-});
-
-describe('Verification Webhook Trigger: signature check', () => {
+describe('Signed results trigger: signature check', () => {
 	const body = Buffer.from(JSON.stringify(signedResults.journeyResult({ transactionId: 'tx-sig' })));
 
 	it('never matches with an empty secret, even against the HMAC made with an empty key', () => {
@@ -59,7 +45,7 @@ describe('Verification Webhook Trigger: signature check', () => {
 	});
 });
 
-describe('Verification Webhook Trigger: body reading and parsing', () => {
+describe('Signed results trigger: body reading and parsing', () => {
 	it('refuses by Content-Length before reading, by size after reading, and over n8n\'s own limit', async () => {
 		const readRawBody = jest.fn(async () => {});
 		expect(await readDeliveryBody({ headers: { 'content-length': String(MAX_BODY_BYTES + 1) }, readRawBody })).toEqual({ tooLarge: true });
@@ -103,7 +89,7 @@ describe('Verification Webhook Trigger: body reading and parsing', () => {
 	});
 });
 
-describe('Verification Webhook Trigger: what a delivery is', () => {
+describe('Signed results trigger: what a delivery is', () => {
 	it.each([
 		['the emulator\'s journey result', signedResults.journeyResult(), 'journeyResult'],
 		['a verdict alone', { success: 'review' }, 'journeyResult'],
@@ -167,7 +153,7 @@ describe('Verification Webhook Trigger: what a delivery is', () => {
 	});
 });
 
-describe('Verification Webhook Trigger: signing secret cache', () => {
+describe('Signed results trigger: signing secret cache', () => {
 	beforeEach(() => forgetSecrets());
 
 	it('copies arriving together share one credential read; the secret is read again after the TTL', async () => {
@@ -195,11 +181,11 @@ describe('Verification Webhook Trigger: signing secret cache', () => {
 	});
 });
 
-describe('Verification Webhook Trigger in n8n', () => {
-	const node = new VerificationWebhookTrigger();
+describe('Signed results trigger in n8n', () => {
+	const node = new VerificationServicesTrigger();
 	const setup = (parameters: INodeParameters = {}, signingSecret: string = SECRET) => ({
 		node,
-		parameters,
+		parameters: { source: 'signedResult', ...parameters },
 		credentials: { verificationServicesWebhookApi: { signingSecret } },
 		credentialTypes: [new VerificationServicesWebhookApi()],
 	});
@@ -329,9 +315,10 @@ describe('Verification Webhook Trigger in n8n', () => {
 	});
 });
 
-describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
+describe('Signed results trigger: Unsigned Payment Results', () => {
 	const sandbox = useSandbox();
-	const node = new VerificationWebhookTrigger();
+	const node = new VerificationServicesTrigger();
+	const runPayments = resourceRun(sandbox, 'payments');
 	const STATUS_ROUTE = 'POST /payments/status';
 
 	beforeEach(() => {
@@ -342,7 +329,7 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 	/** A payment the emulator knows, moved to `status` without a delivery. */
 	async function payment(referenceId: string, status: string) {
 		const initiate = { operation: 'initiatePayment', referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' };
-		expect((await sandbox().run(new VerificationPayments(), initiate)).error).toBeUndefined();
+		expect((await runPayments(initiate)).error).toBeUndefined();
 		const moved = await axios.post(`${sandbox().url}/__control/payments/${referenceId}/status`, { status, deliver: false }, { validateStatus: () => true });
 		expect(moved.status).toBe(200);
 	}
@@ -351,7 +338,7 @@ describe('Verification Webhook Trigger: Unsigned Payment Results', () => {
 		const rawBody = JSON.stringify(body);
 		return await runWebhook({
 			node,
-			parameters,
+			parameters: { source: 'signedResult', ...parameters },
 			credentials: { verificationServicesWebhookApi: { signingSecret: SECRET }, verificationServicesApi: sandbox().credentials },
 			credentialTypes: [new VerificationServicesWebhookApi(), ...sandbox().credentialTypes],
 			request: { headers: { 'content-type': 'application/json', ...headers }, rawBody },

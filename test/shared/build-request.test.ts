@@ -2,7 +2,7 @@ import { FieldError } from '../../nodes/shared/fields/field-error';
 import { text } from '../../nodes/shared/fields/rules';
 import { buildRequest, fillPath } from '../../nodes/shared/operation/build-request';
 import type { FieldValues, OperationDefinition, ValueField } from '../../nodes/shared/operation/operation-types';
-import { getVerification } from '../../nodes/Qes/operations/getVerification';
+import { getVerification } from '../../nodes/VerificationServices/qes/operations/getVerification';
 
 /** Path filling and request building are plain functions of the table entry and the item's values. */
 

@@ -1,6 +1,6 @@
-import { checkOtp } from '../../nodes/Phone/operations/checkOtp';
-import { getPaymentStatus } from '../../nodes/Payments/operations/getPaymentStatus';
-import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
+import { checkOtp } from '../../nodes/VerificationServices/phone/operations/checkOtp';
+import { getPaymentStatus } from '../../nodes/VerificationServices/payments/operations/getPaymentStatus';
+import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
 import { fieldLabel } from '../../nodes/shared/fields/field-labels';
 import { text } from '../../nodes/shared/fields/rules';
 import type { ErrorHints, FieldValues, OperationDefinition } from '../../nodes/shared/operation/operation-types';

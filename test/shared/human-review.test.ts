@@ -1,40 +1,24 @@
-import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { VerificationAddress } from '../../nodes/Address/VerificationAddress.node';
-import { VerificationIdentity } from '../../nodes/Identity/VerificationIdentity.node';
+import { resources } from '../../nodes/VerificationServices/resources';
 import { humanReviewRefusal } from '../../nodes/shared/operation/human-review';
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
-import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
-import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
-import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
+import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
+import { checkIndividual } from '../../nodes/VerificationServices/aml/operations/checkIndividual';
+import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
+import { actionNode } from '../helpers/action-node';
 
-/** The actions, by node: the list the README and the rule derive from (operation `effect`). */
-const ACTIONS = {
-	verificationAml: ['registerIndividual', 'removeSearchProfile'],
-	verificationKyb: [],
-	verificationPayments: ['challengeDeposit', 'initiatePayment'],
-	verificationDocument: ['startHostedJourney'],
-	verificationPhone: ['sendOtp'],
-	verificationQes: ['configureWebhook', 'createSessionLink'],
-	verificationAddress: [],
-	verificationIdentity: [],
+/** The actions, by resource: the list the README and the rule derive from (operation `effect`). */
+const ACTIONS: Record<string, string[]> = {
+	aml: ['registerIndividual', 'removeSearchProfile'],
+	kyb: [],
+	payments: ['challengeDeposit', 'initiatePayment'],
+	document: ['startHostedJourney'],
+	phone: ['sendOtp'],
+	qes: ['configureWebhook', 'createSessionLink'],
+	address: [],
+	identity: [],
 };
-const NODES: INodeType[] = [
-	new VerificationAml(),
-	new VerificationKyb(),
-	new VerificationPayments(),
-	new VerificationDocument(),
-	new VerificationPhone(),
-	new VerificationQes(),
-	new VerificationAddress(),
-	new VerificationIdentity(),
-];
 
 /**
  * A node execution context as n8n gives it to a tool node: its type, version and parameters, where the
@@ -42,7 +26,6 @@ const NODES: INodeType[] = [
  */
 interface Call {
 	type?: string;
-	typeVersion?: number;
 	parameters?: Record<string, unknown>;
 	/** The node the engine ran this one for (the review node after approval, or the agent). */
 	source?: string;
@@ -52,7 +35,7 @@ interface Call {
 	sourceExecuted?: boolean;
 }
 function contextFor(call: Call): IExecuteFunctions {
-	const node = { name: 'Pay', type: call.type ?? 'pkg.verificationPaymentsTool', typeVersion: call.typeVersion ?? 2 } as INode;
+	const node = { name: 'Pay', type: call.type ?? 'pkg.verificationServicesTool', typeVersion: 1 } as INode;
 	return {
 		getNode: () => node,
 		getNodeParameter: (name: string, _i: number, fallback: unknown) => call.parameters?.[name] ?? fallback,
@@ -72,7 +55,7 @@ describe('human review of actions used as AI tools', () => {
 
 	it.each([
 		['a read is never gated', checkIndividual, { source: 'Agent', toolsOfSource: ['Pay'] }, false],
-		['an action outside an agent runs as a node', challengeDeposit, { type: 'pkg.verificationPayments' }, false],
+		['an action outside an agent runs as a node', challengeDeposit, { type: 'pkg.verificationServices' }, false],
 		['an action wired straight to the agent is refused', challengeDeposit, { source: 'Agent', toolsOfSource: ['Pay'] }, true],
 		['an action from an MCP Server Trigger (no source) is refused', challengeDeposit, {}, true],
 		['an action approved by its review node runs', challengeDeposit, approved, false],
@@ -80,10 +63,7 @@ describe('human review of actions used as AI tools', () => {
 		['a parent that is no Send-and-Wait review (an agent) does not count', challengeDeposit, { ...approved, sourceParams: { promptType: 'define' } }, true],
 		['a review node that has not run does not count', challengeDeposit, { ...approved, sourceExecuted: false }, true],
 		['Run Without Human Review on: the builder accepted the risk', challengeDeposit, { source: 'Agent', toolsOfSource: ['Pay'], parameters: { runWithoutHumanReview: true } }, false],
-		['version 1, saved before the rule, runs as it did', challengeDeposit, { typeVersion: 1 }, false],
-		['version 1 with the switch turned off is refused', challengeDeposit, { typeVersion: 1, parameters: { runWithoutHumanReview: false } }, true],
-		['Send OTP is gated from Phone version 3 on', sendOtp, { type: 'pkg.verificationPhoneTool', typeVersion: 3 }, true],
-		['Phone version 2 keeps sending as saved', sendOtp, { type: 'pkg.verificationPhoneTool', typeVersion: 2 }, false],
+		['Send OTP wired straight to the agent is refused', sendOtp, { source: 'Agent', toolsOfSource: ['Pay'] }, true],
 	] as Array<[string, OperationDefinition, Call, boolean]>)('%s', (_name, op, call, isRefused) => {
 		expect(refused(op, call) !== undefined).toBe(isRefused);
 	});
@@ -95,17 +75,14 @@ describe('human review of actions used as AI tools', () => {
 		expect(error?.description).toMatch(/human review node .*or turn on "Run Without Human Review"/);
 	});
 
-	it('declares exactly the actions as actions, and the switch only on their tool variant', () => {
-		for (const node of NODES) {
-			const switches = node.description.properties.filter((p) => p.name === 'runWithoutHumanReview');
-			const gated = [...new Set(switches.flatMap((p) => p.displayOptions?.show?.operation as string[]))];
-			expect([node.description.name, gated]).toEqual([node.description.name, ACTIONS[node.description.name as keyof typeof ACTIONS]]);
-			for (const p of switches) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
-			// Off from the version that introduced the rule, on before it (the saved workflows' behaviour).
-			expect(switches.map((p) => [p.default, p.displayOptions?.show?.['@version']])).toEqual(
-				switches.length ? [[false, [{ _cnd: { gte: expect.any(Number) } }]], [true, [{ _cnd: { lt: expect.any(Number) } }]]] : [],
-			);
+	it('declares exactly the actions as actions, and the switch, off, only on their tool variant', () => {
+		const switches = actionNode.description.properties.filter((p) => p.name === 'runWithoutHumanReview');
+		for (const { value } of resources) {
+			const own = switches.filter((p) => p.displayOptions?.show?.resource?.includes(value));
+			const gated = own.flatMap((p) => p.displayOptions?.show?.operation as string[]);
+			expect([value, gated]).toEqual([value, ACTIONS[value]]);
 		}
+		expect(switches.map((p) => [p.default, p.displayOptions?.show?.['@tool']])).toEqual(switches.map(() => [false, [true]]));
 	});
 
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { ItemParameters, jsonFieldPath } from '../../nodes/shared/operation/item-parameters';
+import { resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 
 /** A context whose getNodeParameter answers `evaluate` and counts its calls. */
@@ -77,7 +77,7 @@ describe('ItemParameters: what n8n evaluates per item and what it need not', () 
 
 describe('ItemParameters inside n8n: the requests are those n8n evaluation gives', () => {
 	const emulator = useSandbox();
-	const aml = new VerificationAml();
+	const runAml = resourceRun(emulator, 'aml');
 	const AML = 'POST /aml/checkIndividual';
 
 	const input = items({ person: { 'full name': 'Jane Doe' }, first: 'John', last: 'Roe', age: 42 }, { person: { 'full name': 'Ann Lee' }, first: 'Max', last: 'Poe', age: 7 });
@@ -87,14 +87,14 @@ describe('ItemParameters inside n8n: the requests are those n8n evaluation gives
 		['={{ $json.first + " " + $json.last }}', ['John Roe', 'Max Poe']],
 		['={{ $json.age }}', ['42', '7']],
 	])('%s reaches the API as n8n evaluates it', async (name, expected) => {
-		const { error } = await emulator().run(aml, { operation: 'checkIndividual', name } as never, { input });
+		const { error } = await runAml({ operation: 'checkIndividual', name } as never, { input });
 		expect(error).toBeUndefined();
 		const sent = (await emulator().requests(AML)).map((r) => (r.body as IDataObject).name);
 		expect(sent.sort()).toEqual([...expected].sort());
 	});
 
 	it('an item without the mapped field fails validation before anything is sent', async () => {
-		const { error } = await emulator().run(aml, { operation: 'checkIndividual', name: '={{ $json.name }}' } as never, {
+		const { error } = await runAml({ operation: 'checkIndividual', name: '={{ $json.name }}' } as never, {
 			input: items({ name: 'Jane Doe' }, { other: 'x' }),
 		});
 		expect(error!.message).toMatch(/^Name \(name\) is required.*\(item 2\)$/);

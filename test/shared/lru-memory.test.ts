@@ -3,7 +3,7 @@ import type { ApiCredentials } from '../../nodes/shared/transport/credential-val
 import { pacerCount, pacerFor, resetPacers } from '../../nodes/shared/transport/pacing';
 import { clearTokenCache, isFresh, TOKEN_MEMORY, tokenCacheSize, tokenFor } from '../../nodes/shared/transport/token-cache';
 import type { HttpRequest } from '../../nodes/shared/transport/token-exchange';
-import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '../../nodes/WebhookTrigger/secret-cache';
+import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '../../nodes/VerificationServicesTrigger/signedResult/secret-cache';
 
 /**
  * The token cache, and what an n8n process keeps per credential version (a changed key or URL is a new

@@ -1,9 +1,11 @@
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { FieldValues, ValueField } from '../../nodes/shared/operation/operation-types';
 import { requestSettings } from '../../nodes/shared/operation/request-options';
-import { OPERATION_TABLES } from '../helpers/operation-tables';
+import { resources } from '../../nodes/VerificationServices/resources';
+import { actionNode, propertyOf } from '../helpers/action-node';
+import { OPERATIONS } from '../helpers/operation-tables';
 
 /** Enough of n8n for a rule to read the item: its input carries a small file under `data`, the default binary property. */
 const ctx = {
@@ -21,7 +23,7 @@ const RESPONSE_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
  * a table that breaks one of these would send a field under a wrong name, leave a path placeholder
  * unfilled, or show the editor a parameter the request never reads.
  */
-const operations = Object.entries(OPERATION_TABLES).flatMap(([node, ops]) => ops.map((op) => [`${node}.${op.value}`, op] as const));
+const operations = OPERATIONS;
 
 describe.each(operations)('operation table %s', (_name, op) => {
 	const valueFields = op.fields.filter((f) => f.rule !== undefined);
@@ -117,34 +119,50 @@ describe.each(operations)('operation table %s: the data contract, without HTTP',
 	});
 });
 
-/** Each action node's public names and icon (CONVENTIONS); the golden workflows hold the values saved with them. */
-const nodeContracts = [
-	['Address/VerificationAddress', 'verificationAddress', 'Address Verification', 'address'],
-	['Aml/VerificationAml', 'verificationAml', 'AML Screening', 'aml'],
-	['Document/VerificationDocument', 'verificationDocument', 'Document Verification', 'document'],
-	['Identity/VerificationIdentity', 'verificationIdentity', 'Identity Verification', 'identity'],
-	['Kyb/VerificationKyb', 'verificationKyb', 'KYB Company Data', 'kyb'],
-	['Payments/VerificationPayments', 'verificationPayments', 'Payment Account Check', 'payments'],
-	['Phone/VerificationPhone', 'verificationPhone', 'Phone Verification', 'phone'],
-	['Qes/VerificationQes', 'verificationQes', 'QES Onboarding', 'qes'],
-] as const;
+type Conditions = Record<string, unknown[] | undefined>;
+const show = (p: INodeProperties) => (p.displayOptions?.show ?? {}) as Conditions;
 
-describe('node descriptions', () => {
-	it.each(nodeContracts)('%s: names, AI-tool use, the shared credential, light and dark icon, one option per table row', async (file, name, displayName, icon) => {
-		const module = (await import(`../../nodes/${file}.node`)) as Record<string, new () => INodeType>;
-		const { description } = new module[file.split('/')[1]]();
-		expect([description.name, description.displayName, description.usableAsTool]).toEqual([name, displayName, true]);
-		expect(description.credentials).toEqual([{ name: 'verificationServicesApi', required: true }]);
-		expect(description.icon).toEqual({ light: `file:../../icons/${icon}.svg`, dark: `file:../../icons/${icon}.dark.svg` });
-		const operation = description.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(OPERATION_TABLES[name].map((o) => o.value));
+/**
+ * The action node's parameters, built from the resource tables: operation values repeat across
+ * resources (`verify` is address's and identity's), so every operation's parameter must also name its
+ * resource, and n8n reads a parameter by its name among the ones shown.
+ */
+describe('the action node built from the resource tables', () => {
+	const { properties } = actionNode.description;
+
+	it('names every resource and every (resource, operation) pair once', () => {
+		const values = resources.map((r) => r.value);
+		expect(values.filter((value, i) => values.indexOf(value) !== i)).toEqual([]);
+		const ids = operations.map(([id]) => id);
+		expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
 	});
 
-	it('show every operation field, with its rule as the end of its description', async () => {
-		const { VerificationPhone } = await import('../../nodes/Phone/VerificationPhone.node');
-		const node: INodeType = new VerificationPhone();
-		const phoneNumber = node.description.properties.find((p) => p.name === 'phoneNumber')!;
+	it("shows every property of an operation only for one resource, and only for that resource's operations", () => {
+		const unbound = properties.filter((p) => show(p).operation && show(p).resource?.length !== 1);
+		expect(unbound.map((p) => p.name)).toEqual([]);
+		const foreign = properties.flatMap((p) => {
+			const resource = resources.find((r) => r.value === show(p).resource?.[0]);
+			const own = resource?.operations.map((op) => op.value) ?? [];
+			return (show(p).operation ?? []).filter((op) => !own.includes(op as string)).map((op) => `${p.name}: ${resource?.value}.${String(op)}`);
+		});
+		expect(foreign).toEqual([]);
+	});
+
+	// Each table names a parameter once (above); no resource or shared property may take its name either.
+	it('shows one property of a name for a resource and operation', () => {
+		const clashes = operations.flatMap(([id]) => {
+			const [resource, operation] = id.split('.');
+			const shown = properties.filter(
+				(p) => (!show(p).resource || show(p).resource!.includes(resource)) && (!show(p).operation || show(p).operation!.includes(operation)),
+			);
+			return shown.filter((p, i) => shown.findIndex((q) => q.name === p.name) !== i).map((p) => `${id}: ${p.name}`);
+		});
+		expect(clashes).toEqual([]);
+	});
+
+	it('shows every operation field, with its rule as the end of its description', () => {
+		const phoneNumber = propertyOf('phone', 'sendOtp', 'phoneNumber');
 		expect(phoneNumber.description).toMatch(/ Must be 6 to 20 digits \(international format without \+, e\.g\. 436501234567\)\.$/);
-		expect(phoneNumber.displayOptions?.show).toEqual({ operation: ['sendOtp'], method: ['sms'] });
+		expect(phoneNumber.displayOptions?.show).toEqual({ resource: ['phone'], operation: ['sendOtp'], method: ['sms'] });
 	});
 });

@@ -10,7 +10,7 @@ import type { OperationDefinition } from '../../nodes/shared/operation/operation
 import { type ItemFailure, partialFailure } from '../../nodes/shared/operation/partial-failure';
 import { markMayHaveBeenCarriedOut } from '../../nodes/shared/transport/resend-rule';
 
-const node: INode = { id: '1', name: 'Payments', type: 'n8n-nodes-verification-services.verificationPayments', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = { id: '1', name: 'Payments', type: 'n8n-nodes-verification-services.verificationServices', typeVersion: 1, position: [0, 0], parameters: {} };
 const ctx = { getNode: () => node } as unknown as IExecuteFunctions;
 const deposit = { name: 'Challenge Deposit', receipt: 'transactionId' } as OperationDefinition;
 const otp = { name: 'Send OTP' } as OperationDefinition;

@@ -9,20 +9,17 @@
  */
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
+import { resourceRun } from '../helpers/action-node';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
 
 const emulator = useSandbox();
-const aml = new VerificationAml();
-const payments = new VerificationPayments();
-const phone = new VerificationPhone();
-const qes = new VerificationQes();
+const runAml = resourceRun(emulator, 'aml');
+const runPayments = resourceRun(emulator, 'payments');
+const runPhone = resourceRun(emulator, 'phone');
+const runQes = resourceRun(emulator, 'qes');
 
 const AML = 'POST /aml/checkIndividual';
 const DEPOSIT = 'POST /payments/challenge-deposit';
@@ -60,12 +57,12 @@ function expectNoSecret(text: string): void {
 
 async function checkIndividual(n: number, options: IDataObject = {}, run: { continueOnFail?: boolean; cancelWhen?: Promise<unknown> } = {}) {
 	const input = items(...Array.from({ length: n }, (_, i) => ({ name: i % 2 ? 'Viktor Sanctioned' : `Clean Person ${i}` })));
-	return await emulator().run(aml, { operation: 'checkIndividual', name: '={{ $json.name }}', options } as never, { input, ...run });
+	return await runAml({ operation: 'checkIndividual', name: '={{ $json.name }}', options } as never, { input, ...run });
 }
 
 async function deposits(n: number, options: IDataObject = {}, run: Parameters<ReturnType<typeof emulator>['run']>[2] = {}) {
 	const input = items(...Array.from({ length: n }, (_, i) => ({ ref: `order-${i + 1}` })));
-	return await emulator().run(payments, { ...VALID_DEPOSIT, description: '={{ $json.ref }}', options } as never, { input, ...run });
+	return await runPayments({ ...VALID_DEPOSIT, description: '={{ $json.ref }}', options } as never, { input, ...run });
 }
 
 describe('request path: secrets echoed by the API never leave the node', () => {
@@ -92,9 +89,7 @@ describe('request path: secrets echoed by the API never leave the node', () => {
 
 	it('an echoed OTP code (securityFactor) is cut out of the error', async () => {
 		await emulator().configure({ failures: [{ route: 'POST /phone-service/verification', status: 400, echoHeaders: true }] });
-		const run = await emulator().run(
-			phone,
-			{ operation: 'sendOtp', method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor: '482913' } } as never,
+		const run = await runPhone({ operation: 'sendOtp', method: 'sms', phoneNumber: '436501234567', additionalFields: { securityFactor: '482913' } } as never,
 		);
 		const text = everything(run);
 		expect(text).toContain('HTTP 400');
@@ -138,7 +133,7 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 
 	it('operations documented as "200 with no body" accept an empty answer', async () => {
 		await emulator().configure({ failures: [{ route: 'POST /aml/ongoingMonitoring/removeSearchProfile', status: 200, raw: '', contentType: 'text/plain' }] });
-		const { error, items: out } = await emulator().run(aml, { operation: 'removeSearchProfile', profileId: 'p-1' } as never);
+		const { error, items: out } = await runAml({ operation: 'removeSearchProfile', profileId: 'p-1' } as never);
 		expect(error).toBeUndefined();
 		expect(out).toEqual([{ json: { success: true }, pairedItem: { item: 0 } }]);
 	});
@@ -285,7 +280,7 @@ describe('request path: error output', () => {
 describe('request path: path ids', () => {
 	// Every refused id, value by value, is a row of fillPath in build-request.test.ts; here the run sends nothing.
 	it('a sessionId of ".." is refused before sending', async () => {
-		const { error } = await emulator().run(qes, { operation: 'getVerification', sessionId: '..' } as never);
+		const { error } = await runQes({ operation: 'getVerification', sessionId: '..' } as never);
 		expect(error!.message).toBe('Session ID (sessionId) must be an id, not empty, "." or "..", got ".." (item 1)');
 		expect((await emulator().stats()).total).toBe(0);
 	});
@@ -307,7 +302,7 @@ describe('request path: network failures keep their code', () => {
 	});
 
 	it('a refused connection at the token exchange names ECONNREFUSED', async () => {
-		const { error } = await emulator().run(aml, { operation: 'checkIndividual', name: 'Jane Doe' } as never, {
+		const { error } = await runAml({ operation: 'checkIndividual', name: 'Jane Doe' } as never, {
 			credentials: { sandboxBaseUrl: 'http://127.0.0.1:9/api/services' },
 		});
 		expect(error!.message).toBe('Check Individual failed: Could not reach the verification API at http://127.0.0.1:9/api/services (connection refused): check the base URL of the credential\'s environment');

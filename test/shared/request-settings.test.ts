@@ -1,16 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
 import { backoffMs, retryAfterMs } from '../../nodes/shared/transport/retry-timing';
 import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/transport/wait';
+import { propertyOf, resourceRun } from '../helpers/action-node';
 import { useSandbox } from '../helpers/sandbox';
 
 /** Max Requests per Second and Timeout become timer delays: out of bounds they would overflow Node's timers to 1 ms. */
 describe('bounds of Max Requests per Second and Timeout', () => {
 	const sandbox = useSandbox();
+	const runAml = resourceRun(sandbox, 'aml');
 	const check = async (options: Record<string, unknown>, continueOnFail = false, names = ['Jane Doe', 'John Doe']) =>
-		await sandbox().run(new VerificationAml(), { operation: 'checkIndividual', name: '={{ $json.name }}', options: options as INodeParameters }, {
+		await runAml({ operation: 'checkIndividual', name: '={{ $json.name }}', options: options as INodeParameters }, {
 			input: names.map((name) => ({ json: { name } })),
 			continueOnFail,
 		});
@@ -28,8 +29,8 @@ describe('bounds of Max Requests per Second and Timeout', () => {
 	});
 
 	it('the editor shows the bounds (minValue and maxValue of the properties)', () => {
-		const options = new VerificationAml().description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('checkIndividual'));
-		const byName = Object.fromEntries(((options?.options ?? []) as Array<{ name: string; typeOptions?: object; description?: string }>).map((o) => [o.name, o]));
+		const options = propertyOf('aml', 'checkIndividual', 'options');
+		const byName = Object.fromEntries(((options.options ?? []) as Array<{ name: string; typeOptions?: object; description?: string }>).map((o) => [o.name, o]));
 		expect(byName.maxRequestsPerSecond.typeOptions).toMatchObject({ minValue: 0, maxValue: 1000 });
 		expect(byName.maxRequestsPerSecond.description).toMatch(/Must be 0 \(no known quota\) or a number from 0\.01 to 1000\.$/);
 		expect(byName.timeoutSeconds.typeOptions).toMatchObject({ minValue: 0.1, maxValue: 600 });

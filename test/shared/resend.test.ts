@@ -10,17 +10,14 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, NodeApiError, OnError } from 'n8n-workflow';
 
-import { VerificationDocument } from '../../nodes/Document/VerificationDocument.node';
-import { VerificationPayments } from '../../nodes/Payments/VerificationPayments.node';
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
 import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
+import { actionNode, resourceRun } from '../helpers/action-node';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
-const payments = new VerificationPayments();
-const phone = new VerificationPhone();
-const document = new VerificationDocument();
+const runPayments = resourceRun(emulator, 'payments');
+const runDocument = resourceRun(emulator, 'document');
 
 const HANDSHAKE = 'POST /sdk/universal/handshake';
 
@@ -29,7 +26,7 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 		await emulator().configure({ failures: [{ route: 'POST /auth', status: 0 }] });
 		const input = items(...['p-1', 'p-2', 'p-3'].map((ref) => ({ ref })));
 		const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
-		const run = await emulator().run(payments, { ...VALID_DEPOSIT, description: '={{ $json.ref }}', options: { maxRetries: 0 } } as never, { input, retry });
+		const run = await runPayments({ ...VALID_DEPOSIT, description: '={{ $json.ref }}', options: { maxRetries: 0 } } as never, { input, retry });
 		expect(run.error).toBeUndefined();
 		const sent = (await emulator().requests('POST /payments/challenge-deposit')).map((r) => (r.body as IDataObject).description);
 		expect(sent.sort()).toEqual(['p-1', 'p-2', 'p-3']);
@@ -53,7 +50,7 @@ describe('a request that never reached the API may go out again', () => {
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/services`;
-		const run = await emulator().run(payments, { ...VALID_DEPOSIT, options: { maxRetries: 2 } } as never, { credentials: { sandboxBaseUrl: baseUrl } });
+		const run = await runPayments({ ...VALID_DEPOSIT, options: { maxRetries: 2 } } as never, { credentials: { sandboxBaseUrl: baseUrl } });
 		expect(deposits).toBe(0);
 		expect(run.error!.message).toBe(`Challenge Deposit could not reach the API at ${baseUrl} (connection refused)`);
 		const description = (run.error as NodeApiError).description!;
@@ -83,15 +80,17 @@ describe('the memory of sent requests is bounded', () => {
 
 describe('the node says what Retry On Fail does with money and messages', () => {
 	it('a notice shown on exactly the operations that are not repeatable', () => {
-		for (const node of [payments, phone, document]) {
-			const notice = node.description.properties.find((p) => p.name === 'retryOnFailNotice')!;
-			const operations = node.description.properties.find((p) => p.name === 'operation')!.options as Array<{ value: string }>;
+		const notices = actionNode.description.properties.filter((p) => p.name === 'retryOnFailNotice');
+		for (const notice of notices) {
 			expect(notice.type).toBe('notice');
 			expect(notice.displayName).toMatch(/Retry On Fail .* items the API accepted come back with the answer they got/);
-			const shown = notice.displayOptions!.show!.operation;
-			const once = { verificationPayments: ['challengeDeposit', 'initiatePayment'], verificationPhone: ['sendOtp', 'checkOtp'], verificationDocument: ['openJourney', 'addImage', 'startHostedJourney'] }[node.description.name]!;
-			expect(shown).toEqual(operations.map((o) => o.value).filter((v) => once.includes(v)));
 		}
+		expect(Object.fromEntries(notices.map((n) => [n.displayOptions!.show!.resource![0], n.displayOptions!.show!.operation]))).toEqual({
+			payments: ['challengeDeposit', 'initiatePayment'],
+			document: ['openJourney', 'addImage', 'startHostedJourney'],
+			phone: ['sendOtp', 'checkOtp'],
+			qes: ['createSessionLink'],
+		});
 	});
 });
 
@@ -101,8 +100,7 @@ describe('receipts are kept when the node cannot use an accepted answer', () => 
 
 	async function journeys(n: number, onError?: OnError) {
 		const input = items(...Array.from({ length: n }, (_, i) => ({ name: `Person ${i + 1}` })));
-		return await emulator().run(
-			document,
+		return await runDocument(
 			{ operation: 'startHostedJourney', processName: 'onboarding', additionalFields: { fullName: '={{ $json.name }}' }, options: { maxConcurrentRequests: 1 } } as never,
 			{ input, onError },
 		);

@@ -1,9 +1,9 @@
-import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
 import { resetPacers } from '../../nodes/shared/transport/pacing';
+import { resourceRun } from '../helpers/action-node';
 import { items, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
-const node = new VerificationKyb();
+const runKyb = resourceRun(emulator, 'kyb');
 const names = (run: string, n: number) => items(...Array.from({ length: n }, (_, i) => ({ name: `${run} ${i}` })));
 const search = { operation: 'search', name: '={{ $json.name }}' };
 
@@ -14,7 +14,7 @@ describe('pacing shared by concurrent runs of one credential', () => {
 		// A quota of 20 requests in any 2 s: a request delayed on a busy machine does not bunch the count.
 		await emulator().configure({ rateLimit: { requestsPerSecond: 10, windowMs: 2000 } });
 		const options = { options: { maxRequestsPerSecond: 6, maxConcurrentRequests: 5 } };
-		const runs = await Promise.all(['A', 'B'].map((run) => emulator().run(node, { ...search, ...options }, { input: names(run, 12) })));
+		const runs = await Promise.all(['A', 'B'].map((run) => runKyb({ ...search, ...options }, { input: names(run, 12) })));
 		for (const { error } of runs) expect(error).toBeUndefined();
 		const stats = (await emulator().stats()) as { status: Record<string, number> };
 		expect(stats.status['200']).toBe(24 + 1); // + one POST /auth
@@ -24,7 +24,7 @@ describe('pacing shared by concurrent runs of one credential', () => {
 
 	it('a 429 seen by one run slows the other: three unthrottled runs learn the quota together', async () => {
 		await emulator().configure({ rateLimit: { requestsPerSecond: 10 } });
-		const runs = await Promise.all(['A', 'B', 'C'].map((run) => emulator().run(node, search, { input: names(run, 15) })));
+		const runs = await Promise.all(['A', 'B', 'C'].map((run) => runKyb(search, { input: names(run, 15) })));
 		for (const { error } of runs) expect(error).toBeUndefined();
 		const stats = (await emulator().stats()) as { status: Record<string, number> };
 		expect(stats.status['200']).toBe(45 + 1); // + one POST /auth
@@ -35,7 +35,7 @@ describe('pacing shared by concurrent runs of one credential', () => {
 
 	it('twenty runs starting at once learn the quota from a few 429s (the in-flight window), not from one per request in flight', async () => {
 		await emulator().configure({ rateLimit: { requestsPerSecond: 40 }, latencyMs: 50 });
-		const runs = await Promise.all(Array.from({ length: 20 }, (_, r) => emulator().run(node, search, { input: names(`R${r}`, 10) })));
+		const runs = await Promise.all(Array.from({ length: 20 }, (_, r) => runKyb(search, { input: names(`R${r}`, 10) })));
 		for (const { error } of runs) expect(error).toBeUndefined();
 		const stats = (await emulator().stats()) as { status: Record<string, number> };
 		expect(stats.status['200']).toBe(200 + 1); // + one POST /auth

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifier } from '../../nodes/shared/operation/tool-output';
+import { simplifier } from '../../nodes/shared/operation/simplify';
 import { type Answer, everyAnswer, fieldCount } from '../helpers/every-answer';
 import { GENERATIONS } from '../helpers/generations';
 import { useSandbox } from '../helpers/sandbox';
 
 // n8n's UX guideline: every operation whose answer has more than ten fields offers Simplify, which keeps
 // at most about ten. Counted here from what the emulator plays, in each API generation, for every
-// operation of every action node; and what users map onward (the example workflows' expressions, the
+// operation of the action node; and what users map onward (the example workflows' expressions, the
 // receipts of money and messages) must survive the simplification.
 
 const sandbox = useSandbox();
@@ -17,13 +17,13 @@ const MOST_FIELDS = 11;
 
 /** What the example workflows (examples/*.json) read from each operation's answer, in either generation's place. */
 const USED_BY_EXAMPLES: Record<string, string[][]> = {
-	'verificationKyb search': [['companyId'], ['transactionId']],
-	'verificationKyb getDetails': [['data.company.legalName'], ['data.officers', 'data.company.officers']],
-	'verificationPayments challengeDeposit': [['transactionId'], ['status'], ['nameMatchScore'], ['iban'], ['returnedFirstName'], ['returnedLastName']],
-	'verificationDocument verifyDocument': [['auditTrail.workStatus'], ['authoritativeData.identityDocument.idNumber'], ['croppedImageFiles.portrait.fileName'], ['identitySubject.dob'], ['identitySubject.fullName']],
-	'verificationQes getVerification': [['data.identification.personData.firstName'], ['data.identification.personData.lastName'], ['data.requestId'], ['signedDocumentDownloads']],
-	'verificationAddress verify': [['addressVerification.outcome'], ['addressVerification.matchQuality']],
-	'verificationPhone getRiskScore': [['riskAssessment.recommendation'], ['riskAssessment.score']],
+	'kyb search': [['companyId'], ['transactionId']],
+	'kyb getDetails': [['data.company.legalName'], ['data.officers', 'data.company.officers']],
+	'payments challengeDeposit': [['transactionId'], ['status'], ['nameMatchScore'], ['iban'], ['returnedFirstName'], ['returnedLastName']],
+	'document verifyDocument': [['auditTrail.workStatus'], ['authoritativeData.identityDocument.idNumber'], ['croppedImageFiles.portrait.fileName'], ['identitySubject.dob'], ['identitySubject.fullName']],
+	'qes getVerification': [['data.identification.personData.firstName'], ['data.identification.personData.lastName'], ['data.requestId'], ['signedDocumentDownloads']],
+	'address verify': [['addressVerification.outcome'], ['addressVerification.matchQuality']],
+	'phone getRiskScore': [['riskAssessment.recommendation'], ['riskAssessment.score']],
 };
 
 const at = (json: unknown, path: string): unknown =>
@@ -38,8 +38,8 @@ describe.each(GENERATIONS)('Simplify, every operation, API generation %s', (gene
 	});
 
 	it('every operation whose answer has more than ten fields offers Simplify, and only those', () => {
-		const offered = answers.map((a) => `${a.node.description.name} ${a.operation}: ${simplifier(a.definition) ? 'simplify' : 'whole'}`);
-		const due = answers.map((a) => `${a.node.description.name} ${a.operation}: ${a.items.some((i) => fieldCount(i.json) > 10) ? 'simplify' : 'whole'}`);
+		const offered = answers.map((a) => `${a.resource.value} ${a.operation}: ${simplifier(a.definition) ? 'simplify' : 'whole'}`);
+		const due = answers.map((a) => `${a.resource.value} ${a.operation}: ${a.items.some((i) => fieldCount(i.json) > 10) ? 'simplify' : 'whole'}`);
 		expect(offered).toEqual(due);
 	});
 
@@ -47,7 +47,7 @@ describe.each(GENERATIONS)('Simplify, every operation, API generation %s', (gene
 		for (const answer of answers) {
 			const simplify = simplifier(answer.definition);
 			if (!simplify) continue;
-			const key = `${answer.node.description.name} ${answer.operation}`;
+			const key = `${answer.resource.value} ${answer.operation}`;
 			for (const item of answer.items) {
 				const simple = simplify(item.json);
 				// Phone's summaries (released with Phone version 2, held by its golden workflow) group their values in six fields.

@@ -1,38 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodeProperties, INodeType, OnError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters, INodeProperties, INodeType, OnError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { VerificationAml } from '../../nodes/Aml/VerificationAml.node';
-import { amlOperations } from '../../nodes/Aml/operations';
-import { checkIndividual } from '../../nodes/Aml/operations/checkIndividual';
-import { VerificationKyb } from '../../nodes/Kyb/VerificationKyb.node';
-import { VerificationPhone } from '../../nodes/Phone/VerificationPhone.node';
-import { phoneOperations } from '../../nodes/Phone/operations';
-import { VerificationQes } from '../../nodes/Qes/VerificationQes.node';
-import { sendOtp } from '../../nodes/Phone/operations/sendOtp';
-import { challengeDeposit } from '../../nodes/Payments/operations/challengeDeposit';
+import { amlResource } from '../../nodes/VerificationServices/aml/operations';
+import { checkIndividual } from '../../nodes/VerificationServices/aml/operations/checkIndividual';
+import { phoneResource } from '../../nodes/VerificationServices/phone/operations';
+import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
+import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
+import { actionNode, actionTool } from '../helpers/action-node';
 import { useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
-/**
- * The node as n8n attaches it to an AI agent: n8n registers `<name>Tool` with the same execute()
- * (n8n's convertNodeToAiTool renames the type and adds the tool parameters). The harness keeps the
- * main output so the test can read what the agent's model would be given.
- */
-function asTool(node: INodeType): INodeType {
-	const tool = Object.create(node) as INodeType;
-	tool.description = { ...node.description, name: `${node.description.name}Tool`, displayName: `${node.description.displayName} Tool` };
-	return tool;
-}
-
-async function run(node: INodeType, parameters: INodeParameters, onError?: OnError) {
-	return await sandbox().run(node, parameters, { onError });
+/** Runs the action node, or its variant an AI agent is given (actionTool), on the resource. */
+async function run(node: INodeType, resource: string, parameters: INodeParameters, onError?: OnError) {
+	return await sandbox().run(node, { resource, ...parameters }, { onError });
 }
 
 describe('AML Check Individual as an AI tool', () => {
 	it('still stops the run on a validation failure when the node is set to On Error: Stop Workflow', async () => {
-		const { items, error } = await run(asTool(new VerificationAml()), { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
+		const { items, error } = await run(actionTool, 'aml', { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
 		expect(items).toHaveLength(0);
 		expect(error).toBeInstanceOf(NodeOperationError);
 	});
@@ -42,11 +29,10 @@ describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 	beforeEach(async () => await sandbox().configure({ generation }));
 
 	it('summarises a company record: who it is, who runs and owns it, the document tokens', async () => {
-		const kyb = asTool(new VerificationKyb());
-		const found = await run(new VerificationKyb(), { operation: 'search', name: 'Acme', country: 'DE' });
+		const found = await run(actionNode, 'kyb', { operation: 'search', name: 'Acme', country: 'DE' });
 		const { transactionId, companyId } = found.items[0].json as { transactionId: string; companyId: string };
 		const include = ['officers', 'addresses', 'ownerships', 'transparency', 'documents', 'financials'];
-		const { items, error } = await run(kyb, { operation: 'getDetails', transactionId, companyId, include });
+		const { items, error } = await run(actionTool, 'kyb', { operation: 'getDetails', transactionId, companyId, include });
 		expect(error).toBeUndefined();
 		const json = items[0].json;
 		expect(json.company).toMatchObject({ legalName: 'Acme Holdings GmbH', status: 'active', country: 'DE' });
@@ -64,15 +50,15 @@ describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 
 describe('KYB and QES as AI tools', () => {
 	it('tells the model that a search found nothing, instead of an empty answer', async () => {
-		const { items, error } = await run(asTool(new VerificationKyb()), { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
+		const { items, error } = await run(actionTool, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([{ resultCount: 0, note: 'The request succeeded and returned no results.' }]);
-		const plain = await run(new VerificationKyb(), { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
+		const plain = await run(actionNode, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
 		expect(plain.items).toEqual([]);
 	});
 
 	it('never gives the model a signed document or its pre-signed URL, only the file names', async () => {
-		const { items, error } = await run(asTool(new VerificationQes()), {
+		const { items, error } = await run(actionTool, 'qes', {
 			operation: 'getVerification',
 			sessionId: 'qes-completed-001',
 			options: { downloadSignedDocuments: true },
@@ -94,37 +80,35 @@ describe('KYB and QES as AI tools', () => {
 });
 
 describe('tool output, generic rules', () => {
-	const ctxFor = (type: string, parameters: IDataObject = {}) =>
+	const ctxFor = (parameters: IDataObject = {}) =>
 		({
-			getNode: () => ({ type }) as INode,
 			getNodeParameter: (name: string, _index: number, fallback: unknown) => parameters[name] ?? fallback,
 		}) as unknown as IExecuteFunctions;
 	const base64 = Buffer.alloc(3000, 7).toString('base64');
 
-	it('replaces file content inside json with its size, as a tool only', () => {
+	// Only a tool run's output goes through toolOutput (run-operations.ts): a plain run's kept whole is in 'KYB and QES as AI tools'.
+	it('replaces file content inside json with its size', () => {
 		const items = [{ json: { image: base64, dataUrl: `data:image/png;base64,${base64}`, note: 'short text' }, pairedItem: { item: 0 } }];
-		const [asTool] = toolOutput(ctxFor('pkg.verificationDocumentTool'), sendOtp, items);
+		const [asTool] = toolOutput(ctxFor(), sendOtp, items);
 		expect(asTool.json).toEqual({
 			image: `[file content omitted: ${base64.length} characters]`,
 			dataUrl: `[file content omitted: ${base64.length + 22} characters]`,
 			note: 'short text',
 		});
-		expect(toolOutput(ctxFor('pkg.verificationDocument'), sendOtp, items)).toBe(items);
 	});
 
 	it('caps a long list at 20 items with a closing note in Summary mode', () => {
 		const items = Array.from({ length: 25 }, (_, i) => ({ json: { i }, pairedItem: { item: 0 } }));
-		const summary = toolOutput(ctxFor('pkg.verificationKybTool'), sendOtp, items);
+		const summary = toolOutput(ctxFor(), sendOtp, items);
 		expect(summary).toHaveLength(21);
 		expect(summary[20].json.note).toBe('5 more results not shown (25 in all). Narrow the request to see them.');
-		expect(toolOutput(ctxFor('pkg.verificationKybTool', { toolOutput: 'full' }), sendOtp, items)).toHaveLength(25);
+		expect(toolOutput(ctxFor({ toolOutput: 'full' }), sendOtp, items)).toHaveLength(25);
 	});
 });
 
 describe('Selected Fields: the model reads only the fields the builder lists', () => {
 	const ctxFor = (toolFields: string) =>
 		({
-			getNode: () => ({ type: 'pkg.verificationPaymentsTool' }) as INode,
 			getNodeParameter: (name: string, _index: number, fallback: unknown) => ({ toolOutput: 'fields', toolFields })[name] ?? fallback,
 		}) as unknown as IExecuteFunctions;
 	const deposit = { transactionId: 'T-1', status: 'OK', globalResult: { overall: 'review', totalScore: 100 }, iban: 'DE89', warning: 'name differs', officers: [{ name: 'A', dob: '1970' }, { name: 'B' }] };
@@ -147,25 +131,27 @@ describe('Selected Fields: the model reads only the fields the builder lists', (
 });
 
 describe('tool parameters', () => {
-	const toolParameters = (node: INodeType) =>
-		node.description.properties.filter((p: INodeProperties) => p.displayOptions?.show?.['@tool']);
+	/** The parameters only the Tool variant shows, of one resource or (undefined) of every resource. */
+	const toolParameters = (resource?: string) =>
+		actionNode.description.properties.filter(
+			(p: INodeProperties) => p.displayOptions?.show?.['@tool'] && p.displayOptions.show.resource?.[0] === resource,
+		);
 
 	it('each operation has a tool description from its table, shown only in the Tool variant', () => {
-		const descriptions = toolParameters(new VerificationPhone()).filter((p) => p.name === 'toolDescription');
-		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual(
-			phoneOperations.map((operation) => [operation.value]),
-		);
-		expect(descriptions[0]).toMatchObject({ default: toolDescriptionOf(sendOtp), displayOptions: { show: { '@tool': [true], operation: ['sendOtp'] } } });
+		const descriptions = toolParameters('phone').filter((p) => p.name === 'toolDescription');
+		expect(descriptions.map((p) => p.displayOptions?.show?.operation)).toEqual(phoneResource.operations.map((operation) => [operation.value]));
+		expect(descriptions[0]).toMatchObject({ default: toolDescriptionOf(sendOtp), displayOptions: { show: { '@tool': [true], resource: ['phone'], operation: ['sendOtp'] } } });
 		expect(toolDescriptionOf(sendOtp)).toMatch(/^SENDS A MESSAGE: sends a one-time password/);
-		const aml = toolParameters(new VerificationAml());
-		expect(aml.map((p) => p.name)).toEqual([...amlOperations.map(() => 'toolDescription'), 'toolOutput', 'toolFields', 'humanReviewNotice', 'runWithoutHumanReview', 'runWithoutHumanReview']);
+		const aml = toolParameters('aml');
+		expect(aml.map((p) => p.name)).toEqual([...amlResource.operations.map(() => 'toolDescription'), 'humanReviewNotice', 'runWithoutHumanReview']);
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
+		expect(toolParameters(undefined).map((p) => p.name)).toEqual(['toolOutput', 'toolFields']);
 	});
 });
 
 describe('The Output option of a node used as an AI tool', () => {
 	it('names its modes as n8n’s own nodes do, Simplified, Raw and Selected Fields, with the values saved workflows hold', () => {
-		const properties = new VerificationPhone().description.properties;
+		const { properties } = actionNode.description;
 		const output = properties.find((p) => p.name === 'toolOutput') as INodeProperties;
 		expect(output.displayName).toBe('Output');
 		expect((output.options as Array<{ name: string; value: string }>).map((o) => [o.name, o.value])).toEqual([
