@@ -57,23 +57,20 @@ export class VerificationServicesTrigger implements INodeType {
 		defaults: { name: 'IDCanopy Umbrella Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// One entry per credential type: n8n-core reads only the first entry of a type. The API
+		// credential serves QES Status Ping, and Signed Result only to confirm unsigned payment
+		// results with Get Payment Status; `unsignedPayments` exists only for Signed Result.
 		credentials: [
 			{
 				name: 'verificationServicesApi',
 				required: true,
-				displayOptions: { show: { source: ['qesStatus'] } },
+				displayOptions: { hide: { unsignedPayments: ['refuse'] } },
 			},
 			{
 				name: 'verificationServicesWebhookApi',
 				required: true,
 				testedBy: 'signingSecret',
 				displayOptions: { show: { source: ['signedResult'] } },
-			},
-			// Only to confirm unsigned payment results with Get Payment Status.
-			{
-				name: 'verificationServicesApi',
-				required: true,
-				displayOptions: { show: { source: ['signedResult'], unsignedPayments: ['confirm'] } },
 			},
 		],
 		webhooks: deliveryWebhooks,

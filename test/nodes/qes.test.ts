@@ -144,7 +144,7 @@ describe('QES parameters', () => {
 		const notice = properties.find(
 			(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('qes') && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name),
 		)!;
-		expect(notice.displayName).toMatch(/replaces the previous one.*QES Trigger node sets its own URL when its workflow is published/);
+		expect(notice.displayName).toMatch(/replaces the previous one.*IDCanopy Umbrella Trigger for QES status pings. That trigger sets its own URL when its workflow is published/);
 	});
 });
 

@@ -85,10 +85,10 @@ describe('the action node runs the operation of the chosen resource', () => {
 		expect((await emulator().stats()).total).toBe(0);
 	});
 
-	// n8n keeps no Operation for a resource the node does not list: it refuses to read the parameter.
-	it('an unknown resource fails before anything is sent', async () => {
+	// n8n keeps no Operation for a resource the node does not list.
+	it('an unknown resource fails, naming it, before anything is sent', async () => {
 		const { error } = await emulator().run(actionNode, { resource: 'crm', operation: 'verify' });
-		expect(error?.message).toBe('Could not get parameter "operation"');
+		expect(error?.message).toBe('Unknown operation "" of resource "crm"');
 		expect((await emulator().stats()).total).toBe(0);
 	});
 });

@@ -95,8 +95,8 @@ export async function runOperations(
 
 /** The operation the node's Resource and Operation name. */
 function chosenOperation(ctx: IExecuteFunctions, resources: ResourceDefinition[]) {
-	const resourceValue = ctx.getNodeParameter('resource', 0) as string;
-	const operationValue = ctx.getNodeParameter('operation', 0) as string;
+	const resourceValue = ctx.getNodeParameter('resource', 0, '') as string;
+	const operationValue = ctx.getNodeParameter('operation', 0, '') as string;
 	const resource = resources.find((r) => r.value === resourceValue);
 	const op = resource?.operations.find((o) => o.value === operationValue);
 	if (!op) {

@@ -65,7 +65,7 @@ export const configureWebhook: OperationDefinition = {
 		{
 			property: {
 				displayName:
-					'The API keeps one webhook URL per account: configuring a URL here replaces the previous one, also one set by a QES Trigger node. The QES Trigger node sets its own URL when its workflow is published (n8n 1.x: activated).',
+					'The API keeps one webhook URL per account: configuring a URL here replaces the previous one, also one set by an IDCanopy Umbrella Trigger for QES status pings. That trigger sets its own URL when its workflow is published (n8n 1.x: activated).',
 				name: 'replacesNotice',
 				type: 'notice',
 				default: '',
