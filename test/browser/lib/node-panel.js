@@ -28,7 +28,8 @@ async function nodeActions(page) {
 		const groups = [];
 		for (const item of panel.querySelectorAll('[data-test-id="item-iterator-item"]')) {
 			const name = item.querySelector('[data-test-id="node-creator-item-name"]');
-			if (!name) groups.push({ label: item.innerText.trim(), actions: [] });
+			// textContent: the label as written, not as CSS capitalises it.
+			if (!name) groups.push({ label: item.textContent.trim(), actions: [] });
 			else if (item.getAttribute('data-keyboard-nav-type') === 'action') groups.at(-1)?.actions.push(name.innerText.trim());
 		}
 		return { total: count('Actions'), triggers: count('Triggers'), groups };
@@ -41,7 +42,7 @@ async function showActionGroup(page, label) {
 		byId('node-creator'),
 		(panel, wanted) => {
 			const items = [...panel.querySelectorAll('[data-test-id="item-iterator-item"]')];
-			const start = items.findIndex((item) => item.innerText.trim() === wanted);
+			const start = items.findIndex((item) => item.textContent.trim() === wanted);
 			const next = items.findIndex((item, i) => i > start && !item.querySelector('[data-test-id="node-creator-item-name"]'));
 			items[(next === -1 ? items.length : next) - 1]?.scrollIntoView({ block: 'nearest' });
 		},
