@@ -1,5 +1,5 @@
 'use strict';
-// The package's nodes as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
+// The package's action node as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
 // OpenAI Chat Model talks to a scripted OpenAI-compatible model (lib/model-server.js), the tools talk
 // to the sandbox emulator. Runs examples/compliance-agent.json as shipped, and its variants, in one
 // n8n server as the editor's "Execute workflow" does.

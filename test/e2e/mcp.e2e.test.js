@@ -1,10 +1,11 @@
 'use strict';
-// The package's nodes served by n8n's MCP Server Trigger to a real MCP client: the official SDK that
-// n8n itself ships (@modelcontextprotocol/sdk, taken from test/e2e/n8n-v2/node_modules), over Streamable
-// HTTP with the trigger's bearer token. Runs examples/mcp-reads-server.json as shipped, and two variants
+// The package's action node served by n8n's MCP Server Trigger to a real MCP client, each node of the
+// workflow one tool with its operation's description. The client is the official SDK that n8n itself
+// ships (@modelcontextprotocol/sdk, taken from test/e2e/n8n-v2/node_modules), over Streamable HTTP
+// with the trigger's bearer token. Runs examples/mcp-reads-server.json as shipped, and two variants
 // that also serve actions (Challenge Deposit, Send OTP): an MCP client has no human review, so they
-// refuse unless their option Run Without Human Review is on. n8n 2.40.7 and 1.123 (trigger version 2
-// exists in both).
+// refuse unless their option Run Without Human Review is on. n8n 2.40.7 and 1.123 (MCP Server
+// Trigger version 2 exists in both).
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
