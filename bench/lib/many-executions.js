@@ -32,7 +32,7 @@ function manyExecutionsWorkflow({ id, credential }) {
 		name: 'AML Check Individual',
 		type: AML_TYPE,
 		onError: 'continueRegularOutput',
-		parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
+		parameters: { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
 		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 	});
 	return chain('Many executions', [webhook, ...namesToItems(names), aml], { id });

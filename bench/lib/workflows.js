@@ -6,7 +6,7 @@ const { NAME_EXPRESSION } = require('./names');
 const { node, chain, manualTrigger, noOp } = require('../../test/e2e/lib/workflows');
 
 const CREDENTIAL_TYPE = 'verificationServicesApi';
-const AML_TYPE = 'n8n-nodes-verification-services.verificationAml';
+const AML_TYPE = 'n8n-nodes-verification-services.verificationServices';
 const NODE_UNDER_TEST = 'Node Under Test';
 
 /** A Set node (version 3.4) whose output holds only the fields given. */
@@ -27,7 +27,7 @@ const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id,
 
 /** (a) this package's AML node, checkIndividual, default options unless `options` says otherwise. */
 function amlWorkflow({ id, name, count, credential, options = {} }) {
-	const parameters = { operation: 'checkIndividual', name: '={{ $json.name }}', options };
+	const parameters = { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options };
 	return chain(name, [...head(count), node({ name: NODE_UNDER_TEST, type: AML_TYPE, parameters, credentials: credentialRef(credential) })], { id });
 }
 

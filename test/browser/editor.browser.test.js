@@ -24,7 +24,8 @@ const { startSmtpSink } = require('../e2e/lib/smtp-sink');
 const { ensureDataTables } = require('../e2e/lib/data-tables');
 const { sandboxCredentials } = require('../e2e/lib/example-server');
 const { SAMPLE_ROWS } = require('../e2e/lib/sample-rows');
-const { TRIGGER: SIGNED_RESULT_TRIGGER, deliverSignedResult } = require('./lib/signed-results');
+const { deliverSignedResult } = require('./lib/signed-results');
+const { nodePanelEntries, nodeActions, showActionGroup } = require('./lib/node-panel');
 
 const { byId, until } = editor;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
@@ -52,8 +53,14 @@ const SAMPLE_REQUESTS = {
 	// The sample customer registered for monitoring leaves.
 	'customer-book/left': { customerId: SAMPLE_ROWS.customer_book.find((row) => row.monitoring_profile).customer_id },
 };
-const PING_TRIGGER = `${PACKAGE}.verificationQesTrigger`;
-const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook', PING_TRIGGER, SIGNED_RESULT_TRIGGER];
+const TRIGGER = `${PACKAGE}.verificationServicesTrigger`;
+/** How the test fires a start: by its node type, and for the package's trigger by its source. */
+const startKind = (node) => (node.type === TRIGGER ? `${TRIGGER}:${node.parameters.source}` : node.type);
+const QES_PING = `${TRIGGER}:qesStatus`;
+const SIGNED_RESULT = `${TRIGGER}:signedResult`;
+const STARTS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.webhook', QES_PING, SIGNED_RESULT];
+/** The action group a user finds by each word in the node panel: the resource it names. */
+const GROUP_WORDS = { AML: 'aml', KYB: 'kyb', OTP: 'phone', QES: 'qes' };
 /** A start only the workflow itself fires (the customer book's next page), never a person in the editor. */
 const CALLED_BY_WORKFLOW = 'n8n-nodes-base.executeWorkflowTrigger';
 
@@ -68,12 +75,25 @@ function startsOf(json) {
 	return json.nodes.filter((n) => (/trigger/i.test(n.type) && n.type !== CALLED_BY_WORKFLOW) || n.type === 'n8n-nodes-base.webhook');
 }
 
+/** A screenshot in .artifacts; with BROWSER_DOCS also docs/<docs>.png (`docs: true`: the same name). */
 async function shot(page, name, { docs = false } = {}) {
 	const file = await screenshot(page, name);
 	if (docs && process.env.BROWSER_DOCS) {
 		fs.mkdirSync(DOCS_DIR, { recursive: true });
-		fs.copyFileSync(file, path.join(DOCS_DIR, `${name}.png`));
+		fs.copyFileSync(file, path.join(DOCS_DIR, `${docs === true ? name : docs}.png`));
 	}
+}
+
+/** The trigger's sources ("Trigger On") in the built package. */
+function builtSources() {
+	const { VerificationServicesTrigger } = require(path.join(REPO_ROOT, 'dist', 'nodes', 'VerificationServicesTrigger', 'VerificationServicesTrigger.node.js'));
+	return new VerificationServicesTrigger().description.properties.find((p) => p.name === 'source').options;
+}
+
+/** The resource `value` of the built action node: its name and the node panel label of each operation. */
+function builtResource(value) {
+	const { [`${value}Resource`]: resource } = require(path.join(REPO_ROOT, 'dist', 'nodes', 'VerificationServices', value, 'operations', 'index.js'));
+	return { name: resource.name, actions: resource.operations.map((op) => op.action) };
 }
 
 describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromium is not installed (apt-get install -y chromium)', timeout: 20 * 60 * 1000 }, () => {
@@ -130,48 +150,57 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		assert.doesNotMatch(page.url(), /signin/);
 	});
 
-	test('the node panel finds every node of the package with its icon when searching "verification"', async () => {
-		// n8n adds a "…Tool" variant of every node usable as an AI tool; those are not separate nodes.
-		const types = (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
-		const declared = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes.length;
-		assert.equal(types.length, declared, `${declared} node types loaded: ${types.map((t) => t.name).join(', ')}`);
-		// n8n lists a trigger under the action node of the same app ("QES Onboarding": actions + trigger).
-		const apps = [...new Set(types.map((t) => t.displayName.replace(/ Trigger$/, '')))].sort();
-
+	/** The package's node types n8n loaded, "…Tool" variants (n8n adds one for a node usable as an AI tool) left out. */
+	const packageNodeTypes = async () => (await server.getNodeTypes()).filter((t) => t.name.startsWith(`${PACKAGE}.`) && !t.name.endsWith('Tool'));
+	/** The node panel of the KYB example, searched for `word`: its entries once the package's icon has loaded. */
+	async function searchNodePanel(word) {
 		await editor.openWorkflow(page, server.url, workflows['kyb-onboarding.json'].id);
 		await page.click(byId('node-creator-plus-button'));
 		await page.waitForSelector(byId('node-creator-search-bar'));
-		await page.keyboard.type('verification');
-		const entries = await until(async () => {
-			const list = await page.$$eval(byId('item-iterator-item'), (items) =>
-				items.map((item) => {
-					const img = item.querySelector('img');
-					return {
-						name: item.querySelector('[data-test-id="node-creator-item-name"]')?.innerText.trim(),
-						icon: img?.getAttribute('src') ?? null,
-						iconLoaded: Boolean(img && img.complete && img.naturalWidth > 0),
-					};
-				}),
-			);
-			return list.length >= apps.length && list.every((e) => e.iconLoaded) ? list : false;
-		}, 'the search results with loaded icons');
-		await shot(page, 'node-panel', { docs: true });
-		assert.deepEqual(entries.map((e) => e.name).sort(), apps);
-		for (const e of entries) assert.match(e.icon, new RegExp(`/icons/${PACKAGE}/dist/icons/.+\\.svg$`), `${e.name} has the package's icon`);
+		await page.keyboard.type(word);
+		return await until(async () => {
+			const list = await nodePanelEntries(page);
+			return list.find((e) => e.name === 'IDCanopy Umbrella')?.iconLoaded ? list : false;
+		}, `the search results for "${word}" with loaded icons`);
+	}
+	const iconPattern = new RegExp(`/icons/${PACKAGE}/dist/icons/.+\\.svg$`);
 
-		// The trigger and the action node behind the shared "QES Onboarding" entry.
-		const qes = types.filter((t) => t.displayName.startsWith('QES'));
-		await editor.clickByText(page, byId('node-creator-item-name'), 'QES Onboarding');
-		const panel = await until(async () => {
-			const text = await editor.textOf(page, byId('node-creator'));
-			return /Actions \(\d+\)/.test(text) && /Triggers \(1\)/.test(text) ? text : false;
-		}, 'the QES panel with actions and a trigger');
-		assert.equal(qes.length, 2);
-		const actions = Number(/Actions \((\d+)\)/.exec(panel)[1]);
-		assert.ok(actions >= 2, `QES actions listed: ${actions}`);
-		await page.keyboard.press('Escape');
-		await page.keyboard.press('Escape');
+	test('the node panel shows the action node and the trigger as one entry, with the package icon', async () => {
+		const types = await packageNodeTypes();
+		const declared = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).n8n.nodes.length;
+		assert.deepEqual(types.map((t) => t.displayName).sort(), ['IDCanopy Umbrella', 'IDCanopy Umbrella Trigger']);
+		assert.equal(types.length, declared, `${declared} node types loaded: ${types.map((t) => t.name).join(', ')}`);
+		const entries = await searchNodePanel('verification');
+		// n8n lists a trigger under the action node of the same name (its actions and its triggers).
+		assert.deepEqual(entries.map((e) => e.name), ['IDCanopy Umbrella']);
+		assert.match(entries[0].icon, iconPattern, "the package's icon");
 	});
+
+	for (const [word, value] of Object.entries(GROUP_WORDS)) {
+		test(`searching "${word}" finds the one node; its view lists the actions of resource "${value}" and a trigger per source`, async (t) => {
+			const resource = builtResource(value);
+			const entries = await searchNodePanel(word);
+			const ours = entries.filter((e) => e.icon && iconPattern.test(e.icon));
+			assert.deepEqual(ours.map((e) => e.name), ['IDCanopy Umbrella'], `one entry of the package among ${entries.map((e) => e.name).join(', ')}`);
+			t.diagnostic(`"${word}": ${entries.length} entries, the package's at place ${entries.indexOf(ours[0]) + 1}`);
+
+			await editor.clickByText(page, byId('node-creator-item-name'), 'IDCanopy Umbrella');
+			// The list renders in steps: read it once it holds as many actions as "Actions (N)" says.
+			const panel = await until(async () => {
+				const read = await nodeActions(page);
+				return read.total && read.total === read.groups.reduce((n, g) => n + g.actions.length, 0) ? read : false;
+			}, 'every action the node\'s view counts');
+			const group = panel.groups.find((g) => g.label === `${resource.name} Actions`);
+			assert.ok(group, `a group "${resource.name} Actions" among ${panel.groups.map((g) => g.label).join(', ')}`);
+			assert.deepEqual(group.actions, resource.actions);
+			assert.equal(panel.triggers, builtSources().length, 'one trigger per source ("Trigger On")');
+			await showActionGroup(page, group.label);
+			await editor.sleep(300); // the panel scrolls smoothly
+			await shot(page, `node-panel-${word.toLowerCase()}`, { docs: word === 'AML' && 'node-panel' });
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
+		});
+	}
 
 	/**
 	 * Saves the credential modal; n8n then tests it. Returns what the editor shows: ok, the banner text
@@ -303,7 +332,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 			const from = starts.length > 1 ? ` from "${start.name}"` : '';
 			test(`example ${file}${from}: "Execute workflow" turns every node that runs green`, async (t) => {
 				const { id, json } = workflows[file];
-				assert.ok(STARTS.includes(start.type), `starts from ${start.type}, which this test cannot fire: teach it how`);
+				assert.ok(STARTS.includes(startKind(start)), `starts from ${startKind(start)}, which this test cannot fire: teach it how`);
 				const before = new Set((await server.listExecutions(id)).map((e) => e.id));
 				await editor.openWorkflow(page, server.url, id);
 				if (starts.length > 1) {
@@ -313,8 +342,8 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 				} else {
 					await page.click(byId('execute-workflow-button'));
 				}
-				if (start.type === PING_TRIGGER) await sendQesPing(t);
-				if (start.type === SIGNED_RESULT_TRIGGER) t.diagnostic(`delivered ${await deliverSignedResult({ server, sandbox, start })}`);
+				if (startKind(start) === QES_PING) await sendQesPing(t);
+				if (startKind(start) === SIGNED_RESULT) t.diagnostic(`delivered ${await deliverSignedResult({ server, sandbox, start })}`);
 				if (start.type === 'n8n-nodes-base.webhook') await callTestWebhook(t, start);
 				const answered = new Set(); // waiting steps already answered
 				const skipped = new Set();

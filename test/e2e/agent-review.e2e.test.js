@@ -39,15 +39,15 @@ const toolLink = (to) => ({ ai_tool: [[{ node: to, type: 'ai_tool', index: 0 }]]
 
 const variant = (id, question, edit) => exampleVariant(EXAMPLE, id, question, edit);
 
-/** Send OTP (Phone v3, SMS to the number the model chooses), wired to `to`. */
+/** Send OTP (resource Phone, SMS to the number the model chooses), wired to `to`. */
 function addOtp(workflow, to, parameters = {}) {
 	workflow.nodes.push({
 		id: 'review-otp',
 		name: OTP,
-		type: 'n8n-nodes-verification-services.verificationPhoneTool',
-		typeVersion: 3,
+		type: 'n8n-nodes-verification-services.verificationServicesTool',
+		typeVersion: 1,
 		position: [960, 480],
-		parameters: { operation: 'sendOtp', method: 'sms', phoneNumber: "={{ $fromAI('phoneNumber', 'Phone number in international format', 'string') }}", options: {}, ...parameters },
+		parameters: { resource: 'phone', operation: 'sendOtp', method: 'sms', phoneNumber: "={{ $fromAI('phoneNumber', 'Phone number in international format', 'string') }}", options: {}, ...parameters },
 		credentials: node(workflow, DEPOSIT).credentials,
 	});
 	workflow.connections[OTP] = toolLink(to);

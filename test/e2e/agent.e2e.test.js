@@ -1,5 +1,5 @@
 'use strict';
-// The package's nodes as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
+// The package's action node as tools of a real n8n AI Agent (n8n 2.40 and 1.123), offline: the agent's
 // OpenAI Chat Model talks to a scripted OpenAI-compatible model (lib/model-server.js), the tools talk
 // to the sandbox emulator. Runs examples/compliance-agent.json as shipped, and its variants, in one
 // n8n server as the editor's "Execute workflow" does.
@@ -16,16 +16,14 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { defaultLog, emulatorControl, freshFetch, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
+const { toolDescription } = require('./lib/tool-description');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('compliance-agent.json');
 const log = (message) => defaultLog(`[agent] ${message}`);
@@ -108,11 +106,9 @@ for (const version of VERSIONS) {
 			const first = model.requests[0].body;
 			const tools = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
 			assert.deepEqual(Object.keys(tools).sort(), [toolName(OTP), toolName(AML), toolName(KYB)].sort());
-			const { checkIndividual } = require(path.join(REPO_ROOT, 'dist/nodes/Aml/operations/checkIndividual.js'));
-			const { sendOtp } = require(path.join(REPO_ROOT, 'dist/nodes/Phone/operations/sendOtp.js'));
-			const { toolDescriptionOf } = require(path.join(REPO_ROOT, 'dist/nodes/shared/operation/tool-output.js'));
-			assert.equal(tools[toolName(AML)].description, toolDescriptionOf(checkIndividual));
-			assert.equal(tools[toolName(OTP)].description, toolDescriptionOf(sendOtp));
+			assert.equal(tools[toolName(AML)].description, toolDescription('aml', 'checkIndividual'));
+			assert.equal(tools[toolName(KYB)].description, toolDescription('kyb', 'search'));
+			assert.equal(tools[toolName(OTP)].description, toolDescription('phone', 'sendOtp'));
 			assert.match(tools[toolName(OTP)].description, /SENDS A MESSAGE/);
 			assert.deepEqual(Object.keys(tools[toolName(AML)].parameters.properties).sort(), ['dob', 'name']);
 			assert.deepEqual(Object.keys(tools[toolName(KYB)].parameters.properties), ['companyName']);

@@ -1,10 +1,11 @@
 'use strict';
-// The package's nodes served by n8n's MCP Server Trigger to a real MCP client: the official SDK that
-// n8n itself ships (@modelcontextprotocol/sdk, taken from test/e2e/n8n-v2/node_modules), over Streamable
-// HTTP with the trigger's bearer token. Runs examples/mcp-reads-server.json as shipped, and two variants
+// The package's action node served by n8n's MCP Server Trigger to a real MCP client, each node of the
+// workflow one tool with its operation's description. The client is the official SDK that n8n itself
+// ships (@modelcontextprotocol/sdk, taken from test/e2e/n8n-v2/node_modules), over Streamable HTTP
+// with the trigger's bearer token. Runs examples/mcp-reads-server.json as shipped, and two variants
 // that also serve actions (Challenge Deposit, Send OTP): an MCP client has no human review, so they
-// refuse unless their option Run Without Human Review is on. n8n 2.40.7 and 1.123 (trigger version 2
-// exists in both).
+// refuse unless their option Run Without Human Review is on. n8n 2.40.7 and 1.123 (MCP Server
+// Trigger version 2 exists in both).
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -15,8 +16,8 @@ const { createInstance } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { EXAMPLE_CREDENTIALS, readExample, sandboxCredential } = require('./lib/workflows');
 const { parse } = require('./lib/compliance-model');
+const { toolDescription } = require('./lib/tool-description');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('mcp-reads-server.json');
 const BEARER = EXAMPLE_CREDENTIALS.find((c) => c.type === 'httpBearerAuth'); // the trigger's; npm start imports it too
@@ -29,8 +30,6 @@ const ROUTES = { aml: 'POST /aml/checkIndividual', deposit: 'POST /payments/chal
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
 const log = (message) => defaultLog(`[mcp] ${message}`);
-const { toolDescriptionOf } = require(path.join(REPO_ROOT, 'dist/nodes/shared/operation/tool-output.js'));
-const dist = (file, name) => toolDescriptionOf(require(path.join(REPO_ROOT, 'dist/nodes', file))[name]);
 
 /** The example served on another path, with Challenge Deposit and Send OTP beside the reads. */
 function withActions(id, mcpPath, parameters = {}) {
@@ -40,12 +39,13 @@ function withActions(id, mcpPath, parameters = {}) {
 	trigger.parameters.path = mcpPath;
 	trigger.webhookId = `${trigger.webhookId.slice(0, -4)}${id.slice(-4)}`;
 	const credentials = workflow.nodes.find((n) => n.name === 'Screen Person').credentials;
-	const tool = (name, type, typeVersion, params) => {
-		workflow.nodes.push({ id: `${id}-${name}`, name, type: `n8n-nodes-verification-services.${type}`, typeVersion, position: [800, 240], parameters: { ...params, ...parameters }, credentials });
+	const tool = (name, params) => {
+		workflow.nodes.push({ id: `${id}-${name}`, name, type: 'n8n-nodes-verification-services.verificationServicesTool', typeVersion: 1, position: [800, 240], parameters: { ...params, ...parameters }, credentials });
 		workflow.connections[name] = { ai_tool: [[{ node: TRIGGER, type: 'ai_tool', index: 0 }]] };
 	};
 	const fromAI = (key, what) => `={{ $fromAI('${key}', '${what}', 'string') }}`;
-	tool('Challenge Deposit', 'verificationPaymentsTool', 2, {
+	tool('Challenge Deposit', {
+		resource: 'payments',
 		operation: 'challengeDeposit',
 		amount: '0.01',
 		currency: 'EUR',
@@ -56,7 +56,7 @@ function withActions(id, mcpPath, parameters = {}) {
 		nameMatchLogic: 'fuzzy',
 		options: {},
 	});
-	tool('Send OTP', 'verificationPhoneTool', 3, { operation: 'sendOtp', method: 'sms', phoneNumber: fromAI('phoneNumber', 'Phone number'), options: {} });
+	tool('Send OTP', { resource: 'phone', operation: 'sendOtp', method: 'sms', phoneNumber: fromAI('phoneNumber', 'Phone number'), options: {} });
 	return workflow;
 }
 
@@ -110,10 +110,10 @@ for (const version of VERSIONS) {
 			const { tools } = await clients.reads.listTools();
 			const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 			assert.deepEqual(Object.keys(byName).sort(), ['Company_Details', 'Phone_Status', 'Screen_Person', 'Search_Companies']);
-			assert.equal(byName.Screen_Person.description, dist('Aml/operations/checkIndividual.js', 'checkIndividual'));
-			assert.equal(byName.Search_Companies.description, dist('Kyb/operations/search.js', 'search'));
-			assert.equal(byName.Company_Details.description, dist('Kyb/operations/getDetails.js', 'getDetails'));
-			assert.equal(byName.Phone_Status.description, dist('Phone/operations/getPhoneStatus.js', 'getPhoneStatus'));
+			assert.equal(byName.Screen_Person.description, toolDescription('aml', 'checkIndividual'));
+			assert.equal(byName.Search_Companies.description, toolDescription('kyb', 'search'));
+			assert.equal(byName.Company_Details.description, toolDescription('kyb', 'getDetails'));
+			assert.equal(byName.Phone_Status.description, toolDescription('phone', 'getPhoneStatus'));
 			assert.deepEqual(Object.keys(byName.Screen_Person.inputSchema.properties).sort(), ['dob', 'name']);
 			log(`${version}: tools/list: ${tools.map((t) => `${t.name}: ${t.description}`).join(' | ')}`);
 		});

@@ -136,9 +136,10 @@ describe('queue mode: main, 2 workers, webhook processor (n8n 2.x)', { skip: ski
 		const workflow = chain('QES trigger (queue)', [
 			node({
 				name: 'QES Onboarding Trigger',
-				type: 'n8n-nodes-verification-services.verificationQesTrigger',
+				type: 'n8n-nodes-verification-services.verificationServicesTrigger',
+				typeVersion: 2,
 				webhookId,
-				parameters: { options: { fetchVerification: true } },
+				parameters: { source: 'qesStatus', options: { fetchVerification: true } },
 				credentials: { verificationServicesApi: credential },
 			}),
 			noOp('No Operation'),

@@ -1,16 +1,16 @@
 'use strict';
-// Examples started by the Verification Webhook Trigger: the test plays the provider. "Execute
-// workflow" on the trigger makes n8n listen on the test URL for one delivery; the emulator, told that
-// URL and the example's signing secret, ends the hosted journey or payment an earlier run of the
-// example started (its Webhook start comes first in the file) and delivers the signed result. Until
-// n8n listens it answers 404, and nothing runs: the result is delivered again until one is taken.
+// Examples started by the trigger on signed results (source "signedResult"): the test plays the
+// provider. "Execute workflow" on the trigger makes n8n listen on the test URL for one delivery; the
+// emulator, told that URL and the example's signing secret, ends the hosted journey or payment an
+// earlier run of the example started (its Webhook start comes first in the file) and delivers the
+// signed result. Until n8n listens it answers 404, and nothing runs: the result is delivered again
+// until one is taken.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { until } = require('./editor');
 
-const TRIGGER = 'n8n-nodes-verification-services.verificationWebhookTrigger';
 /** The secret of the examples' webhook credential, which the emulator signs with as the provider would. */
 const SIGNING_SECRET = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8')).find(
 	(c) => c.type === 'verificationServicesWebhookApi',
@@ -56,4 +56,4 @@ async function deliverSignedResult({ server, sandbox, start }) {
 	return `${payments ? 'payment' : 'journey'} ${id}: ${JSON.stringify(attempt.answer)}`;
 }
 
-module.exports = { TRIGGER, deliverSignedResult };
+module.exports = { deliverSignedResult };
