@@ -52,8 +52,9 @@ export class VerificationServicesTrigger implements INodeType {
 		version: 2,
 		subtitle:
 			'={{ $parameter["source"] === "signedResult" ? {"all": "All results", "journeyResult": "Journey results", "paymentResult": "Payment results"}[$parameter["events"]] : ($parameter["options"]["onlyStatuses"] ? "Statuses: " + $parameter["options"]["onlyStatuses"] : "Every status ping") }}',
+		// n8n's node panel shows the trigger's description for the entry it merges with the action node.
 		description:
-			'Starts the workflow when a QES onboarding session sends a status ping, or when the provider delivers a signed hosted journey or payment result',
+			'IDCanopy Umbrella verification (AML, KYB, payments, documents, phone OTP, QES, address, identity): starts the workflow when a QES onboarding session sends a status ping, or when the provider delivers a signed hosted journey or payment result',
 		defaults: { name: 'IDCanopy Umbrella Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
