@@ -9,7 +9,6 @@ import type {
 	INodeCredentials,
 	INodeParameters,
 	INodeType,
-	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { UnexpectedError, deepCopy } from 'n8n-workflow';
@@ -20,7 +19,7 @@ import {
 	nodeCredentialsFor,
 } from './credentials-helper';
 import { ensureN8nContainer } from './n8n-container';
-import { HarnessNodeTypes, defaultTypeVersion, nodeTypeName } from './node-types';
+import { HarnessNodeTypes, nodeTypeName, typeVersionOf } from './node-types';
 
 export const HARNESS_BASE_URL = 'http://localhost:5678';
 
@@ -58,13 +57,12 @@ export function createAdditionalData(
 }
 
 export interface NodeSetupOptions {
-	node: INodeType | IVersionedNodeType;
+	node: INodeType;
 	parameters: INodeParameters;
 	/** Stored credential data by credential type name, e.g. `{ verificationServicesApi: {...} }`. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Instances of the credential classes used (and of their `extends` parents). */
 	credentialTypes?: ICredentialType[];
-	typeVersion?: number;
 }
 
 export function setupNode(opts: NodeSetupOptions, nodeName: string) {
@@ -80,7 +78,7 @@ export function setupNode(opts: NodeSetupOptions, nodeName: string) {
 		id: randomUUID(),
 		name: nodeName,
 		type: nodeTypeName(opts.node),
-		typeVersion: opts.typeVersion ?? defaultTypeVersion(opts.node),
+		typeVersion: typeVersionOf(opts.node),
 		position: [250, 0],
 		parameters: deepCopy(opts.parameters),
 		...(Object.keys(credentials).length ? { credentials } : {}),
@@ -89,7 +87,7 @@ export function setupNode(opts: NodeSetupOptions, nodeName: string) {
 }
 
 /** The name n8n gives a freshly added node: its `defaults.name`, else its display name. */
-export function defaultNodeName(node: INodeType | IVersionedNodeType): string {
+export function defaultNodeName(node: INodeType): string {
 	const { description } = node;
 	const defaults = (description as { defaults?: { name?: string } }).defaults;
 	return defaults?.name ?? description.displayName;

@@ -18,7 +18,6 @@ import type {
 	INodePropertyOptions,
 	INodeType,
 	IRun,
-	IVersionedNodeType,
 	IWorkflowBase,
 	NodeExecutionHint,
 	OnError,
@@ -46,7 +45,7 @@ export type { RunWebhookResult, WebhookRequest } from './webhook';
 export const INPUT_NODE_NAME = 'Input';
 
 export interface RunNodeOptions {
-	node: INodeType | IVersionedNodeType;
+	node: INodeType;
 	parameters: INodeParameters;
 	/** Stored credential data by credential type name, e.g. `{ verificationServicesApi: {...} }`. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
@@ -58,7 +57,6 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** Full control over the node's "On Error" setting; wins over `continueOnFail`. */
 	onError?: OnError;
-	typeVersion?: number;
 	/** WorkflowExecute mode; default 'manual' (like n8n's own node test harness). */
 	mode?: WorkflowExecuteMode;
 	/** When this settles, the execution is stopped as the editor's Stop button does (n8n-core's cancel()). */
@@ -222,13 +220,12 @@ export function binaryData(
 }
 
 export interface RunNodeMethodOptions {
-	node: INodeType | IVersionedNodeType;
+	node: INodeType;
 	method: string;
 	/** The node's current parameters, as the editor sends them. */
 	parameters: INodeParameters;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	credentialTypes?: ICredentialType[];
-	typeVersion?: number;
 }
 
 /** Like n8n's DynamicNodeParametersService: a temp workflow with 'Temp-Node' and a LoadOptionsContext. */

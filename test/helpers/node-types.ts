@@ -14,14 +14,13 @@ import { NodeHelpers, UnexpectedError, deepCopy } from 'n8n-workflow';
 import { name as packageName } from '../../package.json';
 
 /** n8n registers community nodes as `<package name>.<description.name>`. */
-export function nodeTypeName(node: INodeType | IVersionedNodeType): string {
+export function nodeTypeName(node: INodeType): string {
 	const { name } = node.description;
 	return name.includes('.') ? name : `${packageName}.${name}`;
 }
 
-/** Version used when a test does not ask for one: what the n8n editor picks for a new node. */
-export function defaultTypeVersion(node: INodeType | IVersionedNodeType): number {
-	if ('nodeVersions' in node) return node.description.defaultVersion ?? node.currentVersion;
+/** The version n8n's editor gives a new node: the package's nodes each have one. */
+export function typeVersionOf(node: INodeType): number {
 	const { version } = node.description;
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
@@ -54,13 +53,13 @@ function observeExecuteErrors(nodeType: INodeType, sink: ErrorSink): INodeType {
 }
 
 export class HarnessNodeTypes implements INodeTypes {
-	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+	private readonly types = new Map<string, INodeType>();
 
 	private readonly sinks = new Map<string, ErrorSink>();
 
 	private readonly resolved = new Map<string, INodeType>();
 
-	add(node: INodeType | IVersionedNodeType, options: { name?: string; onError?: ErrorSink } = {}) {
+	add(node: INodeType, options: { name?: string; onError?: ErrorSink } = {}) {
 		const name = options.name ?? nodeTypeName(node);
 		this.types.set(name, node);
 		if (options.onError) this.sinks.set(name, options.onError);

@@ -42,7 +42,7 @@ export interface Sandbox {
 	loadOptions: (node: INodeType, method: string, parameters: INodeParameters) => Promise<INodePropertyOptions[]>;
 }
 
-export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry' | 'typeVersion'> & {
+export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry'> & {
 	credentials?: Record<string, string>;
 };
 
