@@ -1,6 +1,7 @@
 import { type INode, type INodeProperties, Workflow } from 'n8n-workflow';
 
 import { resources } from '../../nodes/VerificationServices/resources';
+import { simplifier } from '../../nodes/shared/operation/simplify';
 import { actionNode, resourceRun } from '../helpers/action-node';
 import { HarnessNodeTypes, nodeTypeName } from '../helpers/node-types';
 import { useSandbox } from '../helpers/sandbox';
@@ -44,10 +45,16 @@ describe('the action node (IDCanopy Umbrella)', () => {
 		});
 	});
 
-	it('has no version gate: Simplify is on by default wherever it is offered, and nothing depends on @version', () => {
+	// n8n's UX guideline: Simplify is a boolean, on by default; the model reads the Tool variant's Output instead.
+	it("has no version gate: Simplify is n8n's switch, on by default wherever it is offered, not on the Tool variant, and nothing depends on @version", () => {
 		const simplify = pickers('simple');
 		expect(simplify.length).toBeGreaterThan(0);
-		expect(simplify.map((p) => p.default)).toEqual(simplify.map(() => true));
+		for (const p of simplify) {
+			expect(p).toMatchObject({ displayName: 'Simplify', type: 'boolean', default: true, description: 'Whether to return a simplified version of the response instead of the raw data' });
+			expect(p.displayOptions?.hide).toEqual({ '@tool': [true] });
+		}
+		const offered = resources.flatMap((r) => r.operations.filter((op) => simplifier(op)).map((op) => `${r.value} ${op.value}`));
+		expect(simplify.flatMap((p) => p.displayOptions!.show!.operation!.map((op) => `${String(p.displayOptions!.show!.resource)} ${String(op)}`))).toEqual(offered);
 		const gated = (p: INodeProperties) => JSON.stringify(p.displayOptions ?? {}).includes('@version');
 		expect(description.properties.filter(gated).map((p) => p.name)).toEqual([]);
 	});
