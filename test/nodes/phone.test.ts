@@ -260,16 +260,6 @@ describe('Phone: Check OTP', () => {
 		expect(JSON.stringify({ ...error, message: error!.message, description: (error as NodeApiError).description })).not.toContain('987654');
 	});
 
-	it('is never resent: a dropped connection fails the item after one request', async () => {
-		const { item, code } = await sentOtp();
-		await emulator().configure({ failures: [{ route: CHECK, status: 0, count: 1 }] });
-		const { error } = await check({ securityFactor: code }, [item]);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toContain('Check OTP could not reach the API');
-		expect(await emulator().count(CHECK)).toBe(1);
-		expect(JSON.stringify(error)).not.toContain(code);
-	});
-
 	describe('refuses invalid values before sending anything, without showing the code', () => {
 		it('a code that is not 3 to 10 digits: item 2 named, nothing sent, the code not shown', async () => {
 			const { error, items: out } = await check({ referenceId: 'abc', securityFactor: '={{ $json.code }}' }, [

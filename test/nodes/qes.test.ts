@@ -410,7 +410,6 @@ describe('configureWebhook', () => {
 });
 
 describe('createSessionLink', () => {
-	const ROUTE = 'POST /onboarding/createSessionLink';
 	const required = {
 		operation: 'createSessionLink',
 		email: 'erika.mustermann@example.com',
@@ -438,14 +437,6 @@ describe('createSessionLink', () => {
 		for (const placeholder of PLACEHOLDERS) expect(valueHint).toContain(placeholder);
 		const signForms = show('signForms') as { options: Array<{ values: Array<{ name: string; default: string }> }> };
 		expect(signForms.options[0].values.find((v) => v.name === 'actorId')!.default).toBe('userToIdentify');
-	});
-
-	it('is never resent: a dropped connection fails the item after one request', async () => {
-		await sandbox().configure({ failures: [{ route: ROUTE, status: 0, count: 1 }] });
-		const { error } = await run(required);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toContain('Create Session Link could not reach the API');
-		expect(await sandbox().count(ROUTE)).toBe(1);
 	});
 
 	describe('validation: nothing is sent', () => {
