@@ -55,22 +55,20 @@ export class VerificationServicesTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
+			// QES status pings: to register the webhook and fetch results. Signed results: only to
+			// confirm unsigned payment results with Get Payment Status (Unsigned Payment Results, shown
+			// for that source alone). One entry per credential type: n8n checks a node's credential
+			// against the first entry of its type.
 			{
 				name: 'verificationServicesApi',
 				required: true,
-				displayOptions: { show: { source: ['qesStatus'] } },
+				displayOptions: { hide: { unsignedPayments: ['refuse'] } },
 			},
 			{
 				name: 'verificationServicesWebhookApi',
 				required: true,
 				testedBy: 'signingSecret',
 				displayOptions: { show: { source: ['signedResult'] } },
-			},
-			// Only to confirm unsigned payment results with Get Payment Status.
-			{
-				name: 'verificationServicesApi',
-				required: true,
-				displayOptions: { show: { source: ['signedResult'], unsignedPayments: ['confirm'] } },
 			},
 		],
 		webhooks: deliveryWebhooks,
