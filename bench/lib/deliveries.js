@@ -4,7 +4,7 @@
 
 const crypto = require('node:crypto');
 
-const { node } = require('../../test/e2e/lib/workflows');
+const { trigger } = require('../../test/e2e/lib/workflows');
 
 const RESULTS_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
 const SIGNING_SECRET = `bench-${crypto.randomBytes(16).toString('hex')}`;
@@ -49,16 +49,14 @@ async function pool(count, concurrency, job) {
 /** The Signature header of a body the provider sends: hex HMAC-SHA256 of its exact bytes. */
 const signed = (body) => ({ Signature: crypto.createHmac('sha256', SIGNING_SECRET).update(JSON.stringify(body)).digest('hex') });
 
-/** A Verification Webhook Trigger node checking SIGNING_SECRET, whose credential is imported into `instance`. */
-async function resultsTrigger(instance, { typeVersion, webhookId }) {
+/** The package's trigger on signed results checking SIGNING_SECRET, whose credential is imported into `instance`. */
+async function resultsTrigger(instance, { webhookId }) {
 	const credential = { name: 'Bench webhook secret', type: RESULTS_CREDENTIAL_TYPE, data: { signingSecret: SIGNING_SECRET } };
 	const [id] = await instance.importCredentials([credential]);
-	return node({
+	return trigger({
 		name: 'Verification Webhook Trigger',
-		type: 'n8n-nodes-verification-services.verificationWebhookTrigger',
-		typeVersion,
+		source: 'signedResult',
 		webhookId,
-		parameters: {},
 		credentials: { [RESULTS_CREDENTIAL_TYPE]: { id, name: credential.name } },
 	});
 }

@@ -61,8 +61,7 @@ async function floodOne({ which, settings, log }) {
 		const plainPath = `bench-flood-${hook.slice(0, 8)}`;
 		let workflow;
 		if (which === 'trigger') {
-			// Version 2: what a new workflow gets; version 1 costs n8n an expression evaluation per delivery.
-			workflow = chain('Bench flood, Verification Webhook Trigger', [await resultsTrigger(instance, { typeVersion: 2, webhookId: hook }), noOp('No Operation')]);
+			workflow = chain('Bench flood, Verification Webhook Trigger', [await resultsTrigger(instance, { webhookId: hook }), noOp('No Operation')]);
 		} else {
 			workflow = chain('Bench flood, plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]);
 		}

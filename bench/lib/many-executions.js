@@ -8,10 +8,10 @@
 const { account } = require('./emulator');
 const { median } = require('./stats');
 const { freshFetch } = require('../../test/e2e/lib/util');
-const { node, chain } = require('../../test/e2e/lib/workflows');
+const { node, action, chain } = require('../../test/e2e/lib/workflows');
 const { createInstance } = require('../../test/e2e/lib/instance');
 const { queueModeUnavailable, startQueueTopology } = require('../../test/e2e/lib/queue');
-const { namesToItems, CREDENTIAL_TYPE, AML_TYPE } = require('./workflows');
+const { namesToItems, CREDENTIAL_TYPE } = require('./workflows');
 
 const WEBHOOK_PATH = 'many-executions';
 
@@ -28,9 +28,9 @@ function manyExecutionsWorkflow({ id, credential }) {
 		parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 	});
 	const names = "={{ Array.from({ length: $json.body.items }, (_, i) => 'Many ' + $json.body.run + '-' + $json.body.execution + '-' + i) }}";
-	const aml = node({
+	const aml = action({
 		name: 'AML Check Individual',
-		type: AML_TYPE,
+		resource: 'aml',
 		onError: 'continueRegularOutput',
 		parameters: { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options: {} },
 		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },

@@ -18,9 +18,8 @@ const { markdownTable, textTable, fmtX } = require('./table');
 const { createInstance } = require('../../test/e2e/lib/instance');
 const { sleep, waitUntil } = require('../../test/e2e/lib/util');
 const { post, pool, signed, resultsTrigger, executionCount } = require('./deliveries');
-const { chain, node, noOp, webhookTrigger } = require('../../test/e2e/lib/workflows');
+const { chain, noOp, trigger, webhookTrigger } = require('../../test/e2e/lib/workflows');
 
-const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationQesTrigger';
 const CREDENTIAL_TYPE = 'verificationServicesApi';
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 
@@ -123,14 +122,14 @@ async function runTriggerBench({ emulator, log = () => {}, settings = triggerSet
 		const fetchWebhookId = crypto.randomUUID();
 		const plainPath = `bench-plain-${crypto.randomUUID().slice(0, 8)}`;
 		const qesTrigger = (name, webhookId, options) =>
-			chain(name, [node({ name: 'QES Onboarding Trigger', type: TRIGGER_TYPE, webhookId, parameters: { options }, credentials }), noOp('No Operation')]);
+			chain(name, [trigger({ name: 'QES Onboarding Trigger', source: 'qesStatus', webhookId, parameters: { options }, credentials }), noOp('No Operation')]);
 		const [triggerId, plainId, fetchId, offId, resultsId] = await instance.importWorkflows([
 			qesTrigger('Bench QES trigger', triggerWebhookId, {}),
 			chain('Bench plain Webhook', [webhookTrigger('Webhook', plainPath, { responseMode: 'onReceived' }), noOp('No Operation')]),
 			qesTrigger('Bench QES trigger with fetch', fetchWebhookId, { fetchVerification: true }),
 			// What the duplicate check costs: the same trigger with it off.
 			qesTrigger('Bench QES trigger, duplicates not ignored', offWebhookId, { dedupMinutes: 0 }),
-			chain('Bench Verification Webhook Trigger', [await resultsTrigger(instance, { typeVersion: 1, webhookId: resultsWebhookId }), noOp('No Operation')]),
+			chain('Bench Verification Webhook Trigger', [await resultsTrigger(instance, { webhookId: resultsWebhookId }), noOp('No Operation')]),
 		]);
 
 		server = await instance.startServer({ env: settings.n8nEnv });

@@ -3,10 +3,9 @@
 // {name}) -> the node under test. Built in code so N, the base URL and the credential are exact.
 
 const { NAME_EXPRESSION } = require('./names');
-const { node, chain, manualTrigger, noOp } = require('../../test/e2e/lib/workflows');
+const { node, action, chain, manualTrigger, noOp } = require('../../test/e2e/lib/workflows');
 
 const CREDENTIAL_TYPE = 'verificationServicesApi';
-const AML_TYPE = 'n8n-nodes-verification-services.verificationServices';
 const NODE_UNDER_TEST = 'Node Under Test';
 
 /** A Set node (version 3.4) whose output holds only the fields given. */
@@ -25,10 +24,10 @@ const head = (count) => [manualTrigger(), ...namesToItems(NAME_EXPRESSION(count)
 
 const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } });
 
-/** (a) this package's AML node, checkIndividual, default options unless `options` says otherwise. */
+/** (a) this package's node, AML Check Individual, default options unless `options` says otherwise. */
 function amlWorkflow({ id, name, count, credential, options = {} }) {
-	const parameters = { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options };
-	return chain(name, [...head(count), node({ name: NODE_UNDER_TEST, type: AML_TYPE, parameters, credentials: credentialRef(credential) })], { id });
+	const parameters = { operation: 'checkIndividual', name: '={{ $json.name }}', options };
+	return chain(name, [...head(count), action({ name: NODE_UNDER_TEST, resource: 'aml', parameters, credentials: credentialRef(credential) })], { id });
 }
 
 /**
@@ -94,12 +93,12 @@ function sameOutputWorkflow({ id, name, count }) {
 }
 
 /**
- * (d) Address Verification at version 2, Verify Address for every name (its answer has 21 fields),
+ * (d) this package's node, Address Verify Address, for every name (its answer has 21 fields),
  * with Simplify on (the default, 8 fields kept) or off (the whole answer): what Simplify saves.
  */
 function addressWorkflow({ id, name, count, credential, options = {} }) {
 	const parameters = { operation: 'verify', country: 'DE', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: '={{ $json.name }}', simple: options.simple !== false };
-	const address = node({ name: NODE_UNDER_TEST, type: 'n8n-nodes-verification-services.verificationAddress', typeVersion: 2, parameters, credentials: credentialRef(credential) });
+	const address = action({ name: NODE_UNDER_TEST, resource: 'address', parameters, credentials: credentialRef(credential) });
 	return chain(name, [...head(count), address], { id });
 }
 
@@ -129,4 +128,4 @@ function sameAddressOutputWorkflow({ id, name, count }) {
 	return chain(name, [...head(count), setNode(NODE_UNDER_TEST, assignments)], { id });
 }
 
-module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, namesToItems, NODE_UNDER_TEST, CREDENTIAL_TYPE, AML_TYPE };
+module.exports = { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, namesToItems, NODE_UNDER_TEST, CREDENTIAL_TYPE };

@@ -18,9 +18,8 @@ const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sa
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
-const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
-const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = e2eVersions();
 
 const AML = 'POST /aml/checkIndividual';
@@ -34,17 +33,17 @@ const log = (message) => defaultLog(`[edges] ${message}`);
 const workflow = (id, tested) => perRefWorkflow(id, ['order-1'], [tested]);
 
 const screen = (options = {}) =>
-	node({
+	action({
 		name: 'Screen',
-		type: `${PACKAGE}.verificationAml`,
+		resource: 'aml',
 		parameters: { operation: 'checkIndividual', name: '=Person {{ $json.refs }}', options },
 		credentials: CREDENTIAL,
 	});
 
 const deposit = () =>
-	node({
+	action({
 		name: 'Deposit',
-		type: `${PACKAGE}.verificationPayments`,
+		resource: 'payments',
 		parameters: {
 			operation: 'challengeDeposit',
 			amount: '0.01',
@@ -60,9 +59,9 @@ const deposit = () =>
 
 /** The emulator's credential by name (localhost), so that SSRF protection's host name allow-list has a name to match. */
 const BY_NAME = { id: 'e2e-sandbox-by-name', name: 'Verification Services (sandbox emulator, by name)' };
-const screenListed = node({
+const screenListed = action({
 	name: 'Screen',
-	type: `${PACKAGE}.verificationAml`,
+	resource: 'aml',
 	parameters: { operation: 'checkIndividual', name: 'Viktor Sanctioned', options: {} },
 	credentials: { verificationServicesApi: BY_NAME },
 });

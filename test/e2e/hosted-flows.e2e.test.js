@@ -3,8 +3,8 @@
 // and 1.123) against the sandbox emulator, as their users run them: the sign-up page or the shop
 // posts to the example's webhook and gets the link back; the person or payer finishes in the
 // provider's pages (the emulator's control call ends the journey; the test opens the payment's
-// redirect URL as the payer); the provider delivers the signed result to the Verification Webhook
-// Trigger, and the second part of the example runs: the verdict into the data table
+// redirect URL as the payer); the provider delivers the signed result to the example's trigger
+// (source signedResult), and the second part of the example runs: the verdict into the data table
 // identity_journeys, the payment's status read back and its outcome branched on.
 // n8n 1.123's Data Table node cannot name a table: there the test points it at the table's id, as a
 // 1.x user picks the table from the list.
@@ -16,7 +16,7 @@ const { SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { nodeOutput } = require('./lib/instance');
 const { dataTableRows } = require('./lib/data-tables');
 const { startExampleServer } = require('./lib/example-server');
-const { EXAMPLE_CREDENTIALS, readExample: example } = require('./lib/workflows');
+const { EXAMPLE_CREDENTIALS, TRIGGER_TYPE, readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
 const { emulatorControl } = util;
 const { closeSuite, control, postJson, waitUntil } = require('./trigger-helpers');
@@ -29,8 +29,8 @@ const TABLE = 'identity_journeys';
 const versions = util.e2eVersions();
 const log = (msg) => util.defaultLog(`[hosted-flows] ${msg}`);
 
-/** The production URL of an example's Verification Webhook Trigger. */
-const triggerUrl = (base, workflow) => `${base}/webhook/${workflow.nodes.find((n) => n.type.endsWith('.verificationWebhookTrigger')).webhookId}/webhook`;
+/** The production URL of an example's trigger on signed results. */
+const triggerUrl = (base, workflow) => `${base}/webhook/${workflow.nodes.find((n) => n.type === TRIGGER_TYPE && n.parameters.source === 'signedResult').webhookId}/webhook`;
 
 /** What each verdict leaves in the data table. */
 const VERDICTS = {

@@ -17,9 +17,8 @@ const assert = require('node:assert/strict');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions, waitUntil } = require('./lib/util');
-const { node, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
 
-const PACKAGE = 'n8n-nodes-verification-services';
 const VERSIONS = e2eVersions();
 
 const REFS = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5'];
@@ -34,13 +33,13 @@ const tagged = (tag) => `={{ '${tag}-' + $json.refs }}`;
 const taggedInvalidFirst = (tag, invalid) => `={{ $json.refs === 'p-1' ? '${invalid}' : '${tag}-' + $json.refs }}`;
 
 /**
- * The four operations: their node, route, the body path that carries the item's tag, the output
+ * The four operations: their resource, route, the body path that carries the item's tag, the output
  * field that holds the receipt, and their parameters with the tag expression `value` in that field.
  */
 const OPERATIONS = {
 	deposit: {
 		label: 'Challenge Deposit',
-		type: 'verificationPayments',
+		resource: 'payments',
 		route: 'POST /payments/challenge-deposit',
 		bodyPath: 'description',
 		receipt: (json) => json.transactionId,
@@ -59,7 +58,7 @@ const OPERATIONS = {
 	},
 	payment: {
 		label: 'Initiate Payment',
-		type: 'verificationPayments',
+		resource: 'payments',
 		route: 'POST /payments/initiate',
 		bodyPath: 'referenceId',
 		receipt: (json) => json.requestId,
@@ -76,7 +75,7 @@ const OPERATIONS = {
 	},
 	journey: {
 		label: 'Start Hosted Journey',
-		type: 'verificationDocument',
+		resource: 'document',
 		route: 'POST /sdk/universal/handshake',
 		bodyPath: 'validationData.fullName',
 		receipt: (json) => json.transactionId ?? json.transaction_id,
@@ -84,7 +83,7 @@ const OPERATIONS = {
 	},
 	otp: {
 		label: 'Send OTP',
-		type: 'verificationPhone',
+		resource: 'phone',
 		route: 'POST /phone-service/verification',
 		bodyPath: 'externalId',
 		receipt: (json) => json.referenceId,
@@ -95,9 +94,9 @@ const OPERATIONS = {
 /** A node of `op` for one case: its name is "<Label> <tag>", its tag in every request it sends. */
 function caseNode(key, tag, onError, parameters) {
 	const op = OPERATIONS[key];
-	return node({
+	return action({
 		name: `${op.label} ${tag}`,
-		type: `${PACKAGE}.${op.type}`,
+		resource: op.resource,
 		parameters: parameters ?? op.parameters(tagged(tag)),
 		credentials: CREDENTIAL,
 		onError,
@@ -113,9 +112,9 @@ const continueNodes = [
 	caseNode('otp', 'inv', 'continueRegularOutput', OPERATIONS.otp.parameters(tagged('inv'), "={{ $json.refs === 'p-1' ? '12' : '436601234567' }}")),
 ];
 /** 5 deposits one at a time, no Retry On Fail: stopped while the first is on the wire. */
-const cancelDeposit = node({
+const cancelDeposit = action({
 	name: 'Deposit cancel',
-	type: `${PACKAGE}.verificationPayments`,
+	resource: 'payments',
 	parameters: { ...OPERATIONS.deposit.parameters(tagged('cancel')), options: { maxConcurrentRequests: 1 } },
 	credentials: CREDENTIAL,
 });

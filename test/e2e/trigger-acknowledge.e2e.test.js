@@ -1,10 +1,10 @@
 'use strict';
-// What the two trigger nodes answer, and what n8n then runs, in a real n8n server (`n8n start`): a provider forgets whatever it got a 2xx for, and resends the rest.
+// What the trigger answers for each source, and what n8n then runs, in a real n8n server (`n8n start`): a provider forgets whatever it got a 2xx for, and resends the rest.
 //
 //   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/trigger-acknowledge.e2e.test.js
 //
-// Per n8n version: one instance, one server start, four workflows created through its REST API (QES
-// Onboarding Trigger with Fetch Verification Result and Only Statuses; Verification Webhook Trigger for
+// Per n8n version: one instance, one server start, four workflows created through its REST API (the
+// trigger on QES status pings with Fetch Verification Result and Only Statuses; on signed results for
 // all results; the same for payment results only, once refusing and once confirming unsigned ones),
 // each case on its own workflow's execution count. The flood sends TRIGGER_FLOOD_COUNT (default 100)
 // distinct signed journey results, 20 at a time: the answers and executions of deliveries that overlap

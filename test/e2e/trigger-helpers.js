@@ -18,22 +18,20 @@ const crypto = require('node:crypto');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, packageManifest } = require('./lib/instance');
-const { node, noOp, chain } = require('./lib/workflows');
+const { trigger, noOp, chain } = require('./lib/workflows');
 const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 
-const PACKAGE = 'n8n-nodes-verification-services';
 const QES_TRIGGER = 'QES Onboarding Trigger';
 const RESULTS_TRIGGER = 'Verification Webhook Trigger';
 const SECRET_HEADER = 'X-Verification-Webhook-Secret';
 const CONFIGURE = 'POST /onboarding/configureWebhook';
 
-/** A workflow of a QES Onboarding Trigger (its `options`) and a NoOp. */
-const qesWorkflow = (name, credentials, options) =>
-	chain(name, [node({ name: QES_TRIGGER, type: `${PACKAGE}.verificationQesTrigger`, typeVersion: 1, webhookId: crypto.randomUUID(), parameters: { options }, credentials }), noOp()]);
+/** A workflow of the trigger on QES status pings (its `options`) and a NoOp. */
+const qesWorkflow = (name, credentials, options) => chain(name, [trigger({ name: QES_TRIGGER, source: 'qesStatus', parameters: { options }, credentials }), noOp()]);
 
-/** A workflow of a Verification Webhook Trigger (`parameters`, `typeVersion`) and the nodes `after` it. */
-const resultsWorkflow = (name, credentials, parameters, { typeVersion = 1, after = [noOp()] } = {}) =>
-	chain(name, [node({ name: RESULTS_TRIGGER, type: `${PACKAGE}.verificationWebhookTrigger`, typeVersion, webhookId: crypto.randomUUID(), parameters, credentials }), ...after]);
+/** A workflow of the trigger on signed results (`parameters`) and the nodes `after` it. */
+const resultsWorkflow = (name, credentials, parameters, { after = [noOp()] } = {}) =>
+	chain(name, [trigger({ name: RESULTS_TRIGGER, source: 'signedResult', parameters, credentials }), ...after]);
 
 /**
  * A trigger suite, declared inside its describe(). Before its steps: the emulator and an n8n server of
@@ -186,7 +184,7 @@ async function nodeStaticData(server, workflowId, nodeName) {
 }
 
 /**
- * Waits until an activation of a QES Onboarding Trigger workflow has fully taken effect: the emulator
+ * Waits until an activation of a QES status trigger workflow has fully taken effect: the emulator
  * got `configureCount` configureWebhook calls, n8n serves the production URL (a header-less POST gets
  * the node's 401) and the node's static data holds the registration whose secretSha256 is the hash of
  * the secret the emulator stored. Then waits 1.5 s more and checks that no further configureWebhook
@@ -214,7 +212,7 @@ async function waitForActivation({ sandbox, server }, workflowId, url, configure
 }
 
 /**
- * Waits until a deactivation of a QES Onboarding Trigger workflow has fully taken effect: the
+ * Waits until a deactivation of a QES status trigger workflow has fully taken effect: the
  * production URL answers 404 and the node's static data no longer holds a registration.
  */
 async function waitForDeactivation(server, workflowId, url) {

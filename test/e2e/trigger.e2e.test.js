@@ -1,5 +1,5 @@
 'use strict';
-// QES Onboarding Trigger in a real n8n server (`n8n start`), against the sandbox emulator.
+// The trigger on QES status pings (source qesStatus) in a real n8n server (`n8n start`), against the sandbox emulator.
 //
 //   cd /work/main && npm run build && node --test test/e2e/trigger.e2e.test.js
 //
@@ -43,7 +43,7 @@ const {
 } = require('./trigger-helpers');
 
 for (const version of e2eVersions()) {
-	describe(`QES Onboarding Trigger in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version})`, () => {
+	describe(`Trigger on QES status pings in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version})`, () => {
 		// `off` is the same trigger with Ignore Duplicates Within 0, activated later.
 		const suite = triggerSuite({
 			version,

@@ -14,7 +14,7 @@ const path = require('node:path');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
 const { freshFetch, e2eVersions } = require('./lib/util');
-const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
+const { action, chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 
 const VERSIONS = e2eVersions();
 
@@ -41,10 +41,9 @@ for (const version of VERSIONS) {
 					typeVersion: 1,
 					parameters: { operation: 'read', fileSelector: path.join(folder, 'front.png'), options: {} },
 				}),
-				node({
+				action({
 					name: 'Add Image',
-					type: 'n8n-nodes-verification-services.verificationDocument',
-					typeVersion: 1,
+					resource: 'document',
 					parameters: { operation: 'addImage', journeyId: 'j-1', imageSide: 'front', imageSource: 'binary', binaryPropertyName: 'data' },
 					credentials: SANDBOX_CREDENTIAL_REF,
 				}),

@@ -1,11 +1,12 @@
 'use strict';
-// Verification Webhook Trigger in a real n8n server (`n8n start`); the sandbox emulator plays the
-// provider: it signs and delivers hosted journey and payment results, resends them, and forges them.
+// The trigger on signed results (source signedResult) in a real n8n server (`n8n start`); the sandbox
+// emulator plays the provider: it signs and delivers hosted journey and payment results, resends them,
+// and forges them.
 //
 //   npm run build && node --test --test-reporter=spec test/e2e/webhook-trigger.e2e.test.js
 //
 // Per n8n version: one instance, one server start, then everything through the REST API (the credential
-// and three workflows too) and the emulator's controls; a second server start on the same
+// and two workflows too) and the emulator's controls; a second server start on the same
 // user folder, with N8N_PAYLOAD_SIZE_MAX=2, for the restart checks and n8n's own body limit. The tests
 // of a describe build on each other (execution counts), so they run in order and a later one is
 // skipped when an earlier one failed. Executions are counted without their data; one is fetched by
@@ -32,14 +33,13 @@ const WAIT_SECONDS = 6;
 const waitNode = (seconds) => node({ name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' } });
 
 for (const version of e2eVersions()) {
-	describe(`Verification Webhook Trigger in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version})`, () => {
+	describe(`Trigger on signed results in a running n8n ${version === 'v2' ? '2.x' : '1.x'} (${version})`, () => {
 		const suite = triggerSuite({
 			version,
 			name: 'webhook-trigger',
 			workflows: ({ webhook: credentials }) => ({
 				main: resultsWorkflow(`Signed results (${version})`, credentials, {}),
 				payments: resultsWorkflow(`Payment results, then a wait (${version})`, credentials, { events: 'paymentResult' }, { after: [waitNode(WAIT_SECONDS), noOp()] }),
-				v2: resultsWorkflow(`Signed results, trigger version 2 (${version})`, credentials, {}, { typeVersion: 2 }),
 			}),
 		});
 		const { step, ids, urls } = suite;
@@ -85,30 +85,24 @@ for (const version of e2eVersions()) {
 			assert.ok(!everything.includes(SANDBOX_CUSTOMER_ID), 'nor the customer id');
 		});
 
-		step('30+ forged copies of one result are answered 401 by either trigger version, all alike, and start nothing (n8n answers version 2 a body no longer JSON with 422); the genuine one then starts one execution', async () => {
-			await suite.activate(ids.v2, urls.v2);
+		step('30+ forged copies of one result are answered 401, all alike, and start nothing (n8n answers a body it no longer reads as JSON with 422); the genuine one then starts one execution', async () => {
 			const forgeries = await emulator('GET', '/results/forgeries');
 			assert.ok(forgeries.length >= 30, `the emulator forges ${forgeries.length} ways`);
 			const journey = { transactionId: `tx-forged-${version}`, success: 'PASS' };
-			for (const [url, trigger] of [[urls.main, 'version 1'], [urls.v2, 'version 2']]) {
-				await deliverTo(url);
-				const byN8n = [];
-				for (const { kind, what } of forgeries) {
-					const specs = [{ journey }];
-					// The same for a payment result and an encrypted (text/plain) body, a few ways each.
-					if (['otherSecret', 'bodyByteChanged', 'truncatedHex', 'noSignature', 'prefixedHex'].includes(kind)) specs.push({ payment: { referenceId: `ref-forged-${version}` } }, { rawBody: 'cGF5bG9hZA==', contentType: 'text/plain' });
-					for (const spec of specs) {
-						const res = await emulator('POST', '/results/forge', { kind, ...spec });
-						if (res.status === 422 && trigger === 'version 2') byN8n.push(kind);
-						else assert.deepEqual([res.status, res.answer], [401, { message: 'Unauthorized' }], `${trigger}, ${kind} (${what}), ${Object.keys(spec)[0]}: 401 that says nothing about why`);
-					}
+			const byN8n = [];
+			for (const { kind, what } of forgeries) {
+				const specs = [{ journey }];
+				// The same for a payment result and an encrypted (text/plain) body, a few ways each.
+				if (['otherSecret', 'bodyByteChanged', 'truncatedHex', 'noSignature', 'prefixedHex'].includes(kind)) specs.push({ payment: { referenceId: `ref-forged-${version}` } }, { rawBody: 'cGF5bG9hZA==', contentType: 'text/plain' });
+				for (const spec of specs) {
+					const res = await emulator('POST', '/results/forge', { kind, ...spec });
+					if (res.status === 422) byN8n.push(kind);
+					else assert.deepEqual([res.status, res.answer], [401, { message: 'Unauthorized' }], `${kind} (${what}), ${Object.keys(spec)[0]}: 401 that says nothing about why`);
 				}
-				suite.log(`${trigger}: ${forgeries.length} forgeries refused; n8n answered 422 to: ${byN8n.join(', ') || 'none'}`);
 			}
+			suite.log(`${forgeries.length} forgeries refused; n8n answered 422 to: ${byN8n.join(', ') || 'none'}`);
 			assert.equal(await countExecutions(suite.server, ids.main), executionsOfMain, 'no execution so far');
-			assert.equal(await countExecutions(suite.server, ids.v2), 0, 'none of version 2');
 
-			await deliverTo(urls.main);
 			const { delivery } = await emulator('POST', '/results/journey', journey);
 			assert.deepEqual(delivery.attempts.map((a) => a.status), [200], 'the genuine result is accepted');
 			const [id] = await expectNewExecutions(1);
@@ -193,7 +187,7 @@ for (const version of e2eVersions()) {
 			await suite.server.deactivateWorkflow(ids.payments);
 		});
 
-		step('after an n8n restart (N8N_PAYLOAD_SIZE_MAX=2) the memory is gone (it is the process\'s): the first resend of an earlier result starts once more, the later ones and a rebuilt body nothing; a body over n8n\'s own limit is 413', async () => {
+		step('after an n8n restart (N8N_PAYLOAD_SIZE_MAX=2) the memory is gone (it is the process\'s): the first resend of an earlier result starts once more, the later ones and a rebuilt body nothing', async () => {
 			await deliverTo(urls.main);
 			const { delivery } = await emulator('POST', '/results/journey', { transactionId: `tx-restart-${version}`, success: 'FLAG' });
 			assert.ok(isStarted(delivery.attempts[0].answer));
@@ -213,52 +207,35 @@ for (const version of e2eVersions()) {
 			assert.ok(isDuplicate(rebuilt.delivery.attempts[0].answer), `rebuilt body: ${JSON.stringify(rebuilt.delivery.attempts)}`);
 			await expectNewExecutions(1);
 
-			const overN8nLimit = `{"referenceId":"ref-3mb-${version}","status":"SUCCESS","pad":"${'y'.repeat(3_000_000)}"}`;
-			const big = await emulator('POST', '/results/raw', { rawBody: overN8nLimit, retries: 0 });
-			assert.deepEqual(big.delivery.attempts.map((a) => [a.status, a.answer]), [[413, { message: 'Payload Too Large' }]], 'over N8N_PAYLOAD_SIZE_MAX');
-			assert.equal(await countExecutions(suite.server, ids.main), executionsOfMain, 'nothing started');
-
 			const fresh = await emulator('POST', '/results/journey', { transactionId: `tx-after-restart-${version}` });
 			assert.ok(isStarted(fresh.delivery.attempts[0].answer), 'a new result still starts');
 			await expectNewExecutions(1);
 		});
 
-		// Version 2 leaves reading the body to n8n (no per-request expression for $parameter.options):
-		// the same signed bytes must give the same answer and the same item as version 1.
-		step('version 2: the same signed encrypted result starts it with the same item as version 1; JSON that is not JSON is n8n\'s 422', async () => {
-			let executionsOfV2 = 0;
-			const expectNewV2Executions = async (more) => await settle(suite.server, ids.v2, (executionsOfV2 += more), { fresh: more });
-			/** Sends the same signed bytes to version 1 (main workflow) and version 2; returns both answers. */
-			const toBoth = async (spec) => {
-				const answers = [];
-				for (const url of [urls.main, urls.v2]) {
-					await deliverTo(url);
-					answers.push((await emulator('POST', '/results/raw', { retries: 0, ...spec })).delivery.attempts.map((a) => [a.status, a.answer]));
-				}
-				await deliverTo(urls.main);
-				return answers;
-			};
-
-			// A signed JSON journey result gives version 2 the same item as version 1: the golden workflows
-			// trigger-webhook and trigger-webhook-v2 record the same items. Here an encrypted (text/plain) one.
+		// n8n reads the body before the node (the trigger is a version-2 webhook node); the node checks the
+		// signature on the exact bytes that arrived (req.rawBody).
+		step('a signed encrypted result starts it with the exact text the provider sent; correctly signed JSON that is not JSON is n8n\'s 422 before the node runs', async () => {
+			await deliverTo(urls.main);
 			const encrypted = crypto.randomBytes(300).toString('base64');
-			const [v1Answer, v2Answer] = await toBoth({ rawBody: encrypted, contentType: 'text/plain' });
-			assert.deepEqual(v1Answer, [[200, { received: true, started: true }]], 'version 1 started');
-			assert.deepEqual(v2Answer, v1Answer, 'version 2 answers as version 1');
-			const [v1Id] = await expectNewExecutions(1);
-			const [v2Id_] = await expectNewV2Executions(1);
-			const [v1Item, item] = [(await triggerItem(v1Id)).item, (await triggerItem(v2Id_)).item];
-			assert.deepEqual(item, v1Item, "version 2's item is version 1's");
-			assert.deepEqual(item, { body: encrypted, resultType: 'encrypted' }, 'the exact text the provider sent');
+			const sent = await emulator('POST', '/results/raw', { rawBody: encrypted, contentType: 'text/plain', retries: 0 });
+			assert.deepEqual(sent.delivery.attempts.map((a) => [a.status, a.answer]), [[200, { received: true, started: true }]], 'started');
+			const [id] = await expectNewExecutions(1);
+			assert.deepEqual((await triggerItem(id)).item, { body: encrypted, resultType: 'encrypted' }, 'the exact text the provider sent');
 
-			// Correctly signed, but not JSON: version 1 starts it as text (its bytes were signed), n8n
-			// answers version 2 with 422 before the node runs (no provider sends this as a result).
-			const [v1Broken, v2Broken] = await toBoth({ rawBody: '{"transactionId":"tx-broken"', contentType: 'application/json' });
-			assert.deepEqual(v1Broken, [[200, { received: true, started: true }]], 'version 1 starts it');
-			assert.equal(v2Broken[0][0], 422, 'version 2: n8n answers 422');
-			await expectNewExecutions(1);
-			await settle(suite.server, ids.v2, executionsOfV2);
-			await suite.server.deactivateWorkflow(ids.v2);
+			// No provider sends this as a result.
+			const broken = await emulator('POST', '/results/raw', { rawBody: '{"transactionId":"tx-broken"', contentType: 'application/json', retries: 0 });
+			assert.equal(broken.delivery.attempts[0].status, 422, 'n8n answers 422');
+			await settle(suite.server, ids.main, executionsOfMain);
+		});
+
+		// n8n parses a JSON body before the trigger runs (node version 2), so over its own limit n8n
+		// answers 500 itself; the trigger never sees the delivery, and nothing starts.
+		step('a JSON body over n8n\'s own limit (N8N_PAYLOAD_SIZE_MAX=2, since the restart) starts nothing: n8n answers 500', async () => {
+			await deliverTo(urls.main);
+			const overN8nLimit = `{"referenceId":"ref-3mb-${version}","status":"SUCCESS","pad":"${'y'.repeat(3_000_000)}"}`;
+			const big = await emulator('POST', '/results/raw', { rawBody: overN8nLimit, retries: 0 });
+			await settle(suite.server, ids.main, executionsOfMain);
+			assert.deepEqual(big.delivery.attempts.map((a) => a.status), [500], 'over N8N_PAYLOAD_SIZE_MAX');
 		});
 	});
 }

@@ -25,8 +25,9 @@ function isTooLarge(error: unknown): boolean {
 /**
  * The exact body bytes, the only input the signature is checked on. A body over MAX_BODY_BYTES, by
  * its Content-Length before anything is read, or by what arrived, or over n8n's own limit
- * (N8N_PAYLOAD_SIZE_MAX, which n8n would otherwise answer with a 500), is `tooLarge`; a body that
- * could not be read (the sender went away mid-body) is `unreadable`.
+ * (N8N_PAYLOAD_SIZE_MAX) when n8n left it unread (a content type it does not parse; a JSON, text,
+ * form or XML body over that limit n8n refuses with a 500 before the trigger runs), is `tooLarge`;
+ * a body that could not be read (the sender went away mid-body) is `unreadable`.
  */
 export async function readDeliveryBody(req: DeliveryRequest): Promise<BodyRead> {
 	const declared = Number(req.headers['content-length']);

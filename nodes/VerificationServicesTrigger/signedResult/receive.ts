@@ -38,7 +38,7 @@ const KEY_CHARS = 24;
 
 /**
  * One delivery, in this order; every refusal and every "not started" is answered at once:
- *  1. size: a body over 5 MiB (or over n8n's own limit) -> 413;
+ *  1. size: a body over 5 MiB (or over n8n's own limit, when n8n left it unread) -> 413;
  *  2. signature: header Signature must be the hex HMAC-SHA256 of the raw body bytes with the
  *     credential's signing secret -> else 401 `{"message":"Unauthorized"}`, whatever was wrong;
  *     except a delivery without the header under Unsigned Payment Results = Confirm With the API,

@@ -8,9 +8,12 @@ const { newId } = require('./instance');
 
 let nodeCounter = 0;
 
+/** The package's node types. */
+const ACTION_TYPE = 'n8n-nodes-verification-services.verificationServices';
+const TRIGGER_TYPE = 'n8n-nodes-verification-services.verificationServicesTrigger';
+
 /**
- * A node object. `type` is the full n8n type ('n8n-nodes-base.set',
- * 'n8n-nodes-verification-services.verificationAml', ...).
+ * A node object. `type` is the full n8n type ('n8n-nodes-base.set', ACTION_TYPE, ...).
  * @param {{ name: string, type: string, typeVersion?: number, parameters?: object,
  *   credentials?: Record<string, {id: string, name: string}>, position?: [number, number], extra?: object }} spec
  */
@@ -27,6 +30,12 @@ function node({ name, type, typeVersion = 1, parameters = {}, credentials, posit
 	if (credentials) n.credentials = credentials;
 	return n;
 }
+
+/** The package's action node (its only version, 1) for `resource`: `parameters` hold the operation and its fields. */
+const action = ({ resource, parameters = {}, ...spec }) => node({ ...spec, type: ACTION_TYPE, typeVersion: 1, parameters: { resource, ...parameters } });
+
+/** The package's trigger (its only version, 2) for `source` with `parameters`. */
+const trigger = ({ source, parameters = {}, ...spec }) => node({ webhookId: crypto.randomUUID(), ...spec, type: TRIGGER_TYPE, typeVersion: 2, parameters: { source, ...parameters } });
 
 const manualTrigger = (name = 'Manual Trigger') => node({ name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1 });
 
@@ -106,4 +115,4 @@ const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTI
 /** The examples' API credential pointed at the emulator at `baseUrl`. */
 const sandboxCredential = (baseUrl) => ({ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: baseUrl } });
 
-module.exports = { node, manualTrigger, noOp, webhookTrigger, chain, perRefWorkflow, exampleVariant, readExample, EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF, sandboxCredential };
+module.exports = { ACTION_TYPE, TRIGGER_TYPE, node, action, trigger, manualTrigger, noOp, webhookTrigger, chain, perRefWorkflow, exampleVariant, readExample, EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF, sandboxCredential };
