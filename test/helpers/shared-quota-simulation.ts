@@ -79,6 +79,8 @@ interface SharedQuotaScenario {
 	/** From taking an execution to its first request (n8n starting it, the node reading its items); default 0. */
 	pageStartMs?: number;
 	seed?: number;
+	/** A busy n8n: its event loop stalls now and then (mean gap, longest stall), and what it admitted meanwhile leaves at once when the stall ends. */
+	stalls?: { everyMs: number; maxMs: number };
 }
 
 /**
@@ -144,6 +146,20 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 		return together > scenario.quota ? 'together' : 'jitter';
 	};
 
+	const stallOf = new Map<Pacer, { from: number; to: number }>();
+	/** How long a request admitted now waits for its process's event loop. */
+	const stallLeft = (pacer: Pacer): number => {
+		if (!scenario.stalls) return 0;
+		const now = clock.now();
+		let stall = stallOf.get(pacer) ?? { from: now, to: now };
+		while (stall.to <= now) {
+			const from = stall.to + -Math.log(1 - random()) * scenario.stalls.everyMs;
+			stall = { from, to: from + random() * scenario.stalls.maxMs };
+		}
+		stallOf.set(pacer, stall);
+		return now >= stall.from ? stall.to - now : 0;
+	};
+
 	const sendItem = async (pacer: Pacer): Promise<void> => {
 		const sendings: Sendings = { sent: 0, timeouts: 0, renewed: false, cancelled: false, now: 0, jitter: 0.5 };
 		for (;;) {
@@ -153,6 +169,7 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 			sendings.sent++;
 			sent++;
 			const tripMs = scenario.latencyMs + scenario.latencySpreadMs * random();
+			await clock.sleep(stallLeft(pacer));
 			await clock.sleep(tripMs / 2);
 			const retryAfter = api.take(clock.now());
 			await clock.sleep(tripMs / 2);

@@ -35,6 +35,16 @@ describe('processes sharing one quota (simulated)', () => {
 		expect(outcome.ofIdeal).toBeLessThanOrEqual(1.3);
 	});
 
+	it('a busy n8n (its event loop stalls up to 300 ms, every 2 s on average): 10,000 items at 50 requests/s on two workers within 1.15x, at most 1.5 % answered 429', async () => {
+		// What the admitted requests do after a stall: they leave together, and the API's second holds more
+		// than the pace allowed. Each such 429 lowers the hold, so the pace drifts below the quota: the
+		// bench's queue-mode book on a loaded machine (bench/results.md). Before the hold: 3.2 %, 1.09x.
+		const outcome = await simulateSharedQuota({ quota: 50, processes: 2, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500, stalls: { everyMs: 2000, maxMs: 300 }, ...latency });
+		expect(outcome.failed).toBe(0);
+		expect(outcome.ofIdeal).toBeLessThanOrEqual(1.15);
+		expect(outcome.rateLimited).toBeLessThanOrEqual(outcome.sent * 0.015);
+	});
+
 	it('one process alone still learns an unknown quota: 10,000 items at 50 requests/s within 1.05x', async () => {
 		const outcome = await simulateSharedQuota({ quota: 50, processes: 1, executions: [10_000], ...latency });
 		expect(outcome.failed).toBe(0);
