@@ -218,7 +218,7 @@ describe('Pacer', () => {
 		expect(times[0] - start).toBe(60_000);
 	});
 
-	it('climbs back to just under the pace that drew the 429 and holds it; only a quiet spell lets it probe past', async () => {
+	it('climbs back along the cubic curve while it has requests to send, past the pace that drew the 429', async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(clock);
 		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
@@ -231,13 +231,11 @@ describe('Pacer', () => {
 			release(pacer);
 			return pacer.rate;
 		};
-		// Back at 97 % of the 20 accepted within a second, and held there for 200 requests at that pace
-		// (200 / 19.4 = 10.3 s of requests), then climbing past it along the cubic curve.
-		expect(await rateAfter(1_000)).toBeCloseTo(19.4, 5);
-		expect(await rateAfter(9_000)).toBeCloseTo(19.4, 5);
-		const probing = await rateAfter(2_000);
-		expect(probing).toBeGreaterThan(19.4);
-		expect(probing).toBeLessThan(20);
+		// Back at the 20 accepted after cbrt(20 x 0.05 / 0.1) = 2.15 s of requests, then beyond it.
+		const early = await rateAfter(1_000);
+		expect(early).toBeGreaterThan(19.5);
+		expect(early).toBeLessThan(20);
+		expect(await rateAfter(1_500)).toBeCloseTo(20, 0);
 		expect(await rateAfter(8_000)).toBeGreaterThan(60);
 	});
 

@@ -22,28 +22,13 @@ const DECREASE_FACTOR = 0.95;
 const SHORT_RETRY_AFTER_MS = 2_000;
 /**
  * After a decrease the pace climbs back along a cubic curve (CUBIC, as in TCP): quickly at first,
- * flat around the pace that drew the 429 (where it is held, HOLD_FACTOR), and after a quiet spell
- * faster and faster beyond it, so a worker takes the capacity back soon after the others stop. The
- * curve is in requests per second (per period of the quota: the longer of 1 s and the Retry-After),
- * the same for every process, so a process with a small share gains as much per probe as one with a
- * large share.
+ * flat around the pace that drew the 429, then faster and faster beyond it, so a worker takes the
+ * capacity back soon after the others stop. The curve is in requests per second (per period of the
+ * quota: the longer of 1 s and the Retry-After), the same for every process, so processes that share
+ * a quota converge to fair shares whatever they learnt first: the one with the smaller pace is back
+ * at it sooner and grows past it while the others are still cautious.
  */
 const CUBIC_GROWTH = 0.1;
-/**
- * After a 429 the pace climbs back to this share of the rate the API refused, and stays there: a 429
- * is proof of where the quota is, so climbing past it again would only draw the next ones, and pacing
- * right at it draws them from timing alone (a request a few ms early or late puts one more into the
- * API's second). 3 % of a second is more than the spread of the requests' travel times.
- */
-const HOLD_FACTOR = 0.97;
-/**
- * Only a quiet spell (no 429) of QUIET_REQUESTS requests at the held pace, and at least QUIET_MIN_MS,
- * lets the pace climb past the refused rate: a probe whether the quota moved (another worker finished).
- * A probe that finds the quota where it was costs a 429 or two; counted in requests, not seconds, the
- * probes cost about the same share of the requests (0.5 to 1 %) at any quota and any share of it.
- */
-const QUIET_REQUESTS = 200;
-const QUIET_MIN_MS = 5_000;
 /** After this long without a request the pacer forgets what it learnt and starts unthrottled again. */
 const FORGET_MS = 60_000;
 /** The pace after a 429 when the API accepted nothing of this process yet. */
@@ -56,8 +41,6 @@ export interface Admission {
 	atMs: number;
 	/** Successes of the account counted when the request was admitted. */
 	delivered: number;
-	/** Requests this process admitted in the second up to this one: its sending rate, as the API counted it. */
-	sentInSecond?: number;
 }
 
 /**
@@ -72,10 +55,9 @@ export interface Admission {
  *   the same way but pause nothing: only the refused request waits and is sent again, so a worker
  *   that shares the quota loses one request, not a second of its share. A long Retry-After (a quota
  *   per minute or hour) still pauses every request. The pace then climbs back along a cubic curve
- *   (CUBIC_GROWTH) to just under the rate that was refused (HOLD_FACTOR) and stays there; only after
- *   a quiet spell (QUIET_REQUESTS) does it probe past it, so that one process takes the capacity back
- *   once others sharing the quota (queue-mode workers) stop. The curve and the quiet spell stand still
- *   while the pacer is idle; a pacer idle for a minute forgets the pace.
+ *   (CUBIC_GROWTH), so processes that share the quota (queue-mode workers) converge to fair shares and
+ *   one takes the capacity back soon after the others stop. The curve stands still while the pacer is
+ *   idle; a pacer idle for a minute forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -88,10 +70,6 @@ export class Pacer {
 	/** The rate the API accepted when it last answered 429: the top of the recovery curve. */
 	private ceilingRate = 0;
 	private decreasedAtMs = 0;
-	/** The pace held after a 429 until the quiet spell is over: just under the rate that was refused. */
-	private holdRate = 0;
-	/** End of the quiet spell: the pace may climb past the refused rate from then on. -Infinity: no hold (the ceiling is a guess). */
-	private holdUntilMs = Number.NEGATIVE_INFINITY;
 	/** The quota's period as the last 429 told it: the longer of 1 s and its Retry-After. */
 	private periodMs = BURST_MS;
 	/** 429s for requests admitted before this answer the same overshoot as the last decrease. */
@@ -99,7 +77,6 @@ export class Pacer {
 	/** Since when no request is in flight or waiting (undefined: busy). */
 	private idleSinceMs: number | undefined;
 	private readonly recentSuccesses: number[] = [];
-	private readonly recentAdmissions: number[] = [];
 	private deliveredCount = 0;
 	private inFlightCount = 0;
 	/** Callers inside admit(), waiting for a slot or for room. */
@@ -141,10 +118,7 @@ export class Pacer {
 				if (start <= now) {
 					this.nextSlotMs = now + Math.max(fixedIntervalMs, this.adaptiveIntervalMs);
 					this.inFlightCount++;
-					this.recentAdmissions.push(now);
-					while (this.recentAdmissions[0] <= now - BURST_MS) this.recentAdmissions.shift();
-					const sentInSecond = this.recentAdmissions.length;
-					return { atMs: now, delivered: this.deliveredCount, sentInSecond };
+					return { atMs: now, delivered: this.deliveredCount };
 				}
 				await this.clock.sleep(start - now, signal);
 			}
@@ -208,22 +182,11 @@ export class Pacer {
 		// Nothing accepted (another process holds the quota): half the pace, or 10 requests/s at first.
 		const guess = unknownPace ? FIRST_GUESS_RATE : this.rate / 2;
 		// A 429 is proof the current pace was too fast: never speed up on one.
-		const refusedPace = this.rate;
-		this.ceilingRate = accepted > 0 ? Math.min(accepted, refusedPace) : guess;
+		this.ceilingRate = accepted > 0 ? Math.min(accepted, this.rate) : guess;
 		// The curve starts when requests go out again.
 		this.decreasedAtMs = pause ? now + waitMs : now;
 		this.periodMs = Math.max(BURST_MS, waitMs);
 		this.adaptiveIntervalMs = 1000 / (this.ceilingRate * DECREASE_FACTOR);
-		// The rate that was refused is what this process sent in the second before the refused request:
-		// `accepted` counts answers, which reach a busy n8n late and so read low. The first burst's
-		// sends (unthrottled) say nothing about the quota: there what was accepted is the measure.
-		const sent = unknownPace ? 0 : Math.min(admission.sentInSecond ?? 0, refusedPace);
-		this.holdRate = HOLD_FACTOR * Math.max(this.ceilingRate, sent);
-		// A guess (nothing of ours was accepted: another process holds the quota) proves nothing: no hold.
-		this.holdUntilMs =
-			accepted > 0
-				? this.decreasedAtMs + Math.max(QUIET_MIN_MS, (QUIET_REQUESTS * 1000) / this.holdRate)
-				: Number.NEGATIVE_INFINITY;
 	}
 
 	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
@@ -261,16 +224,7 @@ export class Pacer {
 		if (this.adaptiveIntervalMs === 0) return;
 		const periods = (now - this.decreasedAtMs) / this.periodMs;
 		const backAtCeiling = Math.cbrt((this.ceilingRate * (1 - DECREASE_FACTOR)) / CUBIC_GROWTH);
-		let rate = this.ceilingRate + CUBIC_GROWTH * (periods - backAtCeiling) ** 3;
-		// Held just under the refused rate until the quiet spell is over; then the probe starts from the
-		// held pace, slowly at first (the cubic's flat part).
-		const probingForMs = now - this.holdUntilMs;
-		if (probingForMs < 0) rate = Math.min(rate, this.holdRate);
-		else if (Number.isFinite(probingForMs))
-			rate = Math.max(
-				Math.min(rate, this.holdRate),
-				this.holdRate + CUBIC_GROWTH * (probingForMs / this.periodMs) ** 3,
-			);
+		const rate = this.ceilingRate + CUBIC_GROWTH * (periods - backAtCeiling) ** 3;
 		this.adaptiveIntervalMs = 1000 / rate;
 	}
 
@@ -291,9 +245,7 @@ export class Pacer {
 			return;
 		}
 		// Only the idle time after the curve started (a pause after a 429 starts it later).
-		const idleMs = Math.max(0, now - Math.max(idleSinceMs, this.decreasedAtMs));
-		this.decreasedAtMs += idleMs;
-		this.holdUntilMs += idleMs;
+		this.decreasedAtMs += Math.max(0, now - Math.max(idleSinceMs, this.decreasedAtMs));
 	}
 
 	private noteIdle(): void {
