@@ -76,15 +76,33 @@ interface SharedQuotaScenario {
 	/** From admission to answer; the API counts the request halfway. Spread by up to latencySpreadMs. */
 	latencyMs: number;
 	latencySpreadMs: number;
+	/** From taking an execution to its first request (n8n starting it, the node reading its items); default 0. */
+	pageStartMs?: number;
 	seed?: number;
+	/** A busy n8n: its event loop stalls now and then (mean gap, longest stall), and what it admitted meanwhile leaves at once when the stall ends. */
+	stalls?: { everyMs: number; maxMs: number };
 }
+
+/**
+ * Why a request was answered 429, judged when it was admitted:
+ * - unknownQuota: its process had no pace yet (the first burst, or after forgetting);
+ * - pastRefusal: its process paced faster than when it last drew a 429 (the climb overshooting);
+ * - together: its process was below that, but the processes' paces added up to more than the quota;
+ * - jitter: the paces added up to the quota or less, yet the API's window held more (latency spread, a resend).
+ */
+export type RefusalCause = 'unknownQuota' | 'pastRefusal' | 'together' | 'jitter';
 
 interface SharedQuotaOutcome {
 	/** From the start until the last item was done, over the ideal: all items at the full quota. */
 	ofIdeal: number;
+	elapsedMs: number;
 	delivered: number;
+	/** Requests sent, resends included. */
+	sent: number;
 	/** Sendings answered 429. */
 	rateLimited: number;
+	/** The same, by cause. */
+	causes: Record<RefusalCause, number>;
 	/** Items that failed (429 after every retry). */
 	failed: number;
 	pacers: Pacer[];
@@ -115,17 +133,51 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 	let delivered = 0;
 	let rateLimited = 0;
 	let failed = 0;
+	let sent = 0;
+	const causes: Record<RefusalCause, number> = { unknownQuota: 0, pastRefusal: 0, together: 0, jitter: 0 };
+	const pacers = Array.from({ length: scenario.processes }, () => new Pacer(clock));
+	/** Per process: its pace when it last sent a request answered 429. */
+	const refusedRates = new Map<Pacer, number>();
+	const causeAtAdmission = (pacer: Pacer): RefusalCause => {
+		const rate = pacer.rate;
+		if (!Number.isFinite(rate)) return 'unknownQuota';
+		if (rate > (refusedRates.get(pacer) ?? Number.POSITIVE_INFINITY)) return 'pastRefusal';
+		const together = pacers.reduce((sum, other) => sum + (other.busy ? other.rate : 0), 0);
+		return together > scenario.quota ? 'together' : 'jitter';
+	};
+
+	const stallOf = new Map<Pacer, { from: number; to: number }>();
+	/** How long a request admitted now waits for its process's event loop. */
+	const stallLeft = (pacer: Pacer): number => {
+		if (!scenario.stalls) return 0;
+		const now = clock.now();
+		let stall = stallOf.get(pacer) ?? { from: now, to: now };
+		while (stall.to <= now) {
+			const from = stall.to + -Math.log(1 - random()) * scenario.stalls.everyMs;
+			stall = { from, to: from + random() * scenario.stalls.maxMs };
+		}
+		stallOf.set(pacer, stall);
+		return now >= stall.from ? stall.to - now : 0;
+	};
 
 	const sendItem = async (pacer: Pacer): Promise<void> => {
 		const sendings: Sendings = { sent: 0, timeouts: 0, renewed: false, cancelled: false, now: 0, jitter: 0.5 };
 		for (;;) {
 			const admission = await pacer.admit(0);
+			const rateAtAdmission = pacer.rate;
+			const cause = causeAtAdmission(pacer);
 			sendings.sent++;
+			sent++;
 			const tripMs = scenario.latencyMs + scenario.latencySpreadMs * random();
+			await clock.sleep(stallLeft(pacer));
 			await clock.sleep(tripMs / 2);
 			const retryAfter = api.take(clock.now());
 			await clock.sleep(tripMs / 2);
-			if (retryAfter !== undefined) rateLimited++;
+			if (retryAfter !== undefined) {
+				rateLimited++;
+				causes[cause]++;
+				refusedRates.set(pacer, rateAtAdmission);
+			}
 			const response =
 				retryAfter === undefined
 					? { statusCode: 200, headers: {}, body: {} }
@@ -146,12 +198,12 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 		}
 	};
 
-	const pacers = Array.from({ length: scenario.processes }, () => new Pacer(clock));
 	const queue = [...scenario.executions];
 	// A worker slot takes the next execution from the queue whenever it is free.
 	const slot = async (pacer: Pacer, p: number, s: number) => {
 		await clock.sleep(s * PICKUP_MS + (scenario.startMs?.[p] ?? p * 7));
 		for (let items = queue.shift(); items !== undefined; items = queue.shift()) {
+			await clock.sleep(scenario.pageStartMs ?? 0);
 			await forEachBounded(
 				Array.from({ length: items }, (_, i) => i),
 				() => pacer.inFlightWindow,
@@ -167,5 +219,5 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 	await clock.run();
 	await done;
 	const items = scenario.executions.reduce((a, b) => a + b, 0);
-	return { ofIdeal: elapsedMs / ((items * 1000) / scenario.quota), delivered, rateLimited, failed, pacers };
+	return { ofIdeal: elapsedMs / ((items * 1000) / scenario.quota), elapsedMs, delivered, sent, rateLimited, causes, failed, pacers };
 }

@@ -84,7 +84,8 @@ function buildHash(packageDir) {
  * @returns {Promise<{ nodesDir: string, buildError?: string }>}
  */
 async function installedPackage({ log }) {
-	const packageDir = REPO_ROOT;
+	// N8N_E2E_PACKAGE_DIR: another built checkout of this package (the bench compares old and new code).
+	const packageDir = process.env.N8N_E2E_PACKAGE_DIR ? path.resolve(process.env.N8N_E2E_PACKAGE_DIR) : REPO_ROOT;
 	packed ??= (async () => {
 		let buildError;
 		if (!fs.existsSync(path.join(packageDir, 'dist'))) {
