@@ -267,7 +267,7 @@ async function main() {
 	let modelMarkdown = '';
 	if (settings.groups.includes('model')) {
 		log('model: characters a model receives per tool call, Simplified vs Raw (bench/model)');
-		await runOrThrow('npx', ['jest', '--config', 'bench/model/jest.config.js'], { cwd: REPO_ROOT, timeoutMs: 5 * 60 * 1000 });
+		await runOrThrow('npx', ['jest', '--config', 'bench/model/jest.config.js', 'bench/model/characters.measure.ts'], { cwd: REPO_ROOT, timeoutMs: 5 * 60 * 1000 });
 		modelMarkdown = `\n${fs.readFileSync(path.join(WORK_DIR, 'model-characters.md'), 'utf8')}`;
 		if (settings.groups.every((g) => g === 'model')) {
 			process.stdout.write(modelMarkdown);
