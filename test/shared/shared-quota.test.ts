@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import { simulateSharedQuota } from '../helpers/shared-quota-simulation';
 
 // Queue-mode workers share one account's quota and nothing else: each has its own pacer and sees only
