@@ -1,19 +1,14 @@
 'use strict';
 // What the built package declares (dist/, npm run build first).
 
-const fs = require('node:fs');
 const path = require('node:path');
+
+const { packageNodes } = require('../../../scripts/lib/package-nodes');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** The description of every node package.json lists, built. */
-function nodeDescriptions() {
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-	return pkg.n8n.nodes.map((file) => {
-		const NodeClass = Object.values(require(path.join(REPO_ROOT, file))).find((v) => typeof v === 'function');
-		return new NodeClass().description;
-	});
-}
+const nodeDescriptions = () => packageNodes(REPO_ROOT).nodes.map((n) => n.description);
 
 /**
  * Every operation of the built action node, as "node.resource.operation", and every source of the
