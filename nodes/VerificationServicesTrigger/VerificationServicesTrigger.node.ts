@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { deliveryWebhooks } from '../shared/delivery/delivery-webhook';
+import { shownOnlyWhen } from '../shared/operation/node-properties';
 import { qesStatusSource } from './qesStatus/source';
 import { checkSigningSecret } from './signedResult/secret-check';
 import { signedResultSource } from './signedResult/source';
@@ -20,15 +21,8 @@ import type { TriggerSource } from './trigger-source';
 const sources: TriggerSource[] = [qesStatusSource, signedResultSource];
 
 /** The source's parameters, shown only when it is chosen (both have an Ignore Duplicates Within). */
-function shownFor(source: TriggerSource): INodeProperties[] {
-	return source.properties.map((property) => ({
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: { source: [source.value], ...property.displayOptions?.show },
-		},
-	}));
-}
+const shownFor = (source: TriggerSource): INodeProperties[] =>
+	source.properties.map((property) => shownOnlyWhen(property, 'source', source.value));
 
 function chosenSource(context: IHookFunctions | IWebhookFunctions): TriggerSource {
 	const value = context.getNodeParameter('source', qesStatusSource.value);

@@ -26,7 +26,9 @@ export function nodeProperties(resources: ResourceDefinition[]): INodeProperties
 	};
 	return [
 		picker,
-		...resources.flatMap((r) => resourceProperties(r).map((p) => inResource(p, r.value))),
+		...resources.flatMap((r) =>
+			resourceProperties(r).map((p) => shownOnlyWhen(p, 'resource', r.value)),
+		),
 		...toolOutputProperties,
 	];
 }
@@ -59,12 +61,19 @@ function resourceProperties(resource: ResourceDefinition): INodeProperties[] {
 	];
 }
 
-/** The property shown only when this resource is chosen (operation values repeat across resources). */
-function inResource(property: INodeProperties, resource: string): INodeProperties {
+/**
+ * The property shown only when `parameter` has this value, besides its own conditions: an operation,
+ * a resource (operation values repeat across resources), a trigger's source.
+ */
+export function shownOnlyWhen(
+	property: INodeProperties,
+	parameter: string,
+	value: string,
+): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};
 	return {
 		...property,
-		displayOptions: { ...displayOptions, show: { resource: [resource], ...displayOptions.show } },
+		displayOptions: { ...displayOptions, show: { [parameter]: [value], ...displayOptions.show } },
 	};
 }
 
@@ -104,16 +113,7 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 	const show = { operation: [op.value] };
 	const top = op.fields
 		.filter((f) => !(f.rule && f.additional))
-		.map((f) => {
-			const property = shownProperty(f);
-			return {
-				...property,
-				displayOptions: {
-					...property.displayOptions,
-					show: { ...show, ...property.displayOptions?.show },
-				},
-			};
-		});
+		.map((f) => shownOnlyWhen(shownProperty(f), 'operation', op.value));
 	const additional = op.fields.filter((f) => f.rule && f.additional).map(shownProperty);
 	const properties: INodeProperties[] = [...top];
 	if (additional.length) {
