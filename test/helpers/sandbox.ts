@@ -2,6 +2,7 @@ import axios from 'axios';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
+import { responseSha256 } from '../../nodes/shared/operation/evidence';
 import { resetPacers } from '../../nodes/shared/transport/pacing';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import { type RunNodeOptions, type RunNodeResult, runLoadOptions, runNode } from './n8n';
@@ -37,10 +38,15 @@ export interface Sandbox {
 	requests: (route: string) => Promise<RecordedRequest[]>;
 	close: () => Promise<void>;
 	/** runNode with the credential pointing at the emulator (`credentials` overrides some of its values). */
-	run: (node: INodeType, parameters: INodeParameters, options?: RunOptions) => Promise<RunNodeResult>;
+	run: (node: INodeType, parameters: INodeParameters, options?: RunOptions) => Promise<SandboxRunResult>;
 	/** runLoadOptions with the credential pointing at the emulator. */
 	loadOptions: (node: INodeType, method: string, parameters: INodeParameters) => Promise<INodePropertyOptions[]>;
 }
+
+export type SandboxRunResult = RunNodeResult & {
+	/** Each item's `evidence` of the first output (undefined where it has none), set aside from its json. */
+	evidence: Array<IDataObject | undefined>;
+};
 
 export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry'> & {
 	credentials?: Record<string, string>;
@@ -75,13 +81,15 @@ export async function startSandbox(): Promise<Sandbox> {
 		requests: async (route) => (await control.get('/requests', { params: { route } })).data,
 		close: async () => await server.close(),
 		run: async (node, parameters, { credentials, ...options } = {}) =>
-			await runNode({
-				node,
-				parameters,
-				credentials: { verificationServicesApi: { ...sandbox.credentials, ...credentials } },
-				credentialTypes: sandbox.credentialTypes,
-				...options,
-			}),
+			evidenceSetAside(
+				await runNode({
+					node,
+					parameters,
+					credentials: { verificationServicesApi: { ...sandbox.credentials, ...credentials } },
+					credentialTypes: sandbox.credentialTypes,
+					...options,
+				}),
+			),
 		loadOptions: async (node, method, parameters) =>
 			await runLoadOptions({
 				node,
@@ -92,6 +100,30 @@ export async function startSandbox(): Promise<Sandbox> {
 			}),
 	};
 	return sandbox;
+}
+
+/**
+ * Every answer's evidence checked for what it promises (the answer's hash recomputed from the item as
+ * output, the sandbox named, no secret), then set aside, so that a test about the answer compares the
+ * answer. test/shared/evidence.test.ts checks the rest against what the emulator received.
+ */
+function evidenceSetAside(result: RunNodeResult): SandboxRunResult {
+	const evidence: Array<IDataObject | undefined> = [];
+	const outputs = result.outputs.map((output, outputIndex) =>
+		output.map((item) => {
+			const kept = item.json.evidence as IDataObject | undefined;
+			if (outputIndex === 0) evidence.push(kept);
+			if (!kept) return item;
+			const { evidence: _, ...json } = item.json;
+			expect(kept.responseSha256).toBe(responseSha256(json));
+			expect(kept).toMatchObject({ environment: 'sandbox', requestSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+			expect(Date.parse(kept.respondedAt as string)).toBeGreaterThanOrEqual(Date.parse(kept.requestedAt as string));
+			const text = JSON.stringify(kept);
+			for (const secret of [SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID]) expect(text).not.toContain(secret);
+			return { ...item, json };
+		}),
+	);
+	return { ...result, outputs, items: outputs[0] ?? [], evidence };
 }
 
 /** One emulator for the test file, reset (state, counters, token cache) before each test. */

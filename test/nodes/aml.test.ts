@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { propertyOf, resourceRun } from '../helpers/action-node';
@@ -22,6 +23,29 @@ async function expectRefused(parameters: IDataObject, ...parts: string[]) {
 	await expectValidationError(emulator(), await run(parameters, [{ blank: '' }]), 0, ...parts);
 }
 
+/** RFC 8785 canonical JSON of the emulator's records (strings, numbers, lists and objects), written apart from the node's. */
+const canonical = (value: unknown): string =>
+	Array.isArray(value)
+		? `[${value.map(canonical).join(',')}]`
+		: value !== null && typeof value === 'object'
+			? `{${Object.keys(value)
+					.sort()
+					.map((k) => `${JSON.stringify(k)}:${canonical((value as IDataObject)[k])}`)
+					.join(',')}}`
+			: JSON.stringify(value);
+const fingerprint = (record: unknown) => createHash('sha256').update(canonical(record)).digest('hex');
+
+/** The review delta of records nobody decided yet: every record new, each by its fingerprint. */
+function delta(records: IDataObject[]) {
+	const ids = records.map((r) => (typeof r.id === 'string' ? r.id : fingerprint(r)));
+	return {
+		fingerprints: Object.fromEntries(records.map((r, i) => [ids[i], fingerprint(r)])),
+		newRecordIds: ids,
+		changedRecordIds: [],
+		needsReview: records.length > 0,
+	};
+}
+
 /** The list answer's payload: un-enveloped in g2, in `data` in g3. */
 const payload = (json: IDataObject, generation: string) => (generation === 'g3' ? (json.data as IDataObject) : json);
 
@@ -36,7 +60,13 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 		expect((list.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0101', 'AML-PEP-0101', 'AML-CRI-0101']);
 		expect(list).toMatchObject({ timestamp: expect.any(String), totalHits: 3 });
 		if (generation === 'g3') expect(out[0].json.status).toBe(true);
-		expect(out[0].json.screeningSummary).toEqual({ shape: 'list', isHit: true, totalHits: 3, hitsBySourceType: { SANCTION: 1, PEP: 1, CRIMINAL: 1 } });
+		expect(out[0].json.screeningSummary).toEqual({
+			shape: 'list',
+			isHit: true,
+			totalHits: 3,
+			hitsBySourceType: { SANCTION: 1, PEP: 1, CRIMINAL: 1 },
+			...delta(list.foundRecords as IDataObject[]),
+		});
 	});
 
 	it('search constraints send the newer form {name, dateOfBirth, countries, datasets, threshold, matchingMode}; both answers are read', async () => {
@@ -54,7 +84,7 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 		if (generation === 'g3') {
 			// The newer generation answers with the best-matching profile: kept whole, its verdict read where it states one.
 			expect(json.data).toMatchObject({ matchFound: true, matchScore: 1, profile: { id: 'AML-SAN-0001', sourceId: 'OFAC-SDN' } });
-			expect(json.screeningSummary).toEqual({ shape: 'profile', isHit: true });
+			expect(json.screeningSummary).toEqual({ shape: 'profile', isHit: true, ...delta([(json.data as IDataObject).profile as IDataObject]) });
 		} else {
 			// The older generation knows no constraints: it answers the list, and the node reads it as a list.
 			expect((json.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0001', 'AML-SAN-0002', 'AML-SAN-0003']);
@@ -74,7 +104,7 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 		const summary = out[0].json.screeningSummary as IDataObject;
 		if (generation === 'g3') {
 			expect((out[0].json.data as IDataObject).matchFound).toBe(false);
-			expect(summary).toEqual({ shape: 'profile', isHit: false });
+			expect(summary).toEqual({ shape: 'profile', isHit: false, ...delta([]) });
 		} else {
 			expect(summary).toMatchObject({ shape: 'list', isHit: true, totalHits: 1 });
 		}
@@ -95,13 +125,62 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 	});
 });
 
+describe.each(GENERATIONS)('AML: Check Individual with Decided Records against %s', (generation) => {
+	playing(emulator, generation);
+	const check = async (decidedRecords: unknown, name = 'Viktor Sanctioned') =>
+		await run({ operation: 'checkIndividual', name, options: { decidedRecords } });
+	const firstAnswer = async () => {
+		const { items: out } = await check('{}');
+		return out[0].json.screeningSummary as IDataObject;
+	};
+
+	it('everything decided as it is now: nothing to review, and the verdict still a hit', async () => {
+		const { fingerprints } = await firstAnswer();
+		const { items: out, error } = await check(JSON.stringify(fingerprints));
+		expect(error).toBeUndefined();
+		expect(out[0].json.screeningSummary).toMatchObject({ isHit: true, totalHits: 3, newRecordIds: [], changedRecordIds: [], needsReview: false });
+	});
+
+	it('a list of {id, fingerprint} from an expression: an undecided record is new, one decided in another content changed', async () => {
+		const { fingerprints } = (await firstAnswer()) as { fingerprints: Record<string, string> };
+		const decided = [
+			{ id: 'AML-SAN-0001', fingerprint: fingerprints['AML-SAN-0001'].toUpperCase() },
+			{ id: 'AML-SAN-0002', fingerprint: fingerprint({ id: 'AML-SAN-0002', positions: ['an earlier position'] }) },
+		];
+		const { items: out } = await check(`={{ ${JSON.stringify(decided)} }}`);
+		expect(out[0].json.screeningSummary).toMatchObject({ isHit: true, newRecordIds: ['AML-SAN-0003'], changedRecordIds: ['AML-SAN-0002'], needsReview: true });
+	});
+
+	it("a record's fingerprint is its content's: the same record with its keys in another order and other spacing has the same one", async () => {
+		const records = (payload((await run({ operation: 'checkIndividual', name: 'Max Mixed' })).items[0].json, generation).foundRecords as IDataObject[]);
+		const reordered = records.map((r) => Object.fromEntries(Object.entries(r).reverse()));
+		const answer = { timestamp: new Date().toISOString(), totalHits: 3, foundRecords: reordered };
+		await emulator().configure({ failures: [{ route: CHECK, status: 200, raw: JSON.stringify(answer, null, 3), contentType: 'application/json' }] });
+		const { items: out } = await check(JSON.stringify(delta(records).fingerprints), 'Max Mixed');
+		expect(out[0].json.screeningSummary).toMatchObject({ isHit: true, newRecordIds: [], changedRecordIds: [], needsReview: false });
+	});
+});
+
+describe('AML: Decided Records that are not records refuse the run before sending', () => {
+	it.each([
+		['not JSON', 'or a list of {"id", "fingerprint"}, as JSON, got "not JSON"'],
+		['42', '(decidedRecords) must be an object of record id to fingerprint'],
+		['{"AML-SAN-0001": "abc"}', '("AML-SAN-0001" is not)'],
+		['[{"id": "AML-SAN-0001"}]', '(entry 1 is not)'],
+		['[{"fingerprint": "' + 'a'.repeat(64) + '"}]', '(entry 1 is not)'],
+	])('%s', async (decidedRecords, message) => {
+		await expectRefused({ operation: 'checkIndividual', name: 'Jane Doe', options: { decidedRecords } }, 'Decided Records', message);
+	});
+});
+
 describe('AML: Check Individual answers that are no screening result', () => {
 	it('a profile that states no verdict is kept whole, without isHit', async () => {
 		const profile = { status: true, data: { bestMatch: { name: 'Viktor Sanctioned', datasets: ['OFAC-SDN'] }, score: 0.93 } };
 		await emulator().configure({ failures: [{ route: CHECK, status: 200, raw: JSON.stringify(profile), contentType: 'application/json' }] });
 		const { items: out, error } = await run({ operation: 'checkIndividual', name: 'Viktor Sanctioned', additionalFields: { countries: 'BY' } });
 		expect(error).toBeUndefined();
-		expect(out[0].json).toEqual({ ...profile, screeningSummary: { shape: 'profile' } });
+		// A record without an id is named by its fingerprint.
+		expect(out[0].json).toEqual({ ...profile, screeningSummary: { shape: 'profile', ...delta([profile.data.bestMatch]) } });
 	});
 
 	it.each([

@@ -13,7 +13,7 @@ import { cachedSecret, cachedSecretCount, forgetSecrets, SECRET_TTL_MS } from '.
 
 const VERSIONS = 10_000;
 const options = { timeoutMs: 1000, maxRetries: 0 };
-const version = (n: number): ApiCredentials => ({ baseUrl: 'http://127.0.0.1:9/api', apiKey: `key-${n}`, customerId: 'customer', accessToken: '' });
+const version = (n: number): ApiCredentials => ({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9/api', apiKey: `key-${n}`, customerId: 'customer', accessToken: '' });
 
 /**
  * A POST /auth that answers the n-th exchange with `answer(n, headers)` (by default the token

@@ -46,6 +46,7 @@ describe('token lifetime', () => {
 		`e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
 	const exchange = async (body: object) =>
 		await exchangeToken(async () => ({ statusCode: 200, body: JSON.stringify(body) }), {
+			environment: 'sandbox',
 			baseUrl: 'http://127.0.0.1:9',
 			apiKey: KEY,
 			customerId: 'customer-1',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Field, OperationDefinition, ResourceDefinition } from './operation-types';
+import { evidenceOption } from './evidence';
 import { humanReviewProperties } from './human-review';
 import { requestSettings } from './request-options';
 import { simplifyProperties } from './simplify';
@@ -134,7 +135,9 @@ function propertiesOf(op: OperationDefinition): INodeProperties[] {
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [...(op.options ?? []), ...requestSettings].map(shownProperty).sort(byLabel),
+		options: [...(op.options ?? []), evidenceOption, ...requestSettings]
+			.map(shownProperty)
+			.sort(byLabel),
 	});
 	return properties;
 }

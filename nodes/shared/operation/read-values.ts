@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { evidenceOption } from './evidence';
 import { FieldError } from '../fields/field-error';
 import type { ItemParameters } from './item-parameters';
 import type { FieldValues, OperationDefinition, ValueField } from './operation-types';
@@ -20,10 +21,8 @@ export function readValues(
 	itemIndex: number,
 ): FieldValues {
 	const values: FieldValues = {};
-	const options = op.options?.length
-		? (parameters.get('options', itemIndex, {}) as IDataObject)
-		: {};
-	for (const field of op.options ?? []) {
+	const options = parameters.get('options', itemIndex, {}) as IDataObject;
+	for (const field of [...(op.options ?? []), evidenceOption]) {
 		readField(field, options[field.property.name] ?? field.property.default, {
 			ctx,
 			itemIndex,

@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { forEachBounded } from './bounded';
+import { type Exchange, recorded, runAbout, withEvidence } from './evidence';
 import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
 import { itemError } from './item-error';
@@ -43,6 +44,10 @@ interface Run {
 	continueOnFail: boolean;
 	/** One entry per input item, in input order. */
 	results: INodeExecutionData[][];
+	/** Per input item, the requests its answer came from, when its evidence is kept (evidence.ts). */
+	exchanges: Array<Exchange[] | undefined>;
+	/** What every evidence of the run shares; known once the client is. */
+	about?: IDataObject;
 	/** The one place an item's failure becomes the error n8n shows (the operation's hints filled). */
 	fail: (
 		error: unknown,
@@ -78,6 +83,7 @@ export async function runOperations(
 		op,
 		continueOnFail,
 		results: new Array(items.length),
+		exchanges: new Array(items.length),
 		fail: (error, itemIndex, values) => itemError(ctx.getNode(), op, error, itemIndex, values),
 	};
 	const parameters = new ItemParameters(ctx);
@@ -90,7 +96,7 @@ export async function runOperations(
 	const ready = validateItems(run, parameters, items.length);
 	if (ready.length) await sendItems(run, settings, ready);
 	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
-	return [output(ctx, op, run.results.flat())];
+	return [output(ctx, op, run.results.flat(), run)];
 }
 
 /** The operation the node's Resource and Operation name. */
@@ -108,13 +114,21 @@ function chosenOperation(ctx: IExecuteFunctions, resources: ResourceDefinition[]
 	return op;
 }
 
-/** What the node outputs: as an AI tool, what the model reads; otherwise the items, simplified where Simplify is on. */
+/**
+ * What the node outputs: as an AI tool, what the model reads; otherwise the items, simplified where
+ * Simplify is on. Evidence hashes the answer as output, so it is added after Simplify.
+ */
 function output(
 	ctx: IExecuteFunctions,
 	op: OperationDefinition,
 	items: INodeExecutionData[],
+	run?: Run,
 ): INodeExecutionData[] {
-	return runsAsTool(ctx) ? toolOutput(ctx, op, items) : simplified(ctx, op, items);
+	const evidenced = (list: INodeExecutionData[]) =>
+		run ? withEvidence(list, run.exchanges, run.about) : list;
+	return runsAsTool(ctx)
+		? toolOutput(ctx, op, evidenced(items))
+		: evidenced(simplified(ctx, op, items));
 }
 
 /** Every item's values and request; an invalid item stops the run, or becomes its error item. */
@@ -141,6 +155,7 @@ async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]
 	// but a money or message request already on the wire, which is let finish (transport.ts).
 	const cancel = ctx.getExecutionCancelSignal?.();
 	const client = await ApiClient.create(ctx, settings, cancel);
+	run.about = runAbout(ctx, op, client.environment);
 	// Where the requests that must not go out again are remembered when n8n may re-run the node.
 	const scope = op.repeatable ? undefined : runScope(ctx);
 	const failed: ItemFailure[] = [];
@@ -151,7 +166,9 @@ async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]
 		() => client.concurrency,
 		async (entry) => {
 			try {
-				const produced = await runItem(ctx, client, op, entry, scope);
+				const exchanges = entry.values.includeEvidence === false ? undefined : [];
+				run.exchanges[entry.itemIndex] = exchanges;
+				const produced = await runItem(ctx, client, op, entry, scope, exchanges);
 				run.results[entry.itemIndex] = produced.map((item) => ({
 					...item,
 					pairedItem: { item: entry.itemIndex },
@@ -200,22 +217,32 @@ async function runItem(
 	op: OperationDefinition,
 	entry: ReadyItem,
 	scope: string | undefined,
+	exchanges: Exchange[] | undefined,
 ): Promise<INodeExecutionData[]> {
 	const { itemIndex, values, request } = entry;
 	let sequence = 0;
-	const secrets = op.fields.filter((f) => f.rule && f.secret).map((f) => values[f.property.name]);
+	const secrets = op.fields
+		.filter((f) => f.rule && f.secret)
+		.map((f) => values[f.property.name])
+		.filter((value) => value !== undefined);
+	const sendOne = async (full: ApiRequest) =>
+		await client.send(full, {
+			repeatable: op.repeatable,
+			acceptsAnswer: op.acceptsAnswer,
+			expects: op.expects,
+			secrets,
+			...(scope !== undefined ? { sendKey: sendKey(scope, itemIndex, sequence++) } : {}),
+		});
 	const item: ItemContext = {
 		ctx,
 		itemIndex,
 		values,
-		send: async (toSend) =>
-			await client.send(await withContent(toSend), {
-				repeatable: op.repeatable,
-				acceptsAnswer: op.acceptsAnswer,
-				expects: op.expects,
-				secrets: secrets.filter((value) => value !== undefined),
-				...(scope !== undefined ? { sendKey: sendKey(scope, itemIndex, sequence++) } : {}),
-			}),
+		send: async (toSend) => {
+			const full = await withContent(toSend);
+			if (!exchanges) return await sendOne(full);
+			const secretFree = (body: unknown) => client.withoutSecrets(body, secrets);
+			return await recorded(full, secretFree, async () => await sendOne(full), exchanges);
+		},
 		download: async (url) => await client.download(url),
 	};
 	if (op.run) return await op.run(item, request);

@@ -55,13 +55,14 @@ export function simplified(
 	if (!summarise) return items;
 	return items.map((item) => {
 		const isErrorItem = typeof item.json.error === 'string';
-		if (isErrorItem || ctx.getNodeParameter('simple', itemIndexOf(item), true) !== true)
+		if (isErrorItem || ctx.getNodeParameter('simple', pairedIndexOf(item), true) !== true)
 			return item;
 		return { ...item, json: summarise(item.json) };
 	});
 }
 
-function itemIndexOf(item: INodeExecutionData): number {
+/** The index of the input item an output item comes from. */
+export function pairedIndexOf(item: INodeExecutionData): number {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
 	return typeof paired === 'object' && paired ? paired.item : 0;
 }

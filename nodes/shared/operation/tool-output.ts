@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { withoutEvidence } from './evidence';
 import { listEntries } from '../fields/rules';
 import type { OperationDefinition } from './operation-types';
 import { selector, simplifier } from './simplify';
@@ -127,7 +128,8 @@ function modelView(
 	if (output === 'fields') {
 		return selector(op, listEntries(ctx.getNodeParameter('toolFields', 0, '')));
 	}
-	return op.toolSummary ?? simplifier(op);
+	const summarise = op.toolSummary ?? simplifier(op);
+	return (json) => withoutEvidence(summarise ? summarise(json) : json);
 }
 
 /** The node's output as the model should read it when the node runs as a tool. */

@@ -6,6 +6,8 @@ export const PRODUCTION_BASE_URL = 'https://api-umbrella.io/api/services';
 export const SANDBOX_BASE_URL = 'https://sandbox-umbrella-api.azurewebsites.net/api/services';
 
 export interface ApiCredentials {
+	/** Which of the credential's environments the requests go to. */
+	environment: 'sandbox' | 'production';
 	/** Checked (checkBaseUrl): origin and path only, so it may be printed in any error. */
 	baseUrl: string;
 	apiKey: string;
@@ -80,6 +82,7 @@ export function readCredentials(data: ICredentialDataDecryptedObject): ApiCreden
 		String((sandbox ? data.sandboxBaseUrl : data.productionBaseUrl) ?? '').trim() ||
 		(sandbox ? SANDBOX_BASE_URL : PRODUCTION_BASE_URL);
 	return {
+		environment: sandbox ? 'sandbox' : 'production',
 		baseUrl: checkBaseUrl(url, sandbox ? 'Sandbox Base URL' : 'Production Base URL'),
 		apiKey: String(data.apiKey ?? '').trim(),
 		customerId: String(data.customerId ?? '').trim(),

@@ -111,6 +111,16 @@ export class ApiClient {
 		return cap > 0 ? Math.min(cap, this.pacer.inFlightWindow) : this.pacer.inFlightWindow;
 	}
 
+	/** Which of the credential's environments this client sends to. */
+	get environment(): ApiCredentials['environment'] {
+		return this.credentials.environment;
+	}
+
+	/** A copy of a value with every secret this client knows, and `secrets`, cut out (what evidence may hash). */
+	withoutSecrets<T>(value: T, secrets: unknown[]): T {
+		return this.redactor.with(...secrets).value(value);
+	}
+
 	/**
 	 * The answer the operation can use, or a RequestFailed (redacted) or ExecutionCancelled. A request
 	 * that must not go out again and that an earlier try of this node run sent gets that try's answer

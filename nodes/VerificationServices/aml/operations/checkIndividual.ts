@@ -17,6 +17,7 @@ import {
 	text,
 } from '../../../shared/fields/rules';
 import { firstOf, pick } from '../../../shared/responses/pick';
+import { type DecidedRecords, decidedRecordsOption, reviewDelta } from '../screening-review';
 
 const SOURCE_TYPES = ['SANCTION', 'PEP', 'CRIMINAL'];
 /** Where a best-match profile may state its verdict; without one, no isHit is derived. */
@@ -27,18 +28,30 @@ const CONSTRAINTS = ['countries', 'datasets', 'threshold', 'matchingMode'];
 const withConstraints = (values: FieldValues) =>
 	CONSTRAINTS.some((name) => values[name] !== undefined);
 
+/** Where a best-match profile answer holds the one record it found. */
+const PROFILE_RECORDS = ['profile', 'bestMatch'];
+
+const isRecord = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
  * Beside the response, never instead of it. The list answer (`foundRecords`, in either generation's
  * shape): one flag to branch on and the hits per list. Any other answer is a best-match profile:
- * `isHit` only where the answer states a verdict.
+ * `isHit` only where the answer states a verdict. Both: the review delta of the records found
+ * (screening-review.ts), against the records a person already decided.
  */
-export function screeningSummary(response: IDataObject): IDataObject {
+export function screeningSummary(response: IDataObject, decided?: DecidedRecords): IDataObject {
 	const found = valueAt(response, 'foundRecords');
 	if (!Array.isArray(found)) {
 		const flag = HIT_FLAGS.map((name) => valueAt(response, name)).find(
 			(value) => typeof value === 'boolean',
 		);
-		return { shape: 'profile', ...(flag !== undefined ? { isHit: flag } : {}) };
+		const profile = PROFILE_RECORDS.map((name) => valueAt(response, name)).find(isRecord);
+		return {
+			shape: 'profile',
+			...(flag !== undefined ? { isHit: flag } : {}),
+			...reviewDelta(profile ? [profile] : [], decided),
+		};
 	}
 	const records = found as IDataObject[];
 	const hitsBySourceType: IDataObject = Object.fromEntries(SOURCE_TYPES.map((t) => [t, 0]));
@@ -48,7 +61,13 @@ export function screeningSummary(response: IDataObject): IDataObject {
 	}
 	const total = valueAt(response, 'totalHits');
 	const totalHits = typeof total === 'number' ? total : records.length;
-	return { shape: 'list', isHit: totalHits > 0 || records.length > 0, totalHits, hitsBySourceType };
+	return {
+		shape: 'list',
+		isHit: totalHits > 0 || records.length > 0,
+		totalHits,
+		hitsBySourceType,
+		...reviewDelta(records.filter(isRecord), decided),
+	};
 }
 
 /** What an AI agent's model reads of one check: the verdict, the hits per list and each record's id for a follow-up. */
@@ -68,8 +87,12 @@ export function screeningForModel(json: IDataObject): IDataObject {
 			'citizenship',
 		]),
 	);
+	// The fingerprints are for the workflow's records, not for the model.
+	const summary = isRecord(json.screeningSummary) ? json.screeningSummary : screeningSummary(json);
+	const told = { ...summary };
+	delete told.fingerprints;
 	return {
-		...screeningSummary(json),
+		...told,
 		records: records.listed,
 		...(records.more ? { moreRecords: records.more } : {}),
 		...pick(payloadOf(json), ['timestamp']),
@@ -237,6 +260,7 @@ export const checkIndividual: OperationDefinition = {
 		},
 	],
 	options: [
+		decidedRecordsOption,
 		{
 			property: {
 				displayName: 'One Item per Record',
@@ -252,7 +276,7 @@ export const checkIndividual: OperationDefinition = {
 	toolSummary: screeningForModel,
 	toItems: (response, { values }): INodeExecutionData[] => {
 		const json = responseJson(response.body);
-		const summary = screeningSummary(json);
+		const summary = screeningSummary(json, values.decidedRecords as DecidedRecords | undefined);
 		const found = valueAt(json, 'foundRecords');
 		const records = Array.isArray(found) ? (found as IDataObject[]) : [];
 		if (values.splitRecords !== true || records.length === 0)

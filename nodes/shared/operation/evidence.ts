@@ -1,0 +1,119 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { bodyHash } from '../delivery/canonical-json';
+import { boolean } from '../fields/rules';
+import type { ApiRequest, OperationDefinition, ValueField } from './operation-types';
+import { PACKAGE_VERSION } from './package-version';
+import { pairedIndexOf } from './simplify';
+
+/**
+ * Evidence beside every answer: what an auditor needs to show what was asked, when, and what came
+ * back, built from what the node sent and received (the provider keeps no evidence of its own). Both
+ * hashes are SHA-256 of RFC 8785 canonical JSON, so they can be recomputed from stored rows whatever a
+ * database does to key order or spacing. Never a secret: the request is hashed with the credential's
+ * values and the operation's secret fields cut out (an OTP code's hash would give the code away).
+ */
+
+/** The item's own members that are no part of the answer the hash covers. */
+const BESIDE_THE_ANSWER = ['screeningSummary', 'evidence'];
+
+export const evidenceOption: ValueField = {
+	property: {
+		displayName: 'Include Evidence',
+		name: 'includeEvidence',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to add `evidence` beside each answer: when it was asked and answered, the endpoint, the SHA-256 of the body sent and of the answer as output (RFC 8785 canonical JSON), sandbox or production, the workflow, execution, node and package version. Never a secret. An AI model reads it only with Output Raw or when its fields are selected.',
+	},
+	rule: boolean(),
+};
+
+/** One request of an item and its answer, as evidence records it. */
+export interface Exchange {
+	requestedAt: string;
+	respondedAt: string;
+	endpoint: string;
+	requestSha256: string;
+}
+
+/** Sends one request of an item and records the exchange once it was answered. */
+export async function recorded<T>(
+	request: ApiRequest,
+	secretFree: (body: unknown) => unknown,
+	send: () => Promise<T>,
+	log: Exchange[],
+): Promise<T> {
+	const requestedAt = new Date().toISOString();
+	const answer = await send();
+	log.push({
+		requestedAt,
+		respondedAt: new Date().toISOString(),
+		endpoint: `${request.method} ${request.path}`,
+		requestSha256: bodyHash(request.body === undefined ? null : secretFree(request.body)),
+	});
+	return answer;
+}
+
+/** SHA-256 of the canonical JSON of an output item's answer: the item without its summary and evidence. */
+export function responseSha256(json: IDataObject): string {
+	const answer = { ...json };
+	for (const name of BESIDE_THE_ANSWER) delete answer[name];
+	return bodyHash(answer);
+}
+
+/** What every evidence of one run shares. */
+export function runAbout(
+	ctx: IExecuteFunctions,
+	op: OperationDefinition,
+	environment: string,
+): IDataObject {
+	const node = ctx.getNode();
+	return {
+		environment,
+		workflowId: ctx.getWorkflow().id ?? null,
+		executionId: ctx.getExecutionId?.() ?? null,
+		node: node.name,
+		nodeType: node.type,
+		nodeVersion: node.typeVersion,
+		resource: ctx.getNodeParameter('resource', 0, '') as string,
+		operation: op.value,
+		packageVersion: PACKAGE_VERSION,
+	};
+}
+
+/**
+ * The items with their evidence beside each answer, hashed as output (after Simplify). Error items
+ * and items whose input asked for none (Include Evidence off) are left as they are.
+ */
+export function withEvidence(
+	items: INodeExecutionData[],
+	exchanges: Array<Exchange[] | undefined>,
+	about: IDataObject | undefined,
+): INodeExecutionData[] {
+	if (!about) return items;
+	return items.map((item) => {
+		const log = exchanges[pairedIndexOf(item)];
+		if (!log?.length || typeof item.json.error === 'string') return item;
+		const [first, last] = [log[0], log[log.length - 1]];
+		const evidence: IDataObject = {
+			requestedAt: first.requestedAt,
+			respondedAt: last.respondedAt,
+			endpoint: first.endpoint,
+			requestSha256: first.requestSha256,
+			responseSha256: responseSha256(item.json),
+			...about,
+			// Paging: every request the item's answer was built from, in the order sent.
+			...(log.length > 1 ? { requests: log.map((e) => ({ ...e }) as unknown as IDataObject) } : {}),
+		};
+		return { ...item, json: { ...item.json, evidence } };
+	});
+}
+
+/** The json as an AI model reads it in Output Simplified: without the evidence. */
+export function withoutEvidence(json: IDataObject): IDataObject {
+	if (!('evidence' in json)) return json;
+	const rest = { ...json };
+	delete rest.evidence;
+	return rest;
+}
