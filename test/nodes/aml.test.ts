@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { propertyOf, resourceRun } from '../helpers/action-node';
+import { canonicalSha256 } from '../helpers/canonical';
 import { items, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { expectValidationError } from '../helpers/validation';
@@ -23,17 +23,7 @@ async function expectRefused(parameters: IDataObject, ...parts: string[]) {
 	await expectValidationError(emulator(), await run(parameters, [{ blank: '' }]), 0, ...parts);
 }
 
-/** RFC 8785 canonical JSON of the emulator's records (strings, numbers, lists and objects), written apart from the node's. */
-const canonical = (value: unknown): string =>
-	Array.isArray(value)
-		? `[${value.map(canonical).join(',')}]`
-		: value !== null && typeof value === 'object'
-			? `{${Object.keys(value)
-					.sort()
-					.map((k) => `${JSON.stringify(k)}:${canonical((value as IDataObject)[k])}`)
-					.join(',')}}`
-			: JSON.stringify(value);
-const fingerprint = (record: unknown) => createHash('sha256').update(canonical(record)).digest('hex');
+const fingerprint = canonicalSha256;
 
 /** The review delta of records nobody decided yet: every record new, each by its fingerprint. */
 function delta(records: IDataObject[]) {

@@ -64,21 +64,21 @@ const op: OperationDefinition = {
 
 describe('readValues: one item, validated in table order', () => {
 	it.each<[string, INodeParameters, IDataObject, Outcome]>([
-		['the Options first (default from the property), then the fields shown', { method: 'sms', phoneNumber: '+43 650 1234567' }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567' } }],
+		['the Options first (defaults from the properties, Include Evidence on every operation), then the fields shown', { method: 'sms', phoneNumber: '+43 650 1234567' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567' } }],
 		['an Option a rule reads is read before the fields', { method: 'sms', phoneNumber: '+43 650 1234567', options: { cleanPhoneNumber: false } }, {}, { error: 'phoneNumber must be 6 to 20 digits with the country code, without + (e.g. 436501234567), got "+43 650 1234567"' }],
-		['a field hidden by its display condition is not read, even when invalid', { method: 'email', phoneNumber: 'not a number', email: 'jane@example.com' }, {}, { values: { cleanPhoneNumber: true, method: 'email', email: 'jane@example.com' } }],
+		['a field hidden by its display condition is not read, even when invalid', { method: 'email', phoneNumber: 'not a number', email: 'jane@example.com' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'email', email: 'jane@example.com' } }],
 		['a required field left empty', { method: 'email', email: '' }, {}, { error: 'email is required' }],
 		['a required choice never set takes no default here: n8n fills it', { phoneNumber: '436501234567' }, {}, { error: 'method is required' }],
 		['a rule that breaks names its field', { method: 'email', email: 'jane' }, {}, { error: 'email must be a valid e-mail address, got "jane"' }],
-		['an empty optional field is left out', { method: 'sms', phoneNumber: '436501234567', name: '' }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567' } }],
-		['an empty field whose rule supplies a value (from values read before it)', { method: 'sms', phoneNumber: '436501234567', name: 'Jane' }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567', name: 'Jane', reference: 'ref-Jane' } }],
-		['additional fields are read from their collection', { method: 'sms', phoneNumber: '436501234567', additionalFields: { externalId: 'ab-1' } }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567', externalId: 'ab-1' } }],
+		['an empty optional field is left out', { method: 'sms', phoneNumber: '436501234567', name: '' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567' } }],
+		['an empty field whose rule supplies a value (from values read before it)', { method: 'sms', phoneNumber: '436501234567', name: 'Jane' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567', name: 'Jane', reference: 'ref-Jane' } }],
+		['additional fields are read from their collection', { method: 'sms', phoneNumber: '436501234567', additionalFields: { externalId: 'ab-1' } }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567', externalId: 'ab-1' } }],
 		['an additional field passes its rule too', { method: 'sms', phoneNumber: '436501234567', additionalFields: { externalId: 'too-long' } }, {}, { error: 'externalId must be at most 5 characters, got "too-long"' }],
-		['a multi-select meets a condition when any chosen value is listed', { method: 'sms', phoneNumber: '436501234567', extras: ['a', 'b'], level: '2' }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567', extras: ['a', 'b'], level: 2 } }],
-		['a multi-select without a listed value hides the field', { method: 'sms', phoneNumber: '436501234567', extras: ['a'], level: 'x' }, {}, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567', extras: ['a'] } }],
-		['{{ $json.x }} is read from the item', { method: 'sms', phoneNumber: '={{ $json.contact.phone }}' }, { contact: { phone: '+43 650 1234567' } }, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567' } }],
+		['a multi-select meets a condition when any chosen value is listed', { method: 'sms', phoneNumber: '436501234567', extras: ['a', 'b'], level: '2' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567', extras: ['a', 'b'], level: 2 } }],
+		['a multi-select without a listed value hides the field', { method: 'sms', phoneNumber: '436501234567', extras: ['a'], level: 'x' }, {}, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567', extras: ['a'] } }],
+		['{{ $json.x }} is read from the item', { method: 'sms', phoneNumber: '={{ $json.contact.phone }}' }, { contact: { phone: '+43 650 1234567' } }, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567' } }],
 		['{{ $json.x }} of an item without x is a missing value', { method: 'sms', phoneNumber: '={{ $json.phone }}' }, { other: 1 }, { error: 'phoneNumber is required' }],
-		['{{ $json.x }} gives a number: the rule converts it', { method: 'sms', phoneNumber: '={{ $json.phone }}' }, { phone: 436501234567 }, { values: { cleanPhoneNumber: true, method: 'sms', phoneNumber: '436501234567' } }],
+		['{{ $json.x }} gives a number: the rule converts it', { method: 'sms', phoneNumber: '={{ $json.phone }}' }, { phone: 436501234567 }, { values: { cleanPhoneNumber: true, includeEvidence: true, method: 'sms', phoneNumber: '436501234567' } }],
 	])('%s', (_name, parameters, json, expected) => {
 		expect(read(op, parameters, json)).toEqual(expected);
 	});

@@ -55,11 +55,16 @@ export async function recorded<T>(
 	return answer;
 }
 
-/** SHA-256 of the canonical JSON of an output item's answer: the item without its summary and evidence. */
-export function responseSha256(json: IDataObject): string {
+/** An output item's answer: the item without the summary and evidence beside it. */
+export function answerOf(json: IDataObject): IDataObject {
 	const answer = { ...json };
 	for (const name of BESIDE_THE_ANSWER) delete answer[name];
-	return bodyHash(answer);
+	return answer;
+}
+
+/** SHA-256 of the canonical JSON of an output item's answer. */
+export function responseSha256(json: IDataObject): string {
+	return bodyHash(answerOf(json));
 }
 
 /** What every evidence of one run shares. */
