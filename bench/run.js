@@ -105,6 +105,14 @@ function configurations(s) {
 			// n8n's own node sends the same requests through the same HTTP client: how much of the growth is that client's.
 			...pair('http', 'HTTP Request with this credential', { workflow: 'http', batching: null }),
 		);
+		// Evidence and review (issue 47) on and off: a night of 10,000 customers, one in ten on three lists,
+		// each screened with its Decided Records (JSON text: two decided, one of them since changed).
+		const decidedRecords = JSON.stringify({ 'AML-SAN-0001': '0'.repeat(64), 'AML-SAN-0002': 'f'.repeat(64) });
+		const review = { workflow: 'aml', hitEvery: 10, runs: Math.max(3, s.memoryRuns) };
+		list.push(
+			row('M-review-off', 'AML node, one in ten a hit, without Decided Records or evidence', s.memoryItems, { ...review, options: { includeEvidence: false } }),
+			row('M-review-on', 'AML node, one in ten a hit, with Decided Records and evidence (default)', s.memoryItems, { ...review, options: { decidedRecords } }),
+		);
 		// Simplify on and off, alternating: Address Verification version 2 (an answer of 21 fields, 8 kept).
 		for (const [size, count] of [['small', small], ['large', s.memoryItems]]) {
 			list.push(
@@ -193,7 +201,7 @@ async function runN8n(ctx, cfg) {
 	const profile = env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF, cfg.key)}` } : undefined;
 	const res = await ctx.instance.execute(cfg.workflowId, { timeoutMs: Math.max(10 * 60 * 1000, expectedMs * 6 + 120_000), env: profile });
 	const mem = sampler.stop();
-	const acct = await account(ctx.emulator.control, benchNames(cfg.count));
+	const acct = await account(ctx.emulator.control, benchNames(cfg.count, cfg.hitEvery));
 	const task = res.runData?.[NODE_UNDER_TEST]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
 	const outOk = items.filter((i) => i.json && i.json.error === undefined).length;
@@ -321,7 +329,7 @@ async function main() {
 				};
 				credentials.push(credential);
 				cfg.workflowId = newId('wf');
-				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
+				const spec = { id: cfg.workflowId, name: `Bench ${cfg.key}`, count: cfg.count, credential, baseUrl: emulator.baseUrl, batching: cfg.batching, options: cfg.options, hitEvery: cfg.hitEvery, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID };
 				const build = { aml: amlWorkflow, http: httpWorkflow, httpBearer: httpBearerWorkflow, noop: noOpWorkflow, sameOutput: sameOutputWorkflow, address: addressWorkflow, sameAddress: sameAddressOutputWorkflow }[cfg.workflow];
 				workflows.push(build(spec));
 			}

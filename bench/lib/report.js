@@ -167,6 +167,16 @@ function evaluateTargets(results, settings, manyRows = []) {
 			`${mb(small.peakRssKb).toFixed(0)} MB -> ${mb(large.peakRssKb).toFixed(0)} MB (+${growth.toFixed(0)} MB, ${perItemKb.toFixed(1)} kB per extra item)${baseline}${http}`,
 		);
 	}
+	const [reviewOff, reviewOn] = ['M-review-off', 'M-review-on'].map((key) => byKey(results, key));
+	if (reviewOff?.nodeMs && reviewOn?.nodeMs) {
+		const rss = (r) => median(r.perRun.map((run) => run.peakRssKb));
+		const [time, memory] = [reviewOn.nodeMs / reviewOff.nodeMs, rss(reviewOn) / rss(reviewOff)];
+		add(
+			`Evidence and review: ${reviewOn.count} customers with fingerprints, Decided Records and evidence within 5 % of without (time and peak RSS, medians)`,
+			time <= 1.05 && memory <= 1.05 && reviewOn.lost === 0,
+			`time ${fmtS(reviewOff.nodeMs)} -> ${fmtS(reviewOn.nodeMs)} (${fmtX(time)}); peak RSS ${mb(rss(reviewOff)).toFixed(0)} MB -> ${mb(rss(reviewOn)).toFixed(0)} MB (${fmtX(memory)})`,
+		);
+	}
 	const addr = (key) => byKey(results, key)?.peakRssKb;
 	const [rawSmall, rawLarge, simpleSmall, simpleLarge] = ['M-addr-raw-small', 'M-addr-raw-large', 'M-addr-simple-small', 'M-addr-simple-large'].map(addr);
 	if (rawSmall && rawLarge && simpleSmall && simpleLarge) {

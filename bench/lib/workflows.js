@@ -20,14 +20,14 @@ function namesToItems(expression) {
 	];
 }
 
-const head = (count) => [manualTrigger(), ...namesToItems(NAME_EXPRESSION(count))];
+const head = (count, hitEvery) => [manualTrigger(), ...namesToItems(NAME_EXPRESSION(count, hitEvery))];
 
 const credentialRef = (credential) => ({ [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } });
 
 /** (a) this package's node, AML Check Individual, default options unless `options` says otherwise. */
-function amlWorkflow({ id, name, count, credential, options = {} }) {
+function amlWorkflow({ id, name, count, credential, options = {}, hitEvery }) {
 	const parameters = { operation: 'checkIndividual', name: '={{ $json.name }}', options };
-	return chain(name, [...head(count), action({ name: NODE_UNDER_TEST, resource: 'aml', parameters, credentials: credentialRef(credential) })], { id });
+	return chain(name, [...head(count, hitEvery), action({ name: NODE_UNDER_TEST, resource: 'aml', parameters, credentials: credentialRef(credential) })], { id });
 }
 
 /**
