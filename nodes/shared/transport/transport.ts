@@ -118,7 +118,7 @@ export class ApiClient {
 
 	/** A copy of a value with every secret this client knows, and `secrets`, cut out (what evidence may hash). */
 	withoutSecrets<T>(value: T, secrets: unknown[]): T {
-		return this.redactor.with(...secrets).value(value);
+		return (secrets.length ? this.redactor.with(...secrets) : this.redactor).value(value);
 	}
 
 	/**
