@@ -8,6 +8,7 @@ const { deliverPing } = require('./webhook');
 const { RESULT_CONTROL_ROUTES } = require('./result-controls');
 const { HOSTED_CONTROL_ROUTES } = require('./hosted-flows');
 const { optionalObject } = require('./validation');
+const { changeAmlRecords } = require('./data/aml');
 
 async function ping(state, sessionId, status, extra) {
 	if (!state.webhook) return null;
@@ -104,6 +105,19 @@ const CONTROL_ROUTES = [
 		},
 	],
 	['GET', '/aml/profiles', ({ state }) => ok([...state.profiles.values()])],
+	['GET', '/aml/records', ({ state }) => ok(state.amlRecords)],
+	[
+		'POST',
+		'/aml/records',
+		({ state, body }) => {
+			try {
+				state.amlRecords = changeAmlRecords(state.amlRecords, body.records);
+			} catch (error) {
+				throw new ApiError(400, error.message);
+			}
+			return ok({ records: state.amlRecords.length });
+		},
+	],
 	...RESULT_CONTROL_ROUTES,
 	...HOSTED_CONTROL_ROUTES,
 ].map(([method, path, handler]) => {

@@ -5,6 +5,7 @@
 const { DEFAULT_CONFIG, mergeConfig } = require('./config');
 const { createRecorder } = require('./recorder');
 const { createResultDeliveries } = require('./result-delivery');
+const { AML_RECORDS } = require('./data/aml');
 
 /** `startConfig` (a config patch) becomes the baseline that reset returns to. */
 function createState(startConfig = {}) {
@@ -18,6 +19,7 @@ function createState(startConfig = {}) {
 		journeys: new Map(), // journeyId -> {journeyId, passThroughData, images[], createdAt}
 		searches: new Map(), // transactionId -> {transactionId, companyIds:Set, name, country, createdAt}
 		profiles: new Map(), // profileId -> registered AML monitoring profile
+		amlRecords: AML_RECORDS, // the AML lists checkIndividual searches (changed by /__control/aml/records)
 		phone: new Map(), // referenceId -> phone verification request
 		phoneMessages: [], // {referenceId, method, to, text, code, sentAt}: the OTP messages "delivered"
 		qesSessions: new Map(), // sessionId -> {status, isVerified, updatedAt} (overrides and new sessions)
@@ -33,6 +35,7 @@ function createState(startConfig = {}) {
 			state.journeys.clear();
 			state.searches.clear();
 			state.profiles.clear();
+			state.amlRecords = AML_RECORDS;
 			state.phone.clear();
 			state.phoneMessages = [];
 			state.qesSessions.clear();

@@ -152,10 +152,10 @@ const AML_ERROR_NAMES = Object.freeze({
 /** Lower case, trimmed, inner whitespace collapsed. */
 const normaliseName = (s) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
-/** Records whose name or alias equals `name`; with `dob`, records with other dates drop out. */
-function findAmlRecords(name, dob) {
+/** Records of `records` (the emulator's current lists) whose name or alias equals `name`; with `dob`, records with other dates drop out. */
+function findAmlRecords(name, dob, records = AML_RECORDS) {
 	const wanted = normaliseName(name);
-	return AML_RECORDS.filter((r) => {
+	return records.filter((r) => {
 		const names = [r.name, ...r.aliasNames].map(normaliseName);
 		if (!names.includes(wanted)) return false;
 		if (dob && r.dateOfBirth.length > 0 && !r.dateOfBirth.includes(dob)) return false;
@@ -169,11 +169,11 @@ function findAmlRecords(name, dob) {
  * of the query occurs in a name; constraints filter first: countries (citizenship), datasets
  * (sourceId or sourceType), dateOfBirth (a full date or a year; records without one stay), threshold.
  */
-function bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold = 0.7, matchingMode = 'fuzzy' }) {
+function bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold = 0.7, matchingMode = 'fuzzy' }, records = AML_RECORDS) {
 	const wanted = normaliseName(name);
 	const words = wanted.split(' ');
 	const dob = dateOfBirth === undefined ? undefined : dateOfBirth.replace(/-/g, '/');
-	const scored = AML_RECORDS.map((r) => {
+	const scored = records.map((r) => {
 		const names = [r.name, ...r.aliasNames].map(normaliseName);
 		if (normaliseName(r.name) === wanted) return { record: r, score: 1 };
 		if (names.includes(wanted)) return { record: r, score: 0.95 };
@@ -190,4 +190,25 @@ function bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold = 0.7,
 	return scored[0];
 }
 
-module.exports = { AML_RECORDS, AML_ERROR_NAMES, bestAmlMatch, findAmlRecords, normaliseName };
+/**
+ * The lists after `changes` (`[{id, ...fields}]`, in order): a known id gets its fields merged over
+ * the record (a list's update: a new position, date of birth, source), an unknown one is added as a
+ * new record (a new listing). Ids and names must be non-blank strings; the built-in lists stay as they are.
+ */
+function changeAmlRecords(records, changes) {
+	if (!Array.isArray(changes) || changes.length === 0) throw new TypeError('records must be a non-empty list of {id, ...fields}');
+	const next = [...records];
+	for (const change of changes) {
+		if (change === null || typeof change !== 'object' || typeof change.id !== 'string' || change.id.trim() === '') {
+			throw new TypeError('each record needs an id (a non-blank string)');
+		}
+		const at = next.findIndex((r) => r.id === change.id);
+		const changed = at === -1 ? record(change) : { ...next[at], ...change };
+		if (typeof changed.name !== 'string' || changed.name.trim() === '') throw new TypeError(`record ${change.id} needs a name (a non-blank string)`);
+		if (at === -1) next.push(changed);
+		else next[at] = changed;
+	}
+	return next;
+}
+
+module.exports = { AML_RECORDS, AML_ERROR_NAMES, bestAmlMatch, changeAmlRecords, findAmlRecords, normaliseName };

@@ -42,7 +42,7 @@ function optionalBirthDate(body) {
 }
 
 /** The g3 screening with search constraints: the best-matching profile, or matchFound false. */
-function screenWithConstraints(body, name) {
+function screenWithConstraints(body, name, state) {
 	if (body.dob !== undefined) throw v.bad('dob is not part of the search-constraints form: send dateOfBirth');
 	const countries = commaList(body, 'countries', /^[A-Z]{2}$/, 'must be comma-separated ISO 3166-1 alpha-2 codes such as NL,GB');
 	if (countries === undefined) throw v.bad('countries is required with search constraints');
@@ -56,7 +56,7 @@ function screenWithConstraints(body, name) {
 		throw v.bad(`matchingMode must be one of: ${MATCHING_MODES.join(', ')}`);
 	}
 	const dateOfBirth = optionalBirthDate(body);
-	const best = bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold, matchingMode });
+	const best = bestAmlMatch({ name, dateOfBirth, countries, datasets, threshold, matchingMode }, state.amlRecords);
 	const searched = { name, countries: countries.join(','), searchedAt: new Date().toISOString() };
 	if (!best) return { matchFound: false, search: searched };
 	return { matchFound: true, matchScore: best.score, profile: { ...best.record }, search: searched };
@@ -67,10 +67,10 @@ function checkIndividual({ body, state }) {
 	const special = AML_ERROR_NAMES[normaliseName(name)];
 	if (special) throw new ApiError(special.status, special.message);
 	if (generationOf(state) === 'g3' && CONSTRAINTS.some((key) => body[key] !== undefined)) {
-		return ok(inEnvelope(state, screenWithConstraints(body, name)));
+		return ok(inEnvelope(state, screenWithConstraints(body, name, state)));
 	}
 	const dob = v.optionalDob(body, 'dob');
-	const foundRecords = findAmlRecords(name, dob);
+	const foundRecords = findAmlRecords(name, dob, state.amlRecords);
 	return ok(inEnvelope(state, { timestamp: new Date().toISOString(), totalHits: foundRecords.length, foundRecords }));
 }
 

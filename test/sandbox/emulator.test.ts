@@ -149,6 +149,33 @@ describe('AML', () => {
 		expect((await control.get('/aml/profiles')).data).toEqual([]);
 		expect((await post('/aml/ongoingMonitoring/removeSearchProfile', {})).status).toBe(400);
 	});
+	it('changes its lists between two checks: a record changed by id, a record added; reset restores them', async () => {
+		const ids = async (name: string, dob?: string) => (await post('/aml/checkIndividual', { name, dob })).data.foundRecords.map((r: { id: string }) => r.id);
+		const before = (await post('/aml/checkIndividual', { name: 'Carl Criminal' })).data.foundRecords[0];
+		expect(await ids('Anna Newly')).toEqual([]);
+
+		const changed = await control.post('/aml/records', {
+			records: [
+				{ id: 'AML-CRI-0001', positions: ['Leader of Example Gang (2024-)'] },
+				{ id: 'AML-SAN-0900', sourceType: 'SANCTION', sourceId: 'UK-OFSI', name: 'Anna Newly', dateOfBirth: ['1990/02/03'] },
+			],
+		});
+		expect(changed.data).toEqual({ records: 9 });
+		const after = (await post('/aml/checkIndividual', { name: 'Carl Criminal' })).data.foundRecords[0];
+		expect(after).toEqual({ ...before, positions: ['Leader of Example Gang (2024-)'] });
+		expect(await ids('Anna Newly', '1990/02/03')).toEqual(['AML-SAN-0900']);
+		expect(await ids('Anna Newly', '1991/02/03')).toEqual([]);
+		expect((await post('/aml/checkIndividual', { name: 'Anna Newly' })).data.foundRecords[0]).toMatchObject({ entityType: 'INDIVIDUAL', aliasNames: [], sourceId: 'UK-OFSI' });
+
+		const refused = await control.post('/aml/records', { records: [{ id: 'AML-SAN-0901', sourceType: 'SANCTION' }] });
+		expect([refused.status, refused.data.message]).toEqual([400, 'record AML-SAN-0901 needs a name (a non-blank string)']);
+		expect((await control.post('/aml/records', { records: [{ name: 'No Id' }] })).status).toBe(400);
+		expect((await control.get('/aml/records')).data).toHaveLength(9);
+
+		await control.post('/reset');
+		expect((await post('/aml/checkIndividual', { name: 'Carl Criminal' })).data.foundRecords[0]).toEqual(before);
+		expect(await ids('Anna Newly')).toEqual([]);
+	});
 });
 
 describe('KYB', () => {
