@@ -34,6 +34,8 @@ const LABEL = { v2: 'n8n 2.x', v1: 'n8n 1.x' };
  * An e2e file in one n8n version. Its n8n processes mostly wait (on n8n, the emulator, quiet periods):
  * one keeps about a third of a core busy, so several run at once.
  */
+/** The e2e files that need more than n8n (scripts/lib/system-packages.js). */
+const E2E_SYSTEM = { 'screening-review': 'postgres' };
 const e2e = (file, version, cpu = 0.5) => ({
 	name: `e2e-${version}-${file}`,
 	title: `${file} (${LABEL[version]})`,
@@ -42,15 +44,16 @@ const e2e = (file, version, cpu = 0.5) => ({
 	needs: ['build', `n8n-${version}`],
 	cpu,
 	rerun: `N8N_E2E_VERSIONS=${version} node --test test/e2e/${file}.e2e.test.js`,
+	system: E2E_SYSTEM[file],
 });
 
 /**
  * Every e2e file runs in both n8n versions, found in test/e2e/ so that a new file cannot be left out;
  * the queue and start files are suites of their own, and a file about what only n8n 2.x has (human
- * review of an AI agent's tool calls) runs in the 2.x lane only. The longest known first, so the run ends sooner.
+ * review of an AI agent's tool calls, a review form of Send and Wait) runs in the 2.x lane only. The longest known first, so the run ends sooner.
  */
 const E2E_OWN_SUITE = ['queue', 'start'];
-const E2E_V2_ONLY = ['agent-workflow-tool'];
+const E2E_V2_ONLY = ['agent-workflow-tool', 'screening-review'];
 const E2E_LONGEST = ['customer-book', 'trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
 const E2E_FILES = fs
 	.readdirSync(path.join(root, 'test', 'e2e'))
@@ -264,7 +267,7 @@ async function main() {
 	say(`npm test: ${RUN.length} suites on ${cores} cores (load ${loadAtStart}); logs in ${logDir}`);
 	const missing = missingSystemPackages(RUN.filter((s) => s.system && !named(s, skip)).map((s) => s.system));
 	if (missing) {
-		const suites = missing.suites.join(',');
+		const suites = RUN.filter((s) => missing.suites.includes(s.system)).map((s) => s.name).join(',');
 		say(`npm test needs ${missing.what} for the ${suites} suite(s). Install with:\n\n  ${missing.command}\n\nor leave them out: npm test -- --skip=${suites}`);
 		if (!userWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
 		process.exit(1);

@@ -97,12 +97,12 @@ async function createBook(postgres, { count, database = DATABASE }) {
 }
 
 /**
- * Creates the recipe in the running n8n `server` with the sandbox credential (pointed at the
- * emulator) and a Postgres credential for the book's database, its Night Settings set to `settings`
- * (pageUrl, leaseSeconds, pageSize), and publishes it. Returns the workflow id.
+ * Creates the recipe (the book's, or another built on it) in the running n8n `server` with the
+ * sandbox credential (pointed at the emulator), a Postgres credential for the book's database and
+ * any `credentials` more, its Night Settings set to `settings` (pageUrl, leaseSeconds, pageSize), and
+ * publishes it. Returns the workflow id.
  */
-async function createRecipe({ server, emulatorBaseUrl, postgres, database = DATABASE, settings }) {
-	const recipe = readRecipe();
+async function createRecipe({ server, emulatorBaseUrl, postgres, database = DATABASE, settings, recipe = readRecipe(), credentials = [] }) {
 	const [apiCredential] = sandboxCredentials(emulatorBaseUrl);
 	const pgRef = recipe.nodes.find((n) => n.credentials?.postgres).credentials.postgres;
 	const nightSettings = recipe.nodes.find((n) => n.name === 'Night Settings');
@@ -114,6 +114,7 @@ async function createRecipe({ server, emulatorBaseUrl, postgres, database = DATA
 		credentials: [
 			apiCredential,
 			{ ...pgRef, type: 'postgres', data: { host: postgres.host, port: postgres.port, database, user: postgres.user, password: '', ssl: 'disable' } },
+			...credentials,
 		],
 		workflows: [recipe],
 	});
