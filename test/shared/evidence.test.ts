@@ -33,8 +33,6 @@ describe('Evidence', () => {
 			node: 'IDCanopy Umbrella',
 			nodeType: 'n8n-nodes-verification-services.verificationServices',
 			nodeVersion: 1,
-			resource: 'aml',
-			operation: 'checkIndividual',
 			packageVersion: PACKAGE_VERSION,
 		});
 		expect(Date.parse(evidence[0]!.requestedAt as string)).toBeGreaterThanOrEqual(before - 1000);

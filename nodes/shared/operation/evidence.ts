@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { bodyHash } from '../delivery/canonical-json';
 import { boolean } from '../fields/rules';
-import type { ApiRequest, OperationDefinition, ValueField } from './operation-types';
+import type { ApiRequest, ValueField } from './operation-types';
 import { PACKAGE_VERSION } from './package-version';
 import { pairedIndexOf } from './simplify';
 
@@ -68,11 +68,7 @@ export function responseSha256(json: IDataObject): string {
 }
 
 /** What every evidence of one run shares. */
-export function runAbout(
-	ctx: IExecuteFunctions,
-	op: OperationDefinition,
-	environment: string,
-): IDataObject {
+export function runAbout(ctx: IExecuteFunctions, environment: string): IDataObject {
 	const node = ctx.getNode();
 	return {
 		environment,
@@ -81,8 +77,6 @@ export function runAbout(
 		node: node.name,
 		nodeType: node.type,
 		nodeVersion: node.typeVersion,
-		resource: ctx.getNodeParameter('resource', 0, '') as string,
-		operation: op.value,
 		packageVersion: PACKAGE_VERSION,
 	};
 }

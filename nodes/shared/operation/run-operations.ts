@@ -155,7 +155,7 @@ async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]
 	// but a money or message request already on the wire, which is let finish (transport.ts).
 	const cancel = ctx.getExecutionCancelSignal?.();
 	const client = await ApiClient.create(ctx, settings, cancel);
-	run.about = runAbout(ctx, op, client.environment);
+	run.about = runAbout(ctx, client.environment);
 	// Where the requests that must not go out again are remembered when n8n may re-run the node.
 	const scope = op.repeatable ? undefined : runScope(ctx);
 	const failed: ItemFailure[] = [];
