@@ -30,12 +30,12 @@ const NODE_TEST = ['--test', '--test-concurrency=1', '--test-reporter=spec', '--
 const nodeTest = (files) => ['node', ...NODE_TEST, ...files];
 const LABEL = { v2: 'n8n 2.x', v1: 'n8n 1.x' };
 
+/** The e2e files that need more than n8n (scripts/lib/system-packages.js). */
+const E2E_SYSTEM = { 'screening-review': 'postgres' };
 /**
  * An e2e file in one n8n version. Its n8n processes mostly wait (on n8n, the emulator, quiet periods):
  * one keeps about a third of a core busy, so several run at once.
  */
-/** The e2e files that need more than n8n (scripts/lib/system-packages.js). */
-const E2E_SYSTEM = { 'screening-review': 'postgres' };
 const e2e = (file, version, cpu = 0.5) => ({
 	name: `e2e-${version}-${file}`,
 	title: `${file} (${LABEL[version]})`,
@@ -54,7 +54,7 @@ const e2e = (file, version, cpu = 0.5) => ({
  */
 const E2E_OWN_SUITE = ['queue', 'start'];
 const E2E_V2_ONLY = ['agent-workflow-tool', 'screening-review'];
-const E2E_LONGEST = ['customer-book', 'trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
+const E2E_LONGEST = ['customer-book', 'screening-review', 'trigger', 'webhook-trigger', 'trigger-acknowledge', 'agent-review', 'edges', 'resend', 'golden', 'operations', 'hosted-flows', 'onboarding-decision', 'agent'];
 const E2E_FILES = fs
 	.readdirSync(path.join(root, 'test', 'e2e'))
 	.filter((f) => f.endsWith('.e2e.test.js'))
