@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { bodyHash } from '../../shared/delivery/canonical-json';
 import { ruleBroken } from '../../shared/fields/field-error';
+import { parsedJson } from '../../shared/fields/rules';
 import type { Rule, ValueField } from '../../shared/operation/operation-types';
 
 /**
@@ -28,14 +29,7 @@ function decidedEntry(id: unknown, fingerprint: unknown): [string, string] | und
 const decidedRecords: Rule = {
 	hint: SHAPE,
 	toWire: (value, field) => {
-		let parsed = value;
-		if (typeof value === 'string') {
-			try {
-				parsed = JSON.parse(value);
-			} catch {
-				throw ruleBroken(field.name, `${SHAPE}, as JSON`, value);
-			}
-		}
+		const parsed = parsedJson(value, field.name, `${SHAPE}, as JSON`);
 		if (parsed === null || typeof parsed !== 'object') throw ruleBroken(field.name, SHAPE, value);
 		const entries = Array.isArray(parsed)
 			? parsed.map((entry: IDataObject | null) => decidedEntry(entry?.id, entry?.fingerprint))

@@ -177,17 +177,20 @@ export const flagSet: Rule = {
 	},
 };
 
+/** JSON text typed in the editor, parsed, or the value an expression gave; text that is no JSON breaks `rule`. */
+export function parsedJson(value: unknown, field: string, rule: string): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		throw ruleBroken(field, rule, value);
+	}
+}
+
 /** A JSON object, typed in the editor as JSON text or given as an object by an expression. */
 export const jsonObject: Rule = {
 	toWire: (value, field) => {
-		let parsed = value;
-		if (typeof value === 'string') {
-			try {
-				parsed = JSON.parse(value);
-			} catch {
-				throw ruleBroken(field.name, 'a JSON object', value);
-			}
-		}
+		const parsed = parsedJson(value, field.name, 'a JSON object');
 		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 			throw ruleBroken(field.name, 'a JSON object', value);
 		return parsed;
