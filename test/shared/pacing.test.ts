@@ -44,24 +44,31 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
 describe('Pacer', () => {
+	let clock: FakeClock;
+	let pacer: Pacer;
+	beforeEach(() => {
+		clock = new FakeClock();
+		pacer = new Pacer(clock);
+	});
+
+	/** `accepted` answers delivered in the last second, then a 429 asking for `retryMs`. */
+	const learn = (accepted: number, retryMs = 1000) => {
+		for (let i = 0; i < accepted; i++) pacer.settle(sentBefore(clock), DELIVERED);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: retryMs });
+	};
+
 	it('spaces requests evenly under a fixed quota', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		const times = await sendTimes(pacer, clock, 6, 50);
 		expect(gaps(times)).toEqual([20, 20, 20, 20, 20]);
 	});
 
 	it('is unthrottled until the first 429', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		const times = await sendTimes(pacer, clock, 20);
 		expect(times[19] - times[0]).toBe(0);
 		expect(pacer.rate).toBe(Number.POSITIVE_INFINITY);
 	});
 
 	it('bounds the requests in flight of all callers by the window: the others wait for room, in turn', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		const inFlight: Array<{ admission: Admission; answer: () => void }> = [];
 		const callers = Array.from({ length: 60 }, async () => {
 			const admission = await pacer.admit();
@@ -89,8 +96,6 @@ describe('Pacer', () => {
 	});
 
 	it('a run that never fills the window does not make it grow', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		for (let i = 0; i < 200; i++) {
 			const admissions = [];
 			for (let c = 0; c < INITIAL_WINDOW - 1; c++) admissions.push(await pacer.admit());
@@ -103,8 +108,6 @@ describe('Pacer', () => {
 	});
 
 	it('Max Requests per Second spaces the requests; the window still bounds how many are in flight', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		const admitted = Array.from({ length: INITIAL_WINDOW + 2 }, () => pacer.admit(1000).then(() => clock.now()));
 		await settle();
 		expect(pacer.inFlight).toBe(INITIAL_WINDOW);
@@ -116,8 +119,6 @@ describe('Pacer', () => {
 	});
 
 	it('a 429 halves the window and pauses everybody; then the learnt pace holds requests back', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		const first = await Promise.all(Array.from({ length: INITIAL_WINDOW }, () => pacer.admit()));
 		const waiting = Array.from({ length: 15 }, async () => {
 			await pacer.admit();
@@ -142,10 +143,8 @@ describe('Pacer', () => {
 	});
 
 	it('starts slow again once it has forgotten the quota', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		await sendTimes(pacer, clock, 5);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(0);
 		clock.advance(61_000);
 		await pacer.admit();
 		release(pacer);
@@ -154,10 +153,7 @@ describe('Pacer', () => {
 	});
 
 	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(10);
 		const start = clock.now();
 		await pacer.admit();
 		expect(clock.now() - start).toBe(1000);
@@ -169,8 +165,6 @@ describe('Pacer', () => {
 	});
 
 	it('treats the 429s of one burst as one signal', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
 		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
 		for (let i = 0; i < 5; i++) pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
 		expect(pacer.rate).toBeCloseTo(19, 5);
@@ -178,26 +172,18 @@ describe('Pacer', () => {
 	});
 
 	it('cuts again on a 429 after the pause: the new pace was still too fast', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(20);
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		clock.advance(1_100);
-		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(10);
 		expect(pacer.rate).toBeCloseTo(9.5, 5);
 		expect(pacer.rateLimits).toBe(2);
 	});
 
 	it('after a short Retry-After only the refused request waits: the others go on at the lower pace', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 }); // the first: a pause, the pace learnt
+		learn(20); // the first: a pause, the pace learnt
 		clock.advance(5_000);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(20);
 		const start = clock.now();
 		await pacer.admit();
 		release(pacer);
@@ -206,23 +192,16 @@ describe('Pacer', () => {
 	});
 
 	it('a long Retry-After (a quota per minute) pauses every request, however well the pace is known', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(20);
 		clock.advance(5_000);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 60_000 });
+		learn(20, 60_000);
 		const start = clock.now();
 		const times = await sendTimes(pacer, clock, 3);
 		expect(times[0] - start).toBe(60_000);
 	});
 
 	it('climbs back along the cubic curve while it has requests to send, past the pace that drew the 429', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(20);
 		expect(pacer.rate).toBeCloseTo(19, 5);
 		await pacer.admit(); // after the 1 s pause; kept in flight: the pacer stays busy
 		const rateAfter = async (ms: number) => {
@@ -240,10 +219,7 @@ describe('Pacer', () => {
 	});
 
 	it('the curve stands still while the pacer is idle; a minute idle forgets the pace', async () => {
-		const clock = new FakeClock();
-		const pacer = new Pacer(clock);
-		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
-		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		learn(20);
 		// Nothing to send for 20 s (a worker between pages): it starts again at the pace it learnt, not
 		// at the curve's 20 s point (about 500 requests/s, a burst of 429s).
 		clock.advance(20_000);
@@ -257,7 +233,6 @@ describe('Pacer', () => {
 	});
 
 	it('counts requests in flight across callers', async () => {
-		const pacer = new Pacer(new FakeClock());
 		await pacer.admit();
 		await pacer.admit();
 		expect(pacer.inFlight).toBe(2);
