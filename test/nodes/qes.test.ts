@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import * as http from 'http';
-import type { AddressInfo } from 'net';
 
 import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -9,6 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { actionNode, propertyOf } from '../helpers/action-node';
 import { startForeignOrigin } from '../helpers/foreign-origin';
+import { startRewritingProxy } from '../helpers/rewritten-answers';
 import type { RunNodeResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
@@ -64,75 +64,47 @@ type FileMisbehaviour = { redirectTo: string } | { trickleMs: number } | { bytes
 async function startFileHost(options: { expired?: boolean; fileStatus?: number; linkTo?: string; file?: FileMisbehaviour } = {}) {
 	const downloads: http.IncomingHttpHeaders[] = [];
 	const cutOff: boolean[] = [];
-	const target = new URL(sandbox().url);
-	const server = http.createServer((req, res) => {
-		const isFile = req.url!.startsWith('/files/');
-		if (isFile) {
-			downloads.push(req.headers);
-			if (options.fileStatus) {
-				res.writeHead(options.fileStatus, { 'Content-Type': 'application/xml' }).end('<Error>AccessDenied</Error>');
-				return;
-			}
-			const file = options.file;
-			if (file) {
-				res.on('close', () => cutOff.push(!res.writableFinished));
-				if ('redirectTo' in file) res.writeHead(302, { Location: file.redirectTo }).end();
-				else if ('trickleMs' in file) {
-					res.writeHead(200, { 'Content-Type': 'application/pdf' }).write('%');
-					const timer = setInterval(() => res.write('P'), file.trickleMs);
-					res.on('close', () => clearInterval(timer));
-				} else {
-					res.writeHead(200, { 'Content-Type': 'application/pdf' });
-					const chunk = Buffer.alloc(1024 * 1024, 'P');
-					let left = file.bytes;
-					const pump = () => {
-						while (left > 0 && !res.destroyed) {
-							left -= chunk.length;
-							if (!res.write(left >= 0 ? chunk : chunk.subarray(0, chunk.length + left))) return void res.once('drain', pump);
-						}
-						if (!res.destroyed) res.end();
-					};
-					pump();
-				}
-				return;
-			}
+	const serveFile = (req: http.IncomingMessage, res: http.ServerResponse) => {
+		if (!req.url!.startsWith('/files/')) return false;
+		downloads.push(req.headers);
+		if (options.fileStatus) {
+			res.writeHead(options.fileStatus, { 'Content-Type': 'application/xml' }).end('<Error>AccessDenied</Error>');
+			return true;
 		}
-		const upstream = http.request(
-			{ host: target.hostname, port: target.port, path: req.url!.replace(/\?.*$/, ''), method: req.method, headers: req.headers },
-			(answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (c: Buffer) => chunks.push(c));
-				answer.on('end', () => {
-					let body = Buffer.concat(chunks);
-					if (!isFile && req.url!.includes('/onboarding/getVerification/') && answer.statusCode === 200) {
-						const json = JSON.parse(body.toString('utf8'));
-						for (const item of json.data.signature.content) {
-							const signed = item.signedResource;
-							if (!signed) continue;
-							signed.resourceUrl = `${options.linkTo ?? origin}${new URL(signed.resourceUrl).pathname}?X-Signature=presigned-secret`;
-							if (options.expired) signed.urlValidBefore = '2020-01-01T00:00:00.000Z';
-						}
-						body = Buffer.from(JSON.stringify(json));
-					}
-					const headers = { ...answer.headers, 'content-length': String(body.length) };
-					res.writeHead(answer.statusCode!, headers).end(body);
-				});
-			},
-		);
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return closedAfterTest({
-		origin,
-		baseUrl: `${origin}/api/services`,
-		downloads,
-		cutOff,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	});
+		const file = options.file;
+		if (!file) return false;
+		res.on('close', () => cutOff.push(!res.writableFinished));
+		if ('redirectTo' in file) res.writeHead(302, { Location: file.redirectTo }).end();
+		else if ('trickleMs' in file) {
+			res.writeHead(200, { 'Content-Type': 'application/pdf' }).write('%');
+			const timer = setInterval(() => res.write('P'), file.trickleMs);
+			res.on('close', () => clearInterval(timer));
+		} else {
+			res.writeHead(200, { 'Content-Type': 'application/pdf' });
+			const chunk = Buffer.alloc(1024 * 1024, 'P');
+			let left = file.bytes;
+			const pump = () => {
+				while (left > 0 && !res.destroyed) {
+					left -= chunk.length;
+					if (!res.write(left >= 0 ? chunk : chunk.subarray(0, chunk.length + left))) return void res.once('drain', pump);
+				}
+				if (!res.destroyed) res.end();
+			};
+			pump();
+		}
+		return true;
+	};
+	const linkToHost = (json: IDataObject) => {
+		for (const item of (json as { data: { signature: { content: Array<{ signedResource?: IDataObject }> } } }).data.signature.content) {
+			const signed = item.signedResource;
+			if (!signed) continue;
+			signed.resourceUrl = `${options.linkTo ?? host.origin}${new URL(signed.resourceUrl as string).pathname}?X-Signature=presigned-secret`;
+			if (options.expired) signed.urlValidBefore = '2020-01-01T00:00:00.000Z';
+		}
+		return json;
+	};
+	const host = await startRewritingProxy(sandbox().url, (_method, url) => url.includes('/onboarding/getVerification/'), linkToHost, serveFile);
+	return closedAfterTest({ ...host, downloads, cutOff });
 }
 
 describe('QES parameters', () => {
