@@ -1,17 +1,12 @@
 'use strict';
-// What the trigger answers for each source, and what n8n then runs, in a real n8n server (`n8n start`): a provider forgets whatever it got a 2xx for, and resends the rest.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/trigger-acknowledge.e2e.test.js
-//
-// Per n8n version: one instance, one server start, four workflows created through its REST API (the
-// trigger on QES status pings with Fetch Verification Result and Only Statuses; on signed results for
-// all results; the same for payment results only, once refusing and once confirming unsigned ones),
-// each case on its own workflow's execution count. The flood sends TRIGGER_FLOOD_COUNT (default 100)
-// distinct signed journey results, 20 at a time: the answers and executions of deliveries that overlap
-// in a real n8n. That the memory keeps more keys than the 2,000 it once held is
-// test/shared/delivery-memory.test.ts (2,100 and 50,000 keys); n8n's throughput and memory under 2,100
-// deliveries is the flood row of `npm run bench`. A signed result older than 25 hours (400, nothing
-// starts) and payment statuses the list does not name are test/nodes/webhook-trigger.test.ts.
+// What the trigger answers for each source, and what n8n then runs, in a real n8n server: a provider
+// forgets whatever it got a 2xx for, and resends the rest. Four workflows (QES status pings with Fetch
+// Verification Result and Only Statuses; all signed results; payment results only, refusing and
+// confirming unsigned ones), each case on its own workflow's execution count. The flood sends
+// TRIGGER_FLOOD_COUNT (default 100) distinct signed journey results, 20 at a time. More keys than the
+// 2,000 the memory once held: test/shared/delivery-memory.test.ts; n8n under 2,100 deliveries: the
+// flood row of `npm run bench`; a signed result older than 25 hours and payment statuses the list does
+// not name: test/nodes/webhook-trigger.test.ts.
 
 const { describe } = require('node:test');
 const assert = require('node:assert/strict');

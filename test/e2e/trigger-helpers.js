@@ -1,17 +1,10 @@
 'use strict';
-// Helpers the trigger suites share (trigger, webhook-trigger, trigger-acknowledge; golden, queue and
-// the example suites use some too):
-//  - triggerSuite(): a suite's emulator, n8n server, credentials, workflows and steps;
-//  - the sandbox emulator's controls (stored webhook, route counts, pings);
-//  - waiting for an activation / deactivation to take effect. In n8n 2.x (2.40, with the default
-//    N8N_WORKFLOWS_USE_WORKFLOW_PUBLICATION_SERVICE=true) POST /rest/workflows/:id/activate and
-//    /deactivate only record the change and queue it in an outbox; the webhooks are added / removed
-//    (and the node's create / delete webhook methods run) a moment AFTER the REST call returned. So
-//    right after lib/rest.js activateWorkflow() the API may not have been called yet, and right
-//    after deactivateWorkflow() the production webhook may still start executions.
-//  - reading a node's static data through GET /rest/workflows/:id.
-// The QES trigger keeps only the SHA-256 (hex) of the registered secret in static data (registration.secretSha256),
-// never the secret: compare it with util.sha256() of the header value the emulator stored.
+// What the trigger suites share (trigger, webhook-trigger, trigger-acknowledge; golden, queue and the
+// example suites use some too). In n8n 2.x (2.40, N8N_WORKFLOWS_USE_WORKFLOW_PUBLICATION_SERVICE=true
+// by default) POST /rest/workflows/:id/activate and /deactivate only queue the change in an outbox:
+// the webhooks are added or removed (and the node's create / delete webhook methods run) a moment
+// AFTER the REST call returned, hence the waits below. The QES trigger keeps only the SHA-256 (hex) of
+// the registered secret in static data (registration.secretSha256), never the secret.
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
@@ -250,9 +243,7 @@ async function settleCount(server, workflowId, expected, { fresh = 0, quietMs = 
 }
 
 /** All executions of the workflow (any status), newest first. */
-async function executions(server, workflowId) {
-	return await server.listExecutions(workflowId, { limit: 100 });
-}
+const executions = async (server, workflowId) => await server.listExecutions(workflowId, { limit: 100 });
 
 /**
  * Waits until the workflow has `count` finished executions, then 2 s longer so that an extra one

@@ -1,18 +1,9 @@
 'use strict';
-// The trigger on QES status pings (source qesStatus) in a real n8n server (`n8n start`), against the sandbox emulator.
-//
-//   cd /work/main && npm run build && node --test test/e2e/trigger.e2e.test.js
-//
-// Per n8n version: one instance, one server start, then everything through the REST API (the credential
-// and the workflows too) and the emulator's controls; one more server start on the same user
-// folder for the restart checks (registration kept; duplicate memory per process, so forgotten). A second workflow with the
-// same trigger and Ignore Duplicates Within 0 is the "option off" side of the duplicate checks. The tests of a describe build on each other (activation state,
-// execution counts), so they run in order and a later one is skipped when an earlier one failed.
-// That a wrong, missing, short, long or empty secret header is answered 401 and starts nothing is
-// test/nodes/qes-trigger.test.ts (through n8n-core's webhook code); here forged copies of each big ping.
-// The first ping's execution (the trigger's and the NoOp's output, one getVerification call) is the
-// golden workflow trigger-qes (test/golden); here the secret is checked nowhere in later executions.
-// N8N_E2E_VERSIONS=v2 (or v1) limits the run to one version (as in the other e2e files).
+// The trigger on QES status pings (source qesStatus) in a real n8n server, against the emulator. The
+// steps build on each other (activation state, execution counts): a later one is skipped when one
+// failed. A second workflow with Ignore Duplicates Within 0 is the "option off" side of the duplicate
+// checks. A wrong, missing, short, long or empty secret header (401, nothing starts) is
+// test/nodes/qes-trigger.test.ts; the first ping's execution is the golden workflow trigger-qes.
 
 const { describe } = require('node:test');
 const assert = require('node:assert/strict');

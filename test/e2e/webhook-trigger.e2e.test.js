@@ -1,16 +1,8 @@
 'use strict';
-// The trigger on signed results (source signedResult) in a real n8n server (`n8n start`); the sandbox
-// emulator plays the provider: it signs and delivers hosted journey and payment results, resends them,
-// and forges them.
-//
-//   npm run build && node --test --test-reporter=spec test/e2e/webhook-trigger.e2e.test.js
-//
-// Per n8n version: one instance, one server start, then everything through the REST API (the credential
-// and two workflows too) and the emulator's controls; a second server start on the same
-// user folder, with N8N_PAYLOAD_SIZE_MAX=2, for the restart checks and n8n's own body limit. The tests
-// of a describe build on each other (execution counts), so they run in order and a later one is
-// skipped when an earlier one failed. Executions are counted without their data; one is fetched by
-// id only where its data is checked. N8N_E2E_VERSIONS=v2 (or v1) limits the run to one version.
+// The trigger on signed results (source signedResult) in a real n8n server; the sandbox emulator plays
+// the provider: it signs and delivers hosted journey and payment results, resends them, and forges
+// them. A second server start on the same user folder, with N8N_PAYLOAD_SIZE_MAX=2, for the restart
+// checks and n8n's own body limit (triggerSuite: the steps build on each other).
 
 const { describe } = require('node:test');
 const assert = require('node:assert/strict');

@@ -2,23 +2,12 @@
 // A small client for n8n's internal REST API (/rest/...), as the editor UI uses it: cookie auth
 // (`n8n-auth`) plus the `browser-id` header the auth cookie is bound to. Every call opens a new
 // connection (util.freshFetch: a kept-alive one breaks while a busy n8n 1.x blocks its event loop).
-// Shapes checked against the sources of n8n 1.123.x and 2.40.7 (see README):
-//   POST /rest/owner/setup   { email, firstName, lastName, password }          (both)
-//   POST /rest/login         { emailOrLdapLoginId, password }                   (both)
-//   POST /rest/workflows/:id/activate { versionId }                             (both)
-//   POST /rest/workflows/:id/deactivate
-//   POST /rest/credentials { name, type, data } and POST /rest/workflows { name, nodes, connections,
-//                            settings, pinData, meta, active: false (1.123 needs it) } -> the new entity
-//                            (1.123 ignores a given id, so none is sent; 2.40 ignores staticData)
-//   GET  /rest/executions?filter={"workflowId":...}&limit=N -> { count, results, estimated }
-//   GET  /rest/executions/:id -> { ..., data: <flatted string> }
-//   POST /rest/credentials/test { credentials: { id, name, type, data } } -> { status, message }
-//   GET  /types/nodes.json, /types/credentials.json (need the auth cookie)
-// Every JSON answer is wrapped in { data: ... }; the helpers unwrap it.
+// The request and answer shapes are those of n8n 1.123.x and 2.40.7 (read in their sources); every
+// JSON answer is wrapped in { data: ... }, which the helpers unwrap.
 
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { jsonOrText, freshFetch } = require('./util');
+const { jsonOrText, freshFetch, sleep, waitUntil } = require('./util');
 
 const OWNER = {
 	email: 'owner@e2e.test',
@@ -118,10 +107,10 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 		},
 
 		/**
-		 * Creates workflows as the editor does, inactive (execution order v1 unless `settings` says
-		 * otherwise), with their pinData and meta. Both versions choose the ids (1.123 drops a given
-		 * one) and 2.40 drops staticData; a name is cut to the 128 characters both allow here (the CLI
-		 * import takes longer ones, and some saved fixtures have them). Their ids, in order.
+		 * Creates workflows as the editor does, inactive (1.123 needs `active: false`; execution order
+		 * v1 unless `settings` says otherwise), with their pinData and meta. Both versions choose the ids
+		 * (1.123 drops a given one) and 2.40 drops staticData; a name is cut to the 128 characters both
+		 * allow here (the CLI import takes longer ones, and some saved fixtures have them). Their ids, in order.
 		 */
 		async createWorkflows(list) {
 			const ids = [];
@@ -173,16 +162,14 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 			const wf = await client.getWorkflow(id);
 			const activated = await client.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
 			if (version === 'v1') return activated;
-			const started = Date.now();
-			for (;;) {
+			await waitUntil(`workflow ${id} to be published`, async () => {
 				const st = await client.get(`/rest/workflows/${id}/publication-status`);
-				if (st.status === 'published' && (!st.liveVersionId || st.liveVersionId === wf.versionId)) return activated;
 				if (st.status === 'failed' || st.status === 'partial') {
 					throw new Error(`workflow ${id} publication ${st.status}: ${JSON.stringify(st.triggers)}`);
 				}
-				if (Date.now() - started > timeoutMs) throw new Error(`workflow ${id} not published after ${timeoutMs} ms: ${JSON.stringify(st)}`);
-				await new Promise((r) => setTimeout(r, 200));
-			}
+				return st.status === 'published' && (!st.liveVersionId || st.liveVersionId === wf.versionId);
+			}, { timeoutMs, intervalMs: 200 });
+			return activated;
 		},
 
 		async deactivateWorkflow(id) {
@@ -214,19 +201,16 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 					exec.data = flatted.parse(exec.data);
 				}
 				if (!finishedWithoutItsData(exec) || Date.now() - started > settleMs) return exec;
-				await new Promise((r) => setTimeout(r, 250));
+				await sleep(250);
 			}
 		},
 
 		/** Polls an execution until it has finished; returns it with its data (see getExecution). */
 		async waitForExecution(id, { timeoutMs = 120000 } = {}) {
-			const started = Date.now();
-			for (;;) {
+			return await waitUntil(`execution ${id} to finish`, async () => {
 				const exec = await client.getExecution(id);
-				if (!['new', 'running', 'waiting'].includes(exec.status)) return exec;
-				if (Date.now() - started > timeoutMs) throw new Error(`execution ${id} still ${exec.status} after ${timeoutMs} ms`);
-				await new Promise((r) => setTimeout(r, 250));
-			}
+				return !['new', 'running', 'waiting'].includes(exec.status) && exec;
+			}, { timeoutMs });
 		},
 
 		/**
@@ -247,16 +231,11 @@ function createRestClient({ baseUrl, version, runtimeDir }) {
 
 		/** Polls listExecutions until `count` finished executions exist. */
 		async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000 } = {}) {
-			const started = Date.now();
-			for (;;) {
+			return await waitUntil(`${count} finished executions of workflow ${workflowId}`, async () => {
 				const list = await client.listExecutions(workflowId);
 				const done = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
-				if (done.length >= count) return done;
-				if (Date.now() - started > timeoutMs) {
-					throw new Error(`workflow ${workflowId}: ${done.length}/${count} executions after ${timeoutMs} ms: ${JSON.stringify(list)}`);
-				}
-				await new Promise((r) => setTimeout(r, 250));
-			}
+				return done.length >= count && done;
+			}, { timeoutMs });
 		},
 
 		/** All node type descriptions the server knows (GET /types/nodes.json, needs login). */
