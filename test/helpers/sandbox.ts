@@ -148,3 +148,9 @@ export function errorItemIndex(error: unknown): unknown {
 
 /** Input items from plain objects. */
 export const items = (...json: IDataObject[]): INodeExecutionData[] => json.map((j) => ({ json: j }));
+
+/** The items of a run that must succeed (the test fails with the run's error otherwise). */
+export function succeeded(run: RunNodeResult): INodeExecutionData[] {
+	expect(run.error).toBeUndefined();
+	return run.items;
+}

@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { actionTool, propertyOf, resourceRun } from '../helpers/action-node';
-import { items, useSandbox } from '../helpers/sandbox';
+import { items, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
@@ -29,8 +29,7 @@ describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', 
 	beforeEach(async () => await emulator().configure({ generation }));
 
 	it('sends country, address and identity only, and outputs the whole answer with addressVerification', async () => {
-		const { items: out, error } = await verify(ERIKA);
-		expect(error).toBeUndefined();
+		const out = succeeded(await verify(ERIKA));
 		expect(await sentBodies()).toEqual([
 			{
 				country: 'DE',
@@ -65,8 +64,7 @@ describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', 
 		// An overall result the provider does not document: review, the value kept.
 		['Pending', 'review', 'PENDING', 'HOUSENUMBER_MATCH', 70],
 	])('last name %s: outcome %s (overall %s)', async (lastname, outcome, overall, matchQuality, score) => {
-		const { items: out, error } = await verify({ ...ERIKA, lastname });
-		expect(error).toBeUndefined();
+		const out = succeeded(await verify({ ...ERIKA, lastname }));
 		expect(out[0].json.addressVerification).toEqual({ outcome, overall, matchQuality, score });
 	});
 });

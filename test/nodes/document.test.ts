@@ -7,7 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
 import { binaryData, type RunNodeResult } from '../helpers/n8n';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { useSandbox } from '../helpers/sandbox';
+import { succeeded, useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -24,8 +24,7 @@ const verifyThrough = async (journeyId: string, rewrite: (verdict: IDataObject) 
 
 /** Opens a journey through the node itself; returns its id. */
 async function openJourney(): Promise<string> {
-	const { items, error } = await run({ operation: 'openJourney' });
-	expect(error).toBeUndefined();
+	const items = succeeded(await run({ operation: 'openJourney' }));
 	return items[0].json.journeyId as string;
 }
 
@@ -64,7 +63,7 @@ describe('addImage', () => {
 		const journeyId = await openJourney();
 		const front = png(100);
 		const selfie = png(200);
-		const { items, error } = await run(
+		const items = succeeded(await run(
 			{
 				operation: 'addImage',
 				journeyId,
@@ -77,8 +76,7 @@ describe('addImage', () => {
 				imageItem(front, 'scan1.png', 'photo', { side: 'front', name: 'front.png', page: 1 }),
 				imageItem(selfie, 'scan2.png', 'photo', { side: 'selfie', name: 'me.png', page: 2 }),
 			],
-		);
-		expect(error).toBeUndefined();
+		));
 		expect(await bodies('POST /addImage')).toEqual([
 			{ journeyId, imageName: 'front.png', imageSide: 'front', imageData: front.toString('base64'), storeOnly: true, passThroughData: { page: 1 } },
 			{ journeyId, imageName: 'me.png', imageSide: 'selfie', imageData: selfie.toString('base64'), storeOnly: true, passThroughData: { page: 2 } },
@@ -122,8 +120,7 @@ describe('verifyAge', () => {
 		['defaults to "At Least 18"', {}, { ageFrom: 18 }],
 	])('%s', async (_what, parameters, sent) => {
 		const journeyId = await openJourney();
-		const { items, error } = await run({ operation: 'verifyAge', journeyId, ...parameters });
-		expect(error).toBeUndefined();
+		const items = succeeded(await run({ operation: 'verifyAge', journeyId, ...parameters }));
 		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ...sent }]);
 		expect(items).toEqual([
 			{
@@ -158,8 +155,7 @@ describe('verifyDocument', () => {
 			['back', back, 'id-back.png'],
 			['selfie', selfie, 'me.png'],
 		]);
-		const { items, error } = await run({ operation: 'verifyDocument', journeyId: '={{ $json.journeyId }}' }, [{ json: { journeyId } }]);
-		expect(error).toBeUndefined();
+		const items = succeeded(await run({ operation: 'verifyDocument', journeyId: '={{ $json.journeyId }}' }, [{ json: { journeyId } }]));
 		expect(await bodies('POST /verify')).toEqual([{ journeyId }]);
 		expect(items).toHaveLength(1);
 		const [item] = items;
@@ -192,8 +188,7 @@ describe('verifyDocument', () => {
 	it('with "Keep Images as Base64 in JSON" the response stays as the API sent it, without binaries', async () => {
 		const front = jpeg(300);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
-		const { items, error } = await run({ operation: 'verifyDocument', journeyId, options: { keepImagesInJson: true } });
-		expect(error).toBeUndefined();
+		const items = succeeded(await run({ operation: 'verifyDocument', journeyId, options: { keepImagesInJson: true } }));
 		expect(items[0].binary).toBeUndefined();
 		expect(items[0].json.croppedImageFiles).toBeUndefined();
 		expect(items[0].json.croppedImages).toEqual({ portrait: front.toString('base64'), front: front.toString('base64') });
@@ -201,23 +196,21 @@ describe('verifyDocument', () => {
 
 	it('an image of an unknown format becomes application/octet-stream (.bin)', async () => {
 		const journeyId = await journeyWith([['back', Buffer.from('plain bytes, no image header'), 'b.dat']]);
-		const { items, error } = await run({ operation: 'verifyDocument', journeyId });
-		expect(error).toBeUndefined();
+		const items = succeeded(await run({ operation: 'verifyDocument', journeyId }));
 		expect(items[0].binary!.back).toMatchObject({ mimeType: 'application/octet-stream', fileName: 'back.bin' });
 	});
 
 	it('a member that is not base64 (null, a URL) stays in croppedImages untouched; a data: URL is decoded', async () => {
 		const front = jpeg(64);
 		const journeyId = await journeyWith([['front', front, 'f.jpg']]);
-		const { items, error } = await verifyThrough(journeyId, (verdict) => ({
+		const items = succeeded(await verifyThrough(journeyId, (verdict) => ({
 			...verdict,
 			croppedImages: {
 				portrait: `data:image/jpeg;base64,${front.toString('base64')}`,
 				signature: null,
 				selfie: 'https://cdn.example/selfie.jpg',
 			},
-		}));
-		expect(error).toBeUndefined();
+		})));
 		expect(Object.keys(items[0].binary!)).toEqual(['portrait']);
 		expect(Buffer.from(items[0].binary!.portrait.data, 'base64').equals(front)).toBe(true);
 		expect(items[0].json.croppedImages).toEqual({ signature: null, selfie: 'https://cdn.example/selfie.jpg' });

@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { resourceRun } from '../helpers/action-node';
-import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
@@ -55,8 +55,7 @@ describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (
 	playing(emulator, generation);
 
 	it('sends journey{customerId from the credential, processName}; outputs transactionId and uiHandle beside the whole answer', async () => {
-		const { items: out, error } = await start({ processName: ' onboarding ' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await start({ processName: ' onboarding ' }));
 		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' } }]);
 		const json = out[0].json;
 		const transactionId = json.transactionId as string;
@@ -134,14 +133,13 @@ describe('Start Hosted Journey: refused before sending', () => {
 
 describe('Start Hosted Journey: the customer id stays a secret', () => {
 	it('an answer that echoes the customer id is output without it; the link and id stay whole', async () => {
-		const { items: out, error } = await runWithRewrittenAnswers(
+		const out = succeeded(await runWithRewrittenAnswers(
 			emulator(),
 			'document',
 			PATH,
 			(answer) => ({ ...answer, journey: { customerId: SANDBOX_CUSTOMER_ID }, note: `journey for ${SANDBOX_CUSTOMER_ID}` }),
 			{ operation: 'startHostedJourney', processName: 'onboarding' },
-		);
-		expect(error).toBeUndefined();
+		));
 		expect(JSON.stringify(out)).not.toContain(SANDBOX_CUSTOMER_ID);
 		expect(out[0].json).toMatchObject({ journey: { customerId: '[redacted]' }, note: 'journey for [redacted]', uiHandle: expect.stringContaining('/journey/') });
 	});

@@ -5,7 +5,7 @@ import { listCompanyProfiles } from '../../nodes/VerificationServices/kyb/operat
 import { search } from '../../nodes/VerificationServices/kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
 import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
-import { type RunOptions, items, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 
 const emulator = useSandbox();
@@ -15,8 +15,7 @@ const whole = async (parameters: INodeParameters, options?: RunOptions) => await
 
 /** Runs a search through the node and returns its first company item's ids. */
 async function searchIds(name: string): Promise<{ transactionId: string; companyId: string }> {
-	const { items: out, error } = await whole({ operation: 'search', name });
-	expect(error).toBeUndefined();
+	const out = succeeded(await whole({ operation: 'search', name }));
 	const { transactionId, companyId } = out[0].json as { transactionId: string; companyId: string };
 	return { transactionId, companyId };
 }
@@ -27,8 +26,7 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 	const envelope = generation === 'g3' ? { status: true } : {};
 
 	it('sends {name} and outputs one item per company, each with companyId and transactionId', async () => {
-		const { items: out, error } = await whole({ operation: 'search', name: 'Acme' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await whole({ operation: 'search', name: 'Acme' }));
 
 		const sent = await emulator().requests('POST /kyb/search');
 		expect(sent).toHaveLength(1);
@@ -55,24 +53,22 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 	});
 
 	it('sends registrationNumber (trimmed) beside the name, and the country upper-cased', async () => {
-		const { items: out, error } = await whole({
+		const out = succeeded(await whole({
 			operation: 'search',
 			name: 'Acme',
 			country: 'de',
 			registrationNumber: ' hrb123456 ',
-		});
-		expect(error).toBeUndefined();
+		}));
 		expect((await emulator().requests('POST /kyb/search'))[0].body).toEqual({ name: 'Acme', country: 'DE', registrationNumber: 'hrb123456' });
 		expect(out.map((i) => i.json.companyId)).toEqual(['DE-HRB-123456']);
 		expect(out[0].json.search).toEqual({ ...envelope, name: 'Acme', country: 'DE', registrationNumber: 'hrb123456', resultCount: 1 });
 	});
 
 	it('outputs {found: false} paired with its input when "Output an Item When Nothing Is Found" is on', async () => {
-		const { items: out, error } = await whole(
+		const out = succeeded(await whole(
 			{ operation: 'search', name: '={{ $json.company }}', registrationNumber: '={{ $json.number }}', options: { outputWhenNotFound: true } },
 			{ input: items({ company: 'Acme', number: '01234567' }, { company: 'Acme', number: '99999999' }) },
-		);
-		expect(error).toBeUndefined();
+		));
 		expect(out.map((i) => [i.json.companyId, i.json.found, i.pairedItem])).toEqual([
 			['GB-CH-01234567', undefined, { item: 0 }],
 			[undefined, false, { item: 1 }],
@@ -83,11 +79,10 @@ describe.each(GENERATIONS)('KYB: Search Companies against %s', (generation) => {
 
 describe('KYB: Search Companies', () => {
 	it('pairs the companies of several input items with their input', async () => {
-		const { items: out, error } = await whole(
+		const out = succeeded(await whole(
 			{ operation: 'search', name: '={{ $json.company }}' },
 			{ input: items({ company: 'Acme' }, { company: 'Globex' }) },
-		);
-		expect(error).toBeUndefined();
+		));
 		expect(out.map((i) => [i.json.companyId, i.pairedItem])).toEqual([
 			['DE-HRB-123456', { item: 0 }],
 			['GB-CH-01234567', { item: 0 }],
@@ -174,14 +169,13 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 
 	it('sends transactionId, companyId, only the chosen packages and timeoutMs; outputs the record and every linkToken it carries', async () => {
 		const ids = await searchIds('Acme Holdings');
-		const { items: out, error } = await whole({
+		const out = succeeded(await whole({
 			operation: 'getDetails',
 			transactionId: ids.transactionId,
 			companyId: ids.companyId,
 			include: ['officers', 'documents', 'transparency'],
 			additionalFields: { timeoutMs: 5000 },
-		});
-		expect(error).toBeUndefined();
+		}));
 		const sent = await emulator().requests('POST /kyb/company/details');
 		expect(sent.map((r) => r.body)).toEqual([
 			{ transactionId: ids.transactionId, companyId: 'DE-HRB-123456', include: { documents: true, officers: true, transparency: true }, timeoutMs: 5000 },
@@ -200,8 +194,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 	});
 
 	it('works with only companyId: no transactionId, no include, no timeoutMs sent', async () => {
-		const { items: out, error } = await whole({ operation: 'getDetails', companyId: 'US-DE-5551234' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await whole({ operation: 'getDetails', companyId: 'US-DE-5551234' }));
 		expect((await emulator().requests('POST /kyb/company/details')).map((r) => r.body)).toEqual([{ companyId: 'US-DE-5551234' }]);
 		expect(((out[0].json.data as IDataObject).company as IDataObject).legalName).toBe('Globex Corporation');
 		expect(out[0].json.linkTokens).toEqual([]);
@@ -227,8 +220,7 @@ describe.each(GENERATIONS)('KYB: Retrieve Document against %s', (generation) => 
 	playing(emulator, generation);
 
 	it('a transparency-register entry answered as JSON is output as it is, without binary', async () => {
-		const { items: out, error } = await whole({ operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-ubo-1' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await whole({ operation: 'retrieveDocument', linkToken: 'lt-DE-HRB-123456-ubo-1' }));
 		const entry = {
 			linkToken: 'lt-DE-HRB-123456-ubo-1',
 			companyId: 'DE-HRB-123456',
@@ -273,21 +265,19 @@ describe('KYB: List Company Profiles', () => {
 		['returns the first 50 by default in one request with page and limit', {}, { page: '1', limit: '50' }],
 		['Return All with the default page size asks for 100 per page', { returnAll: true }, { page: '1', limit: '100' }],
 	])('%s', async (_what, parameters, query) => {
-		const { items: out, error } = await whole({ operation: 'listCompanyProfiles', ...parameters });
-		expect(error).toBeUndefined();
+		const out = succeeded(await whole({ operation: 'listCompanyProfiles', ...parameters }));
 		expect((await emulator().requests(route)).map((r) => r.query)).toEqual([query]);
 		expect(out).toHaveLength(23);
 		expect(out.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 	});
 
 	it('Limit stops across pages as soon as it is reached', async () => {
-		const { items: out, error } = await whole({
+		const out = succeeded(await whole({
 			operation: 'listCompanyProfiles',
 			returnAll: false,
 			limit: 15,
 			options: { pageSize: 10 },
-		});
-		expect(error).toBeUndefined();
+		}));
 		expect((await emulator().requests(route)).map((r) => r.query)).toEqual([
 			{ page: '1', limit: '10' },
 			{ page: '2', limit: '10' },

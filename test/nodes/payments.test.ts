@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
-import { errorItemIndex, items, useSandbox } from '../helpers/sandbox';
+import { errorItemIndex, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 
@@ -22,8 +22,7 @@ async function sentBodies(): Promise<unknown[]> {
 
 describe('Payments: Challenge Deposit', () => {
 	it('sends piiToggle 0 when off, and nameMatchLogic fuzzy; no holder name comes back', async () => {
-		const { items: out, error } = await deposit({ piiToggle: false, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await deposit({ piiToggle: false, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' }));
 		expect(await sentBodies()).toEqual([expect.objectContaining({ piiToggle: 0, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' })]);
 		expect(out[0].json.returnedFirstName).toBeUndefined();
 		expect(out[0].json.nameMatchScore).toEqual(expect.any(Number));

@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { actionNode, actionTool, propertyOf, resourceRun } from '../helpers/action-node';
-import { items, useSandbox } from '../helpers/sandbox';
+import { items, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 import { expectValidationError } from '../helpers/validation';
 
@@ -38,8 +38,7 @@ describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (genera
 	const lookupOf = (json: IDataObject) => ({ status: 'completed', statusCode: 300, statusDescription: 'Transaction successfully completed', referenceId: answered(json, 'referenceId') });
 
 	it('Get Phone Status: + and the digits are sent; lookup and lineStatus beside the whole answer', async () => {
-		const { items: out, error } = await lookup('getPhoneStatus', { phoneNumber: '43 650 999-0001' });
-		expect(error).toBeUndefined();
+		const out = succeeded(await lookup('getPhoneStatus', { phoneNumber: '43 650 999-0001' }));
 		expect(await sentBodies('getPhoneStatus')).toEqual([{ phoneNumber: '+436509990001' }]);
 		const json = out[0].json;
 		if (generation === 'g3') expect(json.status).toBe(true);
@@ -56,16 +55,14 @@ describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (genera
 		// The answer gives a score only: the provider's client bands decide.
 		['436509990003', 'flag', 480, null, 'scoreBands'],
 	])('Get Risk Score %s: %s (score %d)', async (number, recommendation, score, level, basis) => {
-		const { items: out, error } = await lookup('getRiskScore', { phoneNumber: `+${number}` });
-		expect(error).toBeUndefined();
+		const out = succeeded(await lookup('getRiskScore', { phoneNumber: `+${number}` }));
 		expect(out[0].json.riskAssessment).toEqual({ recommendation, score, level, basis });
 		expect(out[0].json.lookup).toEqual(lookupOf(out[0].json));
 		expect(answered(out[0].json, 'riskInsights')).toMatchObject({ status: 800 });
 	});
 
 	it('Get Full Intelligence: digits only; the risk and every block of the answer', async () => {
-		const { items: out, error } = await lookup('getFullIntelligence', { phoneNumber: '+43 650 999 0002', additionalFields: { externalId: 'signup_4711.a-b' } });
-		expect(error).toBeUndefined();
+		const out = succeeded(await lookup('getFullIntelligence', { phoneNumber: '+43 650 999 0002', additionalFields: { externalId: 'signup_4711.a-b' } }));
 		expect(await sentBodies('getFullIntelligence')).toEqual([{ phoneNumber: '436509990002', externalId: 'signup_4711.a-b' }]);
 		const json = out[0].json;
 		expect(json.riskAssessment).toEqual({ recommendation: 'block', score: 870, level: 'very-high', basis: 'recommendation' });
@@ -138,8 +135,7 @@ describe('Get Phone ID: add-ons', () => {
 
 	it('every add-on with its fields inside it, and consent stamped now', async () => {
 		const before = Date.now();
-		const { items: out, error } = await lookup('getPhoneId', EVERY_ADDON);
-		expect(error).toBeUndefined();
+		const out = succeeded(await lookup('getPhoneId', EVERY_ADDON));
 		const [body] = await sentBodies('getPhoneId');
 		expect(body).toEqual({
 			phoneNumber: '436501234567',
@@ -226,8 +222,7 @@ describe('Get Risk Score: fields and answers', () => {
 		['no risk at all: no verdict', {}, { recommendation: null, score: null, level: null, basis: 'none' }],
 	])('%s', async (_title, risk, riskAssessment) => {
 		// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the property is left out on purpose
-		const { items: out, error } = await throughProxy('getRiskScore', { phoneNumber: '+436501234567' }, ({ risk: _drop, ...body }) => ({ ...body, ...risk }));
-		expect(error).toBeUndefined();
+		const out = succeeded(await throughProxy('getRiskScore', { phoneNumber: '+436501234567' }, ({ risk: _drop, ...body }) => ({ ...body, ...risk })));
 		expect(out[0].json.riskAssessment).toEqual(riskAssessment);
 	});
 });
@@ -243,8 +238,7 @@ describe('phone lookups: answers of other generations and failures', () => {
 				live: { subscriber_status: live.subscriberStatus, device_status: live.deviceStatus, roaming: live.roaming, roaming_country: live.roamingCountry },
 			};
 		};
-		const { items: out, error } = await throughProxy('getPhoneStatus', { phoneNumber: '+436509990002' }, snake);
-		expect(error).toBeUndefined();
+		const out = succeeded(await throughProxy('getPhoneStatus', { phoneNumber: '+436509990002' }, snake));
 		expect(out[0].json.lookup).toMatchObject({ status: 'completed', referenceId: out[0].json.reference_id });
 		expect(out[0].json.lineStatus).toEqual({ subscriberStatus: 'DEACTIVATED', deviceStatus: 'UNREACHABLE', roaming: 'UNAVAILABLE', roamingCountry: null });
 	});

@@ -10,7 +10,7 @@ import { actionNode, propertyOf } from '../helpers/action-node';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { startRewritingProxy } from '../helpers/rewritten-answers';
 import type { RunNodeResult } from '../helpers/n8n';
-import { useSandbox } from '../helpers/sandbox';
+import { succeeded, useSandbox } from '../helpers/sandbox';
 import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
 
 const sandbox = useSandbox();
@@ -124,8 +124,7 @@ describe('getVerification', () => {
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
 		await axios.post(`${sandbox().url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
-		const { items, error } = await run(getVerification(), sessions(sessionId));
-		expect(error).toBeUndefined();
+		const items = succeeded(await run(getVerification(), sessions(sessionId)));
 		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(request.path).toBe(`/onboarding/getVerification/${encodeURIComponent(sessionId)}`);
 		expect((items[0].json.data as IDataObject).requestId).toBe(sessionId);
@@ -140,8 +139,7 @@ describe('getVerification', () => {
 
 	describe('Download Signed Documents', () => {
 		it('downloads the signed document as binary, bytes equal to the file the API links', async () => {
-			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'));
-			expect(error).toBeUndefined();
+			const items = succeeded(await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001')));
 			const expected = await signedFile('qes-completed-001');
 			const binary = items[0].binary!.signedDocument0;
 			expect(binary).toMatchObject({ fileName: 'qes-completed-001-signed.pdf', mimeType: 'application/pdf' });
@@ -167,11 +165,10 @@ describe('getVerification', () => {
 
 		it('uses the configured binary field prefix, one download per item', async () => {
 			await axios.post(`${sandbox().url}/__control/qes/sessions/qes-late-004/state`, { status: 'completed' });
-			const { items, error } = await run(
+			const items = succeeded(await run(
 				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'contract_' }),
 				sessions('qes-completed-001', 'qes-late-004'),
-			);
-			expect(error).toBeUndefined();
+			));
 			expect(items.map((i) => Object.keys(i.binary ?? {}))).toEqual([['contract_0'], ['contract_0']]);
 			expect(Buffer.from(items[1].binary!.contract_0.data, 'base64').equals(await signedFile('qes-late-004'))).toBe(true);
 			expect(items[1].binary!.contract_0.fileName).toBe('qes-late-004-signed.pdf');
@@ -183,15 +180,13 @@ describe('getVerification', () => {
 			};
 			answer.data.signature.content[0].signedResource.filename = '..\\..\\home/node/.n8n/../config';
 			await sandbox().configure({ failures: [{ route: 'GET /onboarding/getVerification/:sessionId', status: 200, body: answer }] });
-			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'));
-			expect(error).toBeUndefined();
+			const items = succeeded(await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001')));
 			expect(items[0].binary!.signedDocument0.fileName).toBe('config');
 			expect((items[0].json.signedDocumentDownloads as IDataObject[])[0].fileName).toBe('config');
 		});
 
 		it('downloads nothing for a session without signed documents', async () => {
-			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-pending-002', 'qes-rejected-003'));
-			expect(error).toBeUndefined();
+			const items = succeeded(await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-pending-002', 'qes-rejected-003')));
 			for (const item of items) {
 				expect(item.binary).toBeUndefined();
 				expect(item.json.signedDocumentDownloads).toEqual([]);
@@ -201,10 +196,9 @@ describe('getVerification', () => {
 
 		it('sends no bearer token to the file host', async () => {
 			const host = await startFileHost();
-			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+			const items = succeeded(await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
 				baseUrl: host.baseUrl,
-			});
-			expect(error).toBeUndefined();
+			}));
 			expect(host.downloads).toHaveLength(1);
 			expect(host.downloads[0].authorization).toBeUndefined();
 			expect(JSON.stringify(host.downloads[0])).not.toMatch(/bearer/i);
@@ -216,10 +210,9 @@ describe('getVerification', () => {
 
 		it('does not try an expired link and says so in the output', async () => {
 			const host = await startFileHost({ expired: true });
-			const { items, error } = await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
+			const items = succeeded(await run(getVerification({ downloadSignedDocuments: true }), sessions('qes-completed-001'), {
 				baseUrl: host.baseUrl,
-			});
-			expect(error).toBeUndefined();
+			}));
 			expect(host.downloads).toHaveLength(0);
 			expect(items[0].binary).toBeUndefined();
 			expect(items[0].json.signedDocumentDownloads).toEqual([
@@ -255,8 +248,7 @@ describe('getVerification', () => {
 		it('a plain http link to another host is not fetched: that host receives nothing, the result says why', async () => {
 			const foreign = closedAfterTest(await startForeignOrigin());
 			const host = await startFileHost({ linkTo: foreign.origin });
-			const { items, error } = await downloadRun(host);
-			expect(error).toBeUndefined();
+			const items = succeeded(await downloadRun(host));
 			expect(foreign.requests).toEqual([]);
 			expect(items[0].binary).toBeUndefined();
 			expect(items[0].json.signedDocumentDownloads).toEqual([

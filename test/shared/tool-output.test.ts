@@ -8,7 +8,7 @@ import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendO
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
 import { actionNode, actionTool } from '../helpers/action-node';
-import { useSandbox } from '../helpers/sandbox';
+import { succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
@@ -32,8 +32,7 @@ describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 		const found = await run(actionNode, 'kyb', { operation: 'search', name: 'Acme', country: 'DE' });
 		const { transactionId, companyId } = found.items[0].json as { transactionId: string; companyId: string };
 		const include = ['officers', 'addresses', 'ownerships', 'transparency', 'documents', 'financials'];
-		const { items, error } = await run(actionTool, 'kyb', { operation: 'getDetails', transactionId, companyId, include });
-		expect(error).toBeUndefined();
+		const items = succeeded(await run(actionTool, 'kyb', { operation: 'getDetails', transactionId, companyId, include }));
 		const json = items[0].json;
 		expect(json.company).toMatchObject({ legalName: 'Acme Holdings GmbH', status: 'active', country: 'DE' });
 		expect(json.officers).toEqual([
@@ -50,20 +49,18 @@ describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 
 describe('KYB and QES as AI tools', () => {
 	it('tells the model that a search found nothing, instead of an empty answer', async () => {
-		const { items, error } = await run(actionTool, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
-		expect(error).toBeUndefined();
+		const items = succeeded(await run(actionTool, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' }));
 		expect(items.map((i) => i.json)).toEqual([{ resultCount: 0, note: 'The request succeeded and returned no results.' }]);
 		const plain = await run(actionNode, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' });
 		expect(plain.items).toEqual([]);
 	});
 
 	it('never gives the model a signed document or its pre-signed URL, only the file names', async () => {
-		const { items, error } = await run(actionTool, 'qes', {
+		const items = succeeded(await run(actionTool, 'qes', {
 			operation: 'getVerification',
 			sessionId: 'qes-completed-001',
 			options: { downloadSignedDocuments: true },
-		});
-		expect(error).toBeUndefined();
+		}));
 		const [item] = items;
 		expect(item.binary).toBeUndefined();
 		expect(item.json).toMatchObject({
