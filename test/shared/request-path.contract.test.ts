@@ -11,7 +11,7 @@ import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-wor
 
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
 import { resourceRun } from '../helpers/action-node';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { VALID_DEPOSIT } from '../helpers/deposit';
 import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
 
@@ -133,8 +133,7 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 
 	it('operations documented as "200 with no body" accept an empty answer', async () => {
 		await emulator().configure({ failures: [{ route: 'POST /aml/ongoingMonitoring/removeSearchProfile', status: 200, raw: '', contentType: 'text/plain' }] });
-		const { error, items: out } = await runAml({ operation: 'removeSearchProfile', profileId: 'p-1' } as never);
-		expect(error).toBeUndefined();
+		const out = succeeded(await runAml({ operation: 'removeSearchProfile', profileId: 'p-1' } as never));
 		expect(out).toEqual([{ json: { success: true }, pairedItem: { item: 0 } }]);
 	});
 });
@@ -173,8 +172,7 @@ describe('request path: what is resent', () => {
 
 	it('a deposit answered 429 or 401 is resent: the API refused it before acting', async () => {
 		await emulator().configure({ failures: [{ route: DEPOSIT, status: 429, retryAfter: 0 }, { route: DEPOSIT, status: 401 }] });
-		const { error, items: out } = await deposits(1);
-		expect(error).toBeUndefined();
+		const out = succeeded(await deposits(1));
 		expect(out[0].json.transactionId).toEqual(expect.any(String));
 		expect(await emulator().count(DEPOSIT)).toBe(3);
 		expect(await emulator().count(AUTH)).toBe(2);
@@ -190,8 +188,7 @@ describe('request path: what is resent', () => {
 describe('request path: /auth waits out 429 and 503 with one shared exchange', () => {
 	it.each([429, 503])('%s with Retry-After at /auth: every item waits, none fails', async (status) => {
 		await emulator().configure({ failures: [{ route: AUTH, status, retryAfter: 1, count: 2 }] });
-		const { error, items: out } = await checkIndividual(6);
-		expect(error).toBeUndefined();
+		const out = succeeded(await checkIndividual(6));
 		expect(out).toHaveLength(6);
 		expect(await emulator().count(AUTH)).toBe(3);
 	});
@@ -200,8 +197,7 @@ describe('request path: /auth waits out 429 and 503 with one shared exchange', (
 describe('request path: storms, the concurrency cap and a mid-run 401', () => {
 	it('a 429 storm (rate limit 10/s) on 30 items: all succeed, in order', async () => {
 		await emulator().configure({ rateLimit: { requestsPerSecond: 10 } });
-		const { error, items: out } = await checkIndividual(30, { maxRetries: 10 });
-		expect(error).toBeUndefined();
+		const out = succeeded(await checkIndividual(30, { maxRetries: 10 }));
 		expect(out.map((i) => i.pairedItem)).toEqual(Array.from({ length: 30 }, (_, item) => ({ item })));
 		const stats = await emulator().stats();
 		expect(stats.status['429']).toBeGreaterThan(0);
@@ -209,24 +205,21 @@ describe('request path: storms, the concurrency cap and a mid-run 401', () => {
 
 	it('a 503 storm on some requests: reads retry, all succeed', async () => {
 		await emulator().configure({ failures: [{ route: AML, status: 503, count: 8, retryAfter: 0 }] });
-		const { error, items: out } = await checkIndividual(10, { maxRetries: 10 });
-		expect(error).toBeUndefined();
+		const out = succeeded(await checkIndividual(10, { maxRetries: 10 }));
 		expect(out).toHaveLength(10);
 		expect(await emulator().count(AML)).toBe(18);
 	});
 
 	it('never more than Max Concurrent Requests at once', async () => {
 		await emulator().configure({ latencyMs: 60 });
-		const { error } = await checkIndividual(12, { maxConcurrentRequests: 3 });
-		expect(error).toBeUndefined();
+		succeeded(await checkIndividual(12, { maxConcurrentRequests: 3 }));
 		expect((await emulator().stats()).maxConcurrent).toBe(3);
 	});
 
 	it('a 401 in the middle of a run renews the token once and carries on', async () => {
 		await checkIndividual(1);
 		await emulator().configure({ failures: [{ route: AML, status: 401, count: 1 }] });
-		const { error, items: out } = await checkIndividual(8, { maxConcurrentRequests: 1 });
-		expect(error).toBeUndefined();
+		const out = succeeded(await checkIndividual(8, { maxConcurrentRequests: 1 }));
 		expect(out).toHaveLength(8);
 		expect(await emulator().count(AUTH)).toBe(2);
 	});
@@ -333,8 +326,7 @@ describe('request path: the token is taken after admission', () => {
 		// Tokens last 4 s; the pause lasts 5 s; the second item is admitted only after it, and the first
 		// one after that, with a token that has seconds left (JWT expiry counts in whole seconds).
 		await emulator().configure({ tokenLifetimeSeconds: 4, failures: [{ route: AML, status: 429, retryAfter: 5 }] });
-		const { error, items: out } = await checkIndividual(2, { maxRequestsPerSecond: 1 });
-		expect(error).toBeUndefined();
+		const out = succeeded(await checkIndividual(2, { maxRequestsPerSecond: 1 }));
 		expect(out).toHaveLength(2);
 		expect((await emulator().stats()).status['401'] ?? 0).toBe(0);
 		expect(await emulator().count(AUTH)).toBe(2);
