@@ -66,6 +66,13 @@ function optionalObject(body, field, label = field) {
 	return v;
 }
 
+/** Required plain object. */
+function requireObject(body, field) {
+	const value = optionalObject(body, field);
+	if (value === undefined) throw bad(`${field} is required`);
+	return value;
+}
+
 /** Optional integer within [min, max]. */
 function optionalInteger(body, field, { min = -Infinity, max = Infinity } = {}) {
 	const v = body[field];
@@ -146,6 +153,7 @@ module.exports = {
 	requireEnum,
 	optionalBoolean,
 	optionalObject,
+	requireObject,
 	optionalInteger,
 	optionalDob,
 	isRealSlashDate,

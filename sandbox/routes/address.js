@@ -8,12 +8,6 @@ const v = require('../validation');
 const { inEnvelope } = require('../generation');
 const { ADDRESS_VERDICTS, DEFAULT_ADDRESS_VERDICT, ADDRESS_ERROR_LAST_NAME, COMPLIANCE_REASONS, correctStreet } = require('../data');
 
-function requireObject(body, field) {
-	const value = v.optionalObject(body, field);
-	if (value === undefined) throw v.bad(`${field} is required`);
-	return value;
-}
-
 /** yyyy/mm/dd, or the yyyy-mm-dd one generation of the docs shows. */
 function optionalDob(identity) {
 	if (typeof identity.dob === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(identity.dob)) return identity.dob.replace(/-/g, '/');
@@ -22,10 +16,10 @@ function optionalDob(identity) {
 
 function verifyAddress({ body, state }) {
 	const country = v.requirePattern(body, 'country', /^[A-Z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code in upper case');
-	const address = requireObject(body, 'address');
+	const address = v.requireObject(body, 'address');
 	const [street, number, zip, city] = ['street', 'number', 'zip', 'city'].map((f) => v.requireString(address, f, `address.${f}`));
 	const province = v.optionalString(address, 'province', { label: 'address.province' }) ?? '';
-	const identity = requireObject(body, 'identity');
+	const identity = v.requireObject(body, 'identity');
 	const firstname = v.requireString(identity, 'firstname', 'identity.firstname');
 	const lastname = v.requireString(identity, 'lastname', 'identity.lastname');
 	const dob = optionalDob(identity);

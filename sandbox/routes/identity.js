@@ -9,21 +9,15 @@ const v = require('../validation');
 const { inEnvelope } = require('../generation');
 const { IDENTITY_RESULTS, DEFAULT_IDENTITY_RESULT, IDENTITY_ERROR_LAST_NAME, IDENTITY_SOURCES } = require('../data');
 
-function requireObject(body, field) {
-	const value = v.optionalObject(body, field);
-	if (value === undefined) throw v.bad(`${field} is required`);
-	return value;
-}
-
 function verifyIdentity({ body, state }) {
 	const raw = v.optionalBoolean(body, 'raw');
-	const identity = requireObject(body, 'identity');
+	const identity = v.requireObject(body, 'identity');
 	const firstName = v.requireString(identity, 'firstName', 'identity.firstName');
 	const lastName = v.requireString(identity, 'lastName', 'identity.lastName');
 	const birthDate = v.requireString(identity, 'birthDate', 'identity.birthDate');
 	if (!v.isRealSlashDate(birthDate)) throw v.bad('identity.birthDate must be a valid date in the format YYYY/MM/DD');
 	v.optionalString(identity, 'nationalId', { nonBlank: true, label: 'identity.nationalId' });
-	const address = requireObject(body, 'address');
+	const address = v.requireObject(body, 'address');
 	for (const f of ['street', 'postalCode', 'city']) v.requireString(address, f, `address.${f}`);
 	const countryCode = v.requireString(address, 'countryCode', 'address.countryCode');
 	if (!/^[A-Z]{2,3}$/.test(countryCode)) throw v.bad('address.countryCode must be an ISO country code in upper case');
