@@ -18,7 +18,7 @@ const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sa
 const { createInstance, nodeOutput, nodeError, parseExecuteOutput } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
-const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL, VALID_DEPOSIT } = require('./lib/workflows');
 
 const VERSIONS = e2eVersions();
 
@@ -44,16 +44,7 @@ const deposit = () =>
 	action({
 		name: 'Deposit',
 		resource: 'payments',
-		parameters: {
-			operation: 'challengeDeposit',
-			amount: '0.01',
-			currency: 'EUR',
-			description: '={{ $json.refs }}',
-			firstName: 'Anna',
-			lastName: 'Schmidt',
-			piiToggle: true,
-			nameMatchLogic: 'exact',
-		},
+		parameters: { ...VALID_DEPOSIT, description: '={{ $json.refs }}' },
 		credentials: CREDENTIAL,
 	});
 

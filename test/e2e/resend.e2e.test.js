@@ -17,7 +17,7 @@ const assert = require('node:assert/strict');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions, waitUntil } = require('./lib/util');
-const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL } = require('./lib/workflows');
+const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL, VALID_DEPOSIT } = require('./lib/workflows');
 
 const VERSIONS = e2eVersions();
 
@@ -43,17 +43,7 @@ const OPERATIONS = {
 		route: 'POST /payments/challenge-deposit',
 		bodyPath: 'description',
 		receipt: (json) => json.transactionId,
-		parameters: (value) => ({
-			operation: 'challengeDeposit',
-			amount: '0.01',
-			currency: 'EUR',
-			description: value,
-			firstName: 'Anna',
-			lastName: 'Schmidt',
-			piiToggle: true,
-			nameMatchLogic: 'exact',
-			options: {},
-		}),
+		parameters: (value) => ({ ...VALID_DEPOSIT, description: value, options: {} }),
 		invalid: 'not valid!',
 	},
 	payment: {

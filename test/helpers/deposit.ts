@@ -1,11 +1,3 @@
-/** Challenge Deposit parameters that pass every rule: the base of the payments and request-path tests. */
-export const VALID_DEPOSIT = {
-	operation: 'challengeDeposit',
-	amount: '0.01',
-	currency: 'EUR',
-	description: 'order-4711',
-	firstName: 'Anna',
-	lastName: 'Schmidt',
-	piiToggle: true,
-	nameMatchLogic: 'exact',
-};
+/** Challenge Deposit parameters that pass every rule (test/e2e/lib/workflows.js). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { VALID_DEPOSIT } = require('../e2e/lib/workflows') as { VALID_DEPOSIT: Record<string, string | boolean> };

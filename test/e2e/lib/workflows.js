@@ -113,6 +113,18 @@ const EXAMPLE_CREDENTIALS = readExample('credentials.sandbox.json');
 const SANDBOX_CREDENTIAL = EXAMPLE_CREDENTIALS[0];
 const SANDBOX_CREDENTIAL_REF = { verificationServicesApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };
 /** The examples' API credential pointed at the emulator at `baseUrl`. */
+/** Challenge Deposit parameters that pass every rule: the base of the payments, request-path, edges and resend tests. */
+const VALID_DEPOSIT = Object.freeze({
+	operation: 'challengeDeposit',
+	amount: '0.01',
+	currency: 'EUR',
+	description: 'order-4711',
+	firstName: 'Anna',
+	lastName: 'Schmidt',
+	piiToggle: true,
+	nameMatchLogic: 'exact',
+});
+
 const sandboxCredential = (baseUrl) => ({ ...SANDBOX_CREDENTIAL, data: { ...SANDBOX_CREDENTIAL.data, sandboxBaseUrl: baseUrl } });
 
-module.exports = { ACTION_TYPE, TRIGGER_TYPE, node, action, trigger, manualTrigger, noOp, webhookTrigger, chain, perRefWorkflow, exampleVariant, readExample, EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF, sandboxCredential };
+module.exports = { ACTION_TYPE, TRIGGER_TYPE, node, action, trigger, manualTrigger, noOp, webhookTrigger, chain, perRefWorkflow, exampleVariant, readExample, EXAMPLE_CREDENTIALS, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF, sandboxCredential, VALID_DEPOSIT };
