@@ -12,7 +12,8 @@ const path = require('node:path');
 
 const { createInstance } = require('../e2e/lib/instance');
 const { OWNER } = require('../e2e/lib/rest');
-const { REPO_ROOT, freshFetch } = require('../e2e/lib/util');
+const { REPO_ROOT } = require('../e2e/lib/util');
+const { control } = require('../e2e/trigger-helpers');
 const { startSandbox } = require('../../sandbox/server');
 const { chromiumPath, launchBrowser, screenshot } = require('./lib/browser');
 const editor = require('./lib/editor');
@@ -288,20 +289,12 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	 * the API. The emulator then plays the API and pings it for a completed session (a fixture).
 	 */
 	async function sendQesPing(t) {
-		const control = async (method, route, body) => {
-			const res = await freshFetch(`${sandbox.url}/__control${route}`, {
-				method,
-				headers: body ? { 'content-type': 'application/json' } : {},
-				body: body ? JSON.stringify(body) : undefined,
-			});
-			return { status: res.status, body: await res.json().catch(() => null) };
-		};
 		const hook = await until(async () => {
-			const res = await control('GET', '/webhook');
+			const res = await control(sandbox, 'GET', '/webhook');
 			return res.status === 200 && /\/webhook-test\//.test(res.body?.url ?? '') ? res.body : false;
 		}, 'the trigger to register its test webhook');
 		t.diagnostic(`test webhook registered: ${new URL(hook.url).pathname}`);
-		const ping = await control('POST', '/qes/ping', { sessionId: 'qes-completed-001', status: 'completed' });
+		const ping = await control(sandbox, 'POST', '/qes/ping', { sessionId: 'qes-completed-001', status: 'completed' });
 		assert.equal(ping.status, 200, `ping: ${JSON.stringify(ping.body)}`);
 	}
 

@@ -6,24 +6,12 @@
 // signed result. Until n8n listens it answers 404, and nothing runs: the result is delivered again
 // until one is taken.
 
-const fs = require('node:fs');
-const path = require('node:path');
-
+const { control } = require('../../e2e/trigger-helpers');
+const { EXAMPLE_CREDENTIALS } = require('../../e2e/lib/workflows');
 const { until } = require('./editor');
 
 /** The secret of the examples' webhook credential, which the emulator signs with as the provider would. */
-const SIGNING_SECRET = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'examples', 'credentials.sandbox.json'), 'utf8')).find(
-	(c) => c.type === 'verificationServicesWebhookApi',
-).data.signingSecret;
-
-async function control(sandbox, method, route, body) {
-	const res = await fetch(`${sandbox.url}/__control${route}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	return { status: res.status, body: await res.json().catch(() => null) };
-}
+const SIGNING_SECRET = EXAMPLE_CREDENTIALS.find((c) => c.type === 'verificationServicesWebhookApi').data.signingSecret;
 
 /**
  * Delivers the signed result the trigger node `start` listens for to n8n's test URL: a payment
