@@ -12,35 +12,13 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { nodeDescriptions } = require('../e2e/lib/package-nodes');
+const { exampleParameters, nodeDescriptions } = require('../e2e/lib/package-nodes');
 const { PACKAGE, loadFixtures } = require('./golden');
 
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 const SANDBOX = { id: 'verification-sandbox', name: 'Verification Services (sandbox emulator)' };
 
 const kebab = (s) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-const isExpression = (v) => typeof v === 'string' && v.startsWith('=');
-
-/** Whether a property's show conditions (the operation's and the node version's aside) hold for these values. */
-function shown(property, values) {
-	return Object.entries(property.displayOptions?.show ?? {}).every(([key, allowed]) => {
-		if (key === 'resource' || key === 'operation') return true;
-		if (key.startsWith('@')) return false; // '@tool': only the Tool variant shows it
-		return allowed.includes(values[key]);
-	});
-}
-
-/** The operation's required parameters, each at its example value. */
-function exampleParameters(description, resource, operation) {
-	const values = { resource, operation };
-	const properties = description.properties.filter((p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation));
-	for (const p of properties) {
-		if (!p.required || !shown(p, values)) continue;
-		const empty = p.default === '' || p.default === undefined || isExpression(p.default);
-		values[p.name] = empty && p.placeholder !== undefined ? p.placeholder : p.default;
-	}
-	return values;
-}
 
 function newFixture(resource, operation) {
 	const description = nodeDescriptions().find((d) => d.name === 'verificationServices');

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
 import { resources } from '../../nodes/VerificationServices/resources';
 import type { OperationDefinition, ResourceDefinition } from '../../nodes/shared/operation/operation-types';
@@ -7,22 +7,10 @@ import { actionNode } from './action-node';
 import { operationOf } from './operation-tables';
 import type { Sandbox } from './sandbox';
 
-/**
- * An operation's required parameters at their example values: the default, or the placeholder where the
- * default is empty or an expression (as test/golden/new-operation.js writes a new golden workflow).
- */
-function exampleParameters(resource: string, operation: string): INodeParameters {
-	const values: INodeParameters = { resource, operation };
-	for (const property of actionNode.description.properties) {
-		const show = property.displayOptions?.show ?? {};
-		if (!property.required || !(show.operation as unknown[] | undefined)?.includes(operation)) continue;
-		const conditions = Object.entries(show).filter(([key]) => key !== 'operation' && key !== '@version');
-		if (!conditions.every(([key, allowed]) => !key.startsWith('@') && (allowed as unknown[]).includes(values[key]))) continue;
-		const empty = property.default === '' || property.default === undefined || String(property.default).startsWith('=');
-		values[property.name] = empty && property.placeholder !== undefined ? property.placeholder : property.default;
-	}
-	return values;
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { exampleParameters } = require('../e2e/lib/package-nodes') as {
+	exampleParameters: (description: INodeTypeDescription, resource: string, operation: string) => INodeParameters;
+};
 
 /**
  * Every operation of the action node once, with typical values, against the emulator: the whole
@@ -91,7 +79,7 @@ export async function everyAnswer(sandbox: Sandbox): Promise<Answer[]> {
 
 	for (const resource of resources) {
 		for (const { value } of resource.operations) {
-			if (!answers.some((a) => a.resource === resource && a.operation === value)) await run(exampleParameters(resource.value, value));
+			if (!answers.some((a) => a.resource === resource && a.operation === value)) await run(exampleParameters(actionNode.description, resource.value, value));
 		}
 	}
 	return answers;

@@ -27,4 +27,29 @@ function declaredOperations() {
 	return declared.sort();
 }
 
-module.exports = { nodeDescriptions, declaredOperations };
+/** Whether a property's show conditions (the operation's and the node version's aside) hold for these values. */
+function shown(property, values) {
+	return Object.entries(property.displayOptions?.show ?? {}).every(([key, allowed]) => {
+		if (key === 'resource' || key === 'operation') return true;
+		if (key.startsWith('@')) return false; // '@tool': only the Tool variant shows it
+		return allowed.includes(values[key]);
+	});
+}
+
+/**
+ * An operation's required parameters at their example values: the default, or the placeholder where the
+ * default is empty or an expression (a new golden workflow's, and every-answer.ts's for an operation it
+ * names no values for).
+ */
+function exampleParameters(description, resource, operation) {
+	const values = { resource, operation };
+	const properties = description.properties.filter((p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation));
+	for (const p of properties) {
+		if (!p.required || !shown(p, values)) continue;
+		const empty = p.default === '' || p.default === undefined || (typeof p.default === 'string' && p.default.startsWith('='));
+		values[p.name] = empty && p.placeholder !== undefined ? p.placeholder : p.default;
+	}
+	return values;
+}
+
+module.exports = { nodeDescriptions, declaredOperations, exampleParameters };
