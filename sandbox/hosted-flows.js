@@ -6,7 +6,7 @@
 // POST /__control/results/webhook, through the provider's delivery machinery (result-delivery.js);
 // with no URL registered, only the state changes.
 
-const { ApiError, ok, sendBytes } = require('./http-util');
+const { ApiError, found, ok, sendBytes } = require('./http-util');
 const { deliverResult } = require('./result-controls');
 const { optionalObject } = require('./validation');
 
@@ -53,8 +53,7 @@ async function deliverIfRegistered(state, kind, body) {
 
 /** Ends a hosted journey with a verdict and delivers its signed result (passThroughData included). */
 async function completeJourney(state, transactionId, body) {
-	const journey = state.hostedJourneys.get(transactionId);
-	if (!journey) throw new ApiError(404, 'Hosted journey not found');
+	const journey = found(state.hostedJourneys, transactionId, 'Hosted journey');
 	const success = oneOf(body.success === undefined ? 'PASS' : body.success, VERDICTS, 'success');
 	const status = oneOf(body.status === undefined ? 'complete' : body.status, JOURNEY_STATUSES, 'status');
 	optionalObject(body, 'extra');
@@ -77,32 +76,18 @@ async function movePayment(state, payment, status, body = {}) {
 	return { payment, ...sent };
 }
 
-function paymentOf(state, referenceId) {
-	const payment = state.payments.get(referenceId);
-	if (!payment) throw new ApiError(404, 'Payment not found');
-	return payment;
-}
-
 const HOSTED_CONTROL_ROUTES = [
 	['GET', '/hosted-journeys', ({ state }) => ok([...state.hostedJourneys.values()])],
-	[
-		'GET',
-		'/hosted-journeys/:transactionId',
-		({ state, params }) => {
-			const journey = state.hostedJourneys.get(params.transactionId);
-			if (!journey) throw new ApiError(404, 'Hosted journey not found');
-			return ok(journey);
-		},
-	],
+	['GET', '/hosted-journeys/:transactionId', ({ state, params }) => ok(found(state.hostedJourneys, params.transactionId, 'Hosted journey'))],
 	['POST', '/hosted-journeys/:transactionId/complete', async ({ state, params, body }) => ok(await completeJourney(state, params.transactionId, body))],
 	['GET', '/payments', ({ state }) => ok([...state.payments.values()])],
-	['GET', '/payments/:referenceId', ({ state, params }) => ok(paymentOf(state, params.referenceId))],
+	['GET', '/payments/:referenceId', ({ state, params }) => ok(found(state.payments, params.referenceId, 'Payment'))],
 	[
 		'POST',
 		'/payments/:referenceId/status',
 		async ({ state, params, body }) => {
 			if (typeof body.status !== 'string') throw new ApiError(400, 'status is required');
-			return ok(await movePayment(state, paymentOf(state, params.referenceId), body.status, body));
+			return ok(await movePayment(state, found(state.payments, params.referenceId, 'Payment'), body.status, body));
 		},
 	],
 ];

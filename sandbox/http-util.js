@@ -96,6 +96,13 @@ function boundedSet(map, key, value, max) {
 	while (map.size > max) map.delete(map.keys().next().value);
 }
 
+/** `map.get(key)`, or the API's 404 "<what> not found". */
+function found(map, key, what) {
+	const value = map.get(key);
+	if (!value) throw new ApiError(404, `${what} not found`);
+	return value;
+}
+
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-module.exports = { ApiError, ok, readBody, parseJsonObject, sendJson, sendBytes, gatewayErrorBody, boundedSet, delay };
+module.exports = { ApiError, ok, readBody, parseJsonObject, sendJson, sendBytes, gatewayErrorBody, boundedSet, delay, found };

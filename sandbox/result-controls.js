@@ -5,7 +5,7 @@
 
 const crypto = require('node:crypto');
 
-const { ApiError, ok } = require('./http-util');
+const { ApiError, found, ok } = require('./http-util');
 const { FORGERIES, forge, journeyResult, paymentResult } = require('./signed-results');
 const { postBytes } = require('./webhook');
 const { isPlainObject, optionalObject } = require('./validation');
@@ -112,15 +112,7 @@ const RESULT_CONTROL_ROUTES = [
 	['POST', '/results/journey', async ({ state, body }) => await deliver(state, 'journeyResult', body)],
 	['POST', '/results/payment', async ({ state, body }) => await deliver(state, 'paymentResult', body)],
 	['POST', '/results/raw', async ({ state, body }) => await deliver(state, 'raw', body)],
-	[
-		'GET',
-		'/results/deliveries/:id',
-		({ state, params }) => {
-			const record = state.resultDeliveries.get(params.id);
-			if (!record) throw new ApiError(404, 'Delivery not found');
-			return ok(record);
-		},
-	],
+	['GET', '/results/deliveries/:id', ({ state, params }) => ok(found(state.resultDeliveries, params.id, 'Delivery'))],
 	[
 		'POST',
 		'/results/replay',

@@ -5,7 +5,7 @@
 // payment on and delivers the signed result (hosted-flows.js).
 
 const crypto = require('node:crypto');
-const { ApiError, ok, boundedSet } = require('../http-util');
+const { ApiError, found, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
 const { inEnvelope } = require('../generation');
@@ -52,8 +52,7 @@ function initiate({ body, state, origin }) {
 
 function status({ body, state }) {
 	const referenceId = v.requireString(body, 'referenceId');
-	const payment = state.payments.get(referenceId);
-	if (!payment) throw new ApiError(404, 'Payment not found');
+	const payment = found(state.payments, referenceId, 'Payment');
 	return ok(inEnvelope(state, { status: payment.status, statusReasonInformation: payment.statusReasonInformation }));
 }
 

@@ -3,16 +3,10 @@
 // Document verification: open a journey, add images, verify age/disability, full verify.
 
 const crypto = require('node:crypto');
-const { ApiError, ok, boundedSet } = require('../http-util');
+const { found, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
 const { DOCUMENT_SUBJECT } = require('../data');
-
-function journeyOf(state, journeyId) {
-	const journey = state.journeys.get(journeyId);
-	if (!journey) throw new ApiError(404, 'Journey not found');
-	return journey;
-}
 
 function openJourney({ body, state }) {
 	const passThroughData = v.optionalObject(body, 'passThroughData');
@@ -30,7 +24,7 @@ function addImage({ body, state }) {
 	if (!v.isBase64(body.imageData)) throw v.bad('imageData must be non-empty base64');
 	const storeOnly = v.optionalBoolean(body, 'storeOnly');
 	v.optionalObject(body, 'passThroughData');
-	const journey = journeyOf(state, journeyId);
+	const journey = found(state.journeys, journeyId, 'Journey');
 	const bytes = Buffer.from(body.imageData.replace(/\r?\n/g, ''), 'base64');
 	const image = {
 		imageName,
@@ -53,7 +47,7 @@ function verifyAge({ body, state }) {
 	const ageTo = v.optionalInteger(body, 'ageTo', { min: 0, max: 150 });
 	if (ageFrom !== undefined && ageTo !== undefined) throw v.bad('ageFrom and ageTo cannot be combined');
 	const minDisability = v.optionalInteger(body, 'minDisabilityPercentage', { min: 0, max: 100 });
-	journeyOf(state, journeyId);
+	found(state.journeys, journeyId, 'Journey');
 	const { age, disabilityPercentage } = DOCUMENT_SUBJECT;
 	let ageOk = true;
 	if (ageFrom !== undefined) ageOk = age >= ageFrom;
@@ -85,7 +79,7 @@ function croppedImages(journey) {
 
 function verify({ body, state }) {
 	const journeyId = v.requireString(body, 'journeyId');
-	const journey = journeyOf(state, journeyId);
+	const journey = found(state.journeys, journeyId, 'Journey');
 	if (journey.images.length === 0) throw v.bad('journey has no images; add an image first');
 	const s = DOCUMENT_SUBJECT;
 	const started = journey.images[0].addedAt;

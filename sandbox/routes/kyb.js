@@ -8,7 +8,7 @@
 // a transparency-register entry answers JSON (enveloped in g3).
 
 const crypto = require('node:crypto');
-const { ApiError, ok, boundedSet } = require('../http-util');
+const { ApiError, found, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
 const { buildPdf } = require('../files');
@@ -69,8 +69,7 @@ function details({ body, state }) {
 	const companyId = v.requireString(body, 'companyId');
 	const enabled = readInclude(body);
 	v.optionalInteger(body, 'timeoutMs', { min: 1 });
-	const company = COMPANY_BY_ID.get(companyId);
-	if (!company) throw new ApiError(404, 'Company not found');
+	const company = found(COMPANY_BY_ID, companyId, 'Company');
 	// A transactionId, when sent, must be the search's that found the company.
 	const searchRecord = transactionId === undefined ? undefined : state.searches.get(transactionId);
 	if (transactionId !== undefined && !(searchRecord && searchRecord.companyIds.has(companyId))) {
@@ -105,8 +104,7 @@ function details({ body, state }) {
 /** A register document as its PDF; a transparency-register entry as JSON. */
 function documentRetrieve({ body, state }) {
 	const linkToken = v.requireString(body, 'linkToken');
-	const entry = LINK_TOKENS.get(linkToken);
-	if (!entry) throw new ApiError(404, 'Document not found');
+	const entry = found(LINK_TOKENS, linkToken, 'Document');
 	if (entry.item.documentId === undefined) {
 		return ok(inEnvelope(state, { linkToken, companyId: entry.company.companyId, entry: { ...entry.item }, retrievedAt: new Date().toISOString() }));
 	}

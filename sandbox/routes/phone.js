@@ -5,7 +5,7 @@
 // the top level; a check answers {status}), g3 wraps them in {status: true, data}.
 
 const crypto = require('node:crypto');
-const { ApiError, ok, boundedSet } = require('../http-util');
+const { found, ok, boundedSet } = require('../http-util');
 const v = require('../validation');
 const { STORE_LIMIT } = require('../constants');
 const { generationOf, inEnvelope } = require('../generation');
@@ -75,8 +75,7 @@ function checked(state, request, code, description) {
 }
 
 function checkCode({ body, params, state }) {
-	const request = state.phone.get(params.referenceId);
-	if (!request) throw new ApiError(404, 'Verification not found');
+	const request = found(state.phone, params.referenceId, 'Verification');
 	const code = v.requirePattern(body, 'securityFactor', /^[0-9]{3,10}$/, 'must be 3 to 10 digits');
 	request.attempts += 1;
 	if (code === request.otp) {
