@@ -51,12 +51,6 @@ describe('the trigger activates the chosen source', () => {
 			credentialTypes: [...sandbox().credentialTypes, new VerificationServicesWebhookApi()],
 		});
 
-	it('QES status pings: activation registers the URL with POST /onboarding/configureWebhook', async () => {
-		const created = await activation('create', { source: 'qesStatus' });
-		expect([created.error, created.result]).toEqual([undefined, true]);
-		expect((await sandbox().requests('POST /onboarding/configureWebhook')).map((r) => (r.body as { webhookUrl: string }).webhookUrl)).toEqual([created.webhookUrl]);
-	});
-
 	// Activation refusing a secret that could never match: webhook-trigger.test.ts.
 	it('signed results: nothing to register; activation and deactivation send nothing', async () => {
 		for (const method of ['checkExists', 'create', 'delete'] as const) {

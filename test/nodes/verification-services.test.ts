@@ -2,7 +2,7 @@ import { type INode, type INodeProperties, Workflow } from 'n8n-workflow';
 
 import { resources } from '../../nodes/VerificationServices/resources';
 import { simplifier } from '../../nodes/shared/operation/simplify';
-import { actionNode, resourceRun } from '../helpers/action-node';
+import { actionNode } from '../helpers/action-node';
 import { HarnessNodeTypes, nodeTypeName } from '../helpers/node-types';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -75,17 +75,6 @@ describe('the action node (IDCanopy Umbrella)', () => {
 });
 
 describe('the action node runs the operation of the chosen resource', () => {
-	const ERIKA = { firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964-08-12', street: 'Heidestraße', postalCode: '51147', city: 'Köln', countryCode: 'de' };
-	const ADDRESS = { country: 'de', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: 'Mustermann' };
-	const counts = async () => [await emulator().count('POST /address/verify'), await emulator().count('POST /identity/verify')];
-
-	it('Verify under Address sends the address check, under Identity the identity check', async () => {
-		expect((await resourceRun(emulator, 'address')({ operation: 'verify', ...ADDRESS })).error).toBeUndefined();
-		expect(await counts()).toEqual([1, 0]);
-		expect((await resourceRun(emulator, 'identity')({ operation: 'verify', ...ERIKA })).error).toBeUndefined();
-		expect(await counts()).toEqual([1, 1]);
-	});
-
 	it("another resource's operation fails, naming the resource and operation, before anything is sent", async () => {
 		const { error } = await emulator().run(actionNode, { resource: 'address', operation: 'checkIndividual' });
 		expect(error?.message).toBe('Unknown operation "checkIndividual" of resource "address"');
