@@ -1,11 +1,6 @@
 'use strict';
-// "Customer book": the recipe examples/customer-book-postgres.json re-screens a book of N customers
-// (a Postgres table) in pages of 500, 10 pages at a time, against the emulator at `rate` req/s with
-// `latencyMs`: once in queue mode (main, 2 workers at concurrency 5, webhook processor) and once in
-// one `n8n start` (regular mode, production concurrency limit 10). Measures the night's time against N / rate, 429s, /auth
-// exchanges, peak memory of every n8n process, and audits the table (lost, asked twice, wrong row).
-// The fault run: 429 storms then 503s for a minute in the middle of a night; runs again until every
-// customer is screened. Used by bench/run.js (group `book`).
+// The customer book rows of `npm run bench` (group `book`, B-*): bench/README.md's "Customer book" says
+// what a night runs, measures and audits, and the fault run.
 
 const { AML_ROUTE } = require('./emulator');
 const { startSampler, treeRssKb } = require('./sampler');

@@ -1,13 +1,6 @@
 'use strict';
-// The flood row of `npm run bench`: BENCH_FLOOD_COUNT (default 2,100) distinct signed journey results,
-// BENCH_FLOOD_CONCURRENCY (20) at a time, once to the Verification Webhook Trigger and once to n8n's
-// plain Webhook node (Respond: Immediately), each followed by a No Operation node and each in a fresh
-// n8n 2.x server of its own, so that the peak memory is that server's alone. Counted as a provider
-// sees it, with no resends: answered 2xx, answered otherwise (a provider would resend those),
-// executions that ran to the end once n8n settled, and lost = answered 2xx without such an execution.
-// Peak memory: the n8n process tree's summed RSS (sampler.js).
-//
-// Standalone (prints JSON):  node bench/lib/flood-bench.js   (build first: npm run build)
+// The flood row of `npm run bench` (F-flood): what it sends, counts and measures is bench/README.md's
+// "Flood row". Standalone (prints JSON):  node bench/lib/flood-bench.js   (build first: npm run build)
 
 const crypto = require('node:crypto');
 const path = require('node:path');

@@ -1,9 +1,6 @@
 'use strict';
-// "Many executions": E webhook calls at once, each starting one execution of
-// Webhook -> Set (I names) -> Split Out -> AML Check Individual, all with one credential, against the
-// emulator's shared rate limit. Once in regular mode (one `n8n start`) and once in queue mode
-// (test/e2e/lib/queue.js: main, 2 workers, webhook processor). Used by bench/run.js (the ME-* rows)
-// and by test/e2e/queue.e2e.test.js (the shared-quota check).
+// The many-executions rows of `npm run bench` (ME-*, bench/README.md's "Many executions"), also
+// test/e2e/queue.e2e.test.js's shared-quota check.
 
 const { account } = require('./emulator');
 const { median } = require('./stats');

@@ -1,10 +1,7 @@
 'use strict';
-// The physical limit: the same POST /aml/checkIndividual requests sent straight from plain Node,
-// `concurrency` at a time over keep-alive connections, with one token fetched first. Optionally a
-// perfect pacer: request i leaves at t0 + i * 1.01 / rate. The 1 % keeps the timer jitter of client
-// and emulator from putting 21 admissions into one sliding 1-second window (exactly 1 / rate drew
-// ~230 429s per 1,000 requests here); a 429 is retried after its Retry-After.
-// Runs as its own process: `node plain-client.js '<json options>'`; prints one JSON line.
+// The plain client of `npm run bench` (bench/README.md, "Plain client": the same POSTs from plain Node,
+// and its pacer at i x 1.01 / rate). Runs as its own process: `node plain-client.js '<json options>'`;
+// prints one JSON line.
 
 const http = require('node:http');
 const { benchNames } = require('./names');

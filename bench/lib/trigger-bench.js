@@ -1,13 +1,6 @@
 'use strict';
-// The trigger row of `npm run bench`: the QES Onboarding Trigger and the Verification Webhook Trigger
-// against a plain n8n Webhook node in one running n8n 2.x server (`n8n start`), each followed by a No
-// Operation node. Pings (and, for the Verification Webhook Trigger, signed journey results) are POSTed
-// straight to the production webhook URLs, N at a time; every answer's time is measured from the
-// request to the end of the answer. Then distinct pings are sent in groups of identical copies at
-// once to count what the duplicate check suppresses, and (optionally) the trigger with "Fetch
-// Verification Result" on runs against an API that answers only after BENCH_TRIGGER_SLOW_API_MS.
-//
-// Standalone (prints JSON):  node bench/lib/trigger-bench.js   (build first: npm run build)
+// The trigger row of `npm run bench` (T-trigger): what it sends, counts and measures is bench/README.md's
+// "Trigger row". Standalone (prints JSON):  node bench/lib/trigger-bench.js   (build first: npm run build)
 
 const crypto = require('node:crypto');
 const path = require('node:path');
