@@ -10,11 +10,8 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IBinaryData,
-	ICredentialDataDecryptedObject,
-	ICredentialType,
 	INode,
 	INodeExecutionData,
-	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
 	IRun,
@@ -35,7 +32,7 @@ import {
 } from 'n8n-workflow';
 
 import type { CredentialUpdate } from './credentials-helper';
-import { createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
@@ -44,13 +41,7 @@ export type { RunWebhookResult, WebhookRequest } from './webhook';
 
 export const INPUT_NODE_NAME = 'Input';
 
-export interface RunNodeOptions {
-	node: INodeType;
-	parameters: INodeParameters;
-	/** Stored credential data by credential type name, e.g. `{ verificationServicesApi: {...} }`. */
-	credentials?: Record<string, ICredentialDataDecryptedObject>;
-	/** Instances of the credential classes used. */
-	credentialTypes?: ICredentialType[];
+export interface RunNodeOptions extends NodeSetupOptions {
 	/** Items fed to the node (json + optional binary with base64 `data`); default one empty item. */
 	input?: INodeExecutionData[];
 	/** Sets `node.onError = 'continueRegularOutput'` (what "On Error: Continue" saves in 2.40). */
@@ -219,13 +210,8 @@ export function binaryData(
 	};
 }
 
-export interface RunNodeMethodOptions {
-	node: INodeType;
+export interface RunNodeMethodOptions extends NodeSetupOptions {
 	method: string;
-	/** The node's current parameters, as the editor sends them. */
-	parameters: INodeParameters;
-	credentials?: Record<string, ICredentialDataDecryptedObject>;
-	credentialTypes?: ICredentialType[];
 }
 
 /** Like n8n's DynamicNodeParametersService: a temp workflow with 'Temp-Node' and a LoadOptionsContext. */
