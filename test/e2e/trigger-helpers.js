@@ -12,7 +12,7 @@ const crypto = require('node:crypto');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, packageManifest } = require('./lib/instance');
 const { trigger, noOp, chain } = require('./lib/workflows');
-const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
+const { jsonOrText, sha256, sleep, freshFetch, waitUntil, freePort, defaultLog, emulatorCall, emulatorControl, e2eVersions } = require('./lib/util');
 
 const QES_TRIGGER = 'QES Onboarding Trigger';
 const RESULTS_TRIGGER = 'Verification Webhook Trigger';
@@ -120,14 +120,8 @@ function triggerSuite({ version, name, workflows, ready = () => {}, sequential =
 // ---------------------------------------------------------------------------------------------
 // Emulator controls (sandbox/README.md, "Controls")
 
-async function control(sandbox, method, route, body) {
-	const res = await freshFetch(`${sandbox.url}/__control${route}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	return { status: res.status, body: jsonOrText(await res.text()) };
-}
+/** A control call of the emulator (route: '/webhook', ...): { status, body }, never throwing on a status. */
+const control = async (sandbox, method, route, body) => await emulatorCall(sandbox.url, method, route.slice(1), body);
 
 /** GET /__control/webhook: the stored webhook {id, url, metadata, createdAt}, or null when none. */
 async function storedWebhook(sandbox) {

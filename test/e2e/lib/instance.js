@@ -443,20 +443,15 @@ class Instance {
 		this.servers.add(server);
 
 		try {
-			for (;;) {
+			await util.waitUntil('n8n start to become ready', async () => {
 				if (exited) throw new Error(`n8n start exited early (${exited.code ?? exited.signal})`);
-				if (Date.now() - started > timeoutMs) throw new Error(`n8n start did not become ready within ${timeoutMs} ms`);
 				try {
 					const res = await util.freshFetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-					if (res.ok) {
-						const settings = await util.freshFetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
-						if (settings.ok) break;
-					}
+					return res.ok && (await util.freshFetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) })).ok;
 				} catch {
-					/* not up yet */
+					return false; // not up yet
 				}
-				await util.sleep(300);
-			}
+			}, { timeoutMs, intervalMs: 300 });
 		} catch (error) {
 			await stop();
 			error.portTaken = PORT_TAKEN.test(readLog());

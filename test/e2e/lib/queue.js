@@ -101,12 +101,10 @@ async function startRedis({ log = util.defaultLog } = {}) {
 	child.stdout.on('data', (d) => {
 		out += d;
 	});
-	const started = Date.now();
-	while (!/Ready to accept connections/.test(out)) {
+	await util.waitUntil('redis-server to accept connections', () => {
 		if (child.exitCode !== null) throw new Error(`redis-server exited: ${out}`);
-		if (Date.now() - started > 20000) throw new Error(`redis-server did not start: ${out}`);
-		await util.sleep(100);
-	}
+		return /Ready to accept connections/.test(out);
+	}, { timeoutMs: 20000, intervalMs: 100 });
 	log(`redis on 127.0.0.1:${port}`);
 	const stop = async () => {
 		if (child.exitCode !== null) return;
@@ -120,17 +118,14 @@ async function startRedis({ log = util.defaultLog } = {}) {
 
 /** Waits until `url` answers 2xx, or the process exits, or the time is up. */
 async function waitForUrl(url, { child, timeoutMs, logFile }) {
-	const started = Date.now();
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: process exited; its log ${logFile} ends:\n${tail(logFile)}`);
-		if (Date.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms; its log ${logFile} ends:\n${tail(logFile)}`);
-		try {
-			const res = await util.freshFetch(url, { signal: AbortSignal.timeout(2000) });
-			if (res.ok) return;
-		} catch {
-			/* not up yet */
-		}
-		await util.sleep(300);
+	try {
+		await util.waitUntil(`${url} to answer`, async () => {
+			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: process exited`);
+			return (await util.freshFetch(url, { signal: AbortSignal.timeout(2000) }).catch(() => null))?.ok;
+		}, { timeoutMs, intervalMs: 300 });
+	} catch (error) {
+		error.message += `; its log ${logFile} ends:\n${tail(logFile)}`;
+		throw error;
 	}
 }
 

@@ -204,18 +204,21 @@ function freshFetch(url, init = {}) {
 	return fetch(url, { signal: AbortSignal.timeout(120000), ...init, headers: { ...init.headers, connection: 'close' } });
 }
 
-/**
- * One call of the emulator's control API (`/__control/...` at `emulatorUrl`); anything but 200 throws,
- * naming the call.
- */
-async function emulatorControl(emulatorUrl, method, controlPath, body) {
+/** One call of the emulator's control API (`/__control/...` at `emulatorUrl`): { status, body } (JSON when it parses). */
+async function emulatorCall(emulatorUrl, method, controlPath, body) {
 	const res = await freshFetch(`${emulatorUrl}/__control/${controlPath}`, {
 		method,
-		headers: { 'content-type': 'application/json' },
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
+	return { status: res.status, body: jsonOrText(await res.text()) };
+}
+
+/** emulatorCall's answer body; anything but 200 throws, naming the call. */
+async function emulatorControl(emulatorUrl, method, controlPath, body) {
+	const res = await emulatorCall(emulatorUrl, method, controlPath, body);
 	if (res.status !== 200) throw new Error(`${method} /__control/${controlPath} answered ${res.status}`);
-	return await res.json();
+	return res.body;
 }
 
 /**
@@ -302,6 +305,7 @@ module.exports = {
 	waitUntil,
 	e2eVersions,
 	freshFetch,
+	emulatorCall,
 	emulatorControl,
 	withLock,
 	defaultLog,
