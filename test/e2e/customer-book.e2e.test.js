@@ -6,22 +6,18 @@
 // screened once per night, the verdicts land on their rows, a refused customer keeps its error, a
 // second night screens nobody. Then the book is registered for ongoing monitoring once (a duplicate
 // customer ID in a page is refused by the node), and a customer who leaves is removed.
-//
-//   npm run build && N8N_E2E_VERSIONS=v2 node --test test/e2e/customer-book.e2e.test.js
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { dataTableRows, insertDataTableRows } = require('./lib/data-tables');
-const { startExampleServer } = require('./lib/example-server');
+const { exampleSuite } = require('./lib/example-server');
+const { readExample } = require('./lib/workflows');
 const util = require('./lib/util');
-const { closeSuite, e2eVersions, postJson } = require('./trigger-helpers');
+const { e2eVersions, postJson } = require('./trigger-helpers');
 
-const read = (file) => JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', file), 'utf8'));
-const SCREENING = read('customer-book-data-table.json');
-const MONITORING = read('customer-book-monitoring.json');
+const SCREENING = readExample('customer-book-data-table.json');
+const MONITORING = readExample('customer-book-monitoring.json');
 const TABLE = 'customer_book';
 const PAGE = 500;
 const BOOK_SIZE = 1200;
@@ -58,15 +54,9 @@ function countsBy(bodies, key) {
 
 for (const version of e2eVersions()) {
 	describe(`examples/customer-book-*.json in a running n8n ${version}`, () => {
-		let sandbox;
-		let instance;
-		let server;
-		let base;
-		let screeningId;
-		let monitoringId;
-		let tableId;
-		const api = (method, controlPath) => util.emulatorControl(sandbox.url, method, controlPath);
-		const requests = async (route) => (await api('GET', `requests?route=${encodeURIComponent(route)}`)).map((r) => r.body);
+		const ready = async ({ server, tables }) => await insertDataTableRows(server, tables[TABLE], book());
+		const suite = exampleSuite(version, { name: 'customer-book', log, workflows: [quietSchedules(SCREENING), quietSchedules(MONITORING)], ready });
+		const { requests } = suite;
 
 		/**
 		 * Sets the workflow's Schedule Trigger to fire once in a few seconds (a cron of that minute and
@@ -75,22 +65,22 @@ for (const version of e2eVersions()) {
 		 * new executions, oldest first.
 		 */
 		async function fireSchedule(workflowId, expected, { timeoutMs = 10 * 60 * 1000 } = {}) {
-			const before = new Set((await server.listExecutions(workflowId, { limit: 200 })).map((e) => e.id));
-			const fresh = async () => (await server.listExecutions(workflowId, { limit: 200 })).filter((e) => !before.has(e.id));
+			const before = new Set((await suite.server.listExecutions(workflowId, { limit: 200 })).map((e) => e.id));
+			const fresh = async () => (await suite.server.listExecutions(workflowId, { limit: 200 })).filter((e) => !before.has(e.id));
 			// The trigger must be live before its second comes: a lead that activation outran is tried again,
 			// longer. Activation that ends just before the second may still have caught it, so that is seen
 			// first: a retry after a trigger that did fire would start the chain of pages twice.
 			for (let leadMs = 4000; ; leadMs *= 2) {
 				const at = new Date(Date.now() + leadMs);
-				const stored = await server.getWorkflow(workflowId);
+				const stored = await suite.server.getWorkflow(workflowId);
 				const nodes = withCron(stored.nodes, `${at.getSeconds()} ${at.getMinutes()} * * * *`);
-				await server.patch(`/rest/workflows/${workflowId}`, { nodes, versionId: stored.versionId });
-				await server.activateWorkflow(workflowId);
+				await suite.server.patch(`/rest/workflows/${workflowId}`, { nodes, versionId: stored.versionId });
+				await suite.server.activateWorkflow(workflowId);
 				if (Date.now() < at.getTime() - 1000) break;
 				await util.sleep(Math.max(0, at.getTime() + 3000 - Date.now()));
 				if ((await fresh()).length) break;
 				if (leadMs > 60000) throw new Error(`activating workflow ${workflowId} took longer than ${leadMs} ms`);
-				await server.deactivateWorkflow(workflowId);
+				await suite.server.deactivateWorkflow(workflowId);
 			}
 			const finished = async () => {
 				const list = await fresh();
@@ -105,27 +95,14 @@ for (const version of e2eVersions()) {
 		async function itemsPerExecution(executions, node) {
 			const counts = [];
 			for (const e of executions) {
-				const run = (await server.getExecution(e.id)).data.resultData.runData[node];
+				const run = (await suite.server.getExecution(e.id)).data.resultData.runData[node];
 				counts.push(run ? run[0].data.main[0].length : 0);
 			}
 			return counts;
 		}
 
-		before(
-			async () => {
-				const started = await startExampleServer(version, { name: 'customer-book', log, workflows: [quietSchedules(SCREENING), quietSchedules(MONITORING)] });
-				({ sandbox, instance, server, base } = started);
-				tableId = started.tables[TABLE];
-				[screeningId, monitoringId] = started.ids;
-				await insertDataTableRows(server, tableId, book());
-			},
-			{ timeout: 45 * 60 * 1000 },
-		);
-
-		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
-
 		test('night 1: 1,200 customers in pages of 500, each page its own execution, every customer screened once, the verdicts on their rows', { timeout: 12 * 60 * 1000 }, async () => {
-			const executions = await fireSchedule(screeningId, 4);
+			const executions = await fireSchedule(suite.ids[0], 4);
 			assert.deepEqual(executions.map((e) => e.status), ['success', 'success', 'success', 'success']);
 			// Three pages and the page that finds nothing due; the Check Individual node never holds more than a page.
 			assert.deepEqual(await itemsPerExecution(executions, 'Get Page'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
@@ -135,7 +112,7 @@ for (const version of e2eVersions()) {
 			assert.equal(sent.size, BOOK_SIZE, 'every customer of the book screened');
 			assert.deepEqual([...sent.values()].filter((n) => n !== 1), [], 'and each once');
 
-			const rows = await dataTableRows(server, tableId);
+			const rows = await dataTableRows(suite.server, suite.tables[TABLE]);
 			assert.equal(rows.length, BOOK_SIZE);
 			const byName = new Map(rows.map((r) => [r.name, r]));
 			assert.deepEqual(rows.filter((r) => !r.screened_at).map((r) => r.customer_id), [], 'every row has its screening time');
@@ -158,35 +135,35 @@ for (const version of e2eVersions()) {
 		});
 
 		test('night 2, within 12 hours: nothing is due, one execution, nobody screened', { timeout: 5 * 60 * 1000 }, async () => {
-			const executions = await fireSchedule(screeningId, 1);
+			const executions = await fireSchedule(suite.ids[0], 1);
 			assert.deepEqual(await itemsPerExecution(executions, 'Get Page'), [0]);
 			assert.equal((await requests('POST /aml/checkIndividual')).length, BOOK_SIZE);
 		});
 
 		test('monitoring: every customer ID registered once, the profile written back; the duplicate ID in the page gets the node error', { timeout: 12 * 60 * 1000 }, async () => {
-			const executions = await fireSchedule(monitoringId, 4);
+			const executions = await fireSchedule(suite.ids[1], 4);
 			assert.deepEqual(await itemsPerExecution(executions, 'Register Individual'), [PAGE, PAGE, BOOK_SIZE - 2 * PAGE, 0]);
 			const registered = countsBy(await requests('POST /aml/ongoingMonitoring/registerIndividual'), 'profileId');
 			assert.equal(registered.size, BOOK_SIZE - 1, 'one registration per customer ID (C-0003 is on two rows)');
 			assert.deepEqual([...registered.values()].filter((n) => n !== 1), [], 'and no ID registered twice');
 
-			const rows = await dataTableRows(server, tableId);
+			const rows = await dataTableRows(suite.server, suite.tables[TABLE]);
 			const [first, duplicate] = rows.filter((r) => r.customer_id === 'C-0003');
 			assert.deepEqual([first.monitoring_profile, first.monitoring_error], ['C-0003', null]);
 			assert.equal(duplicate.monitoring_profile, null);
 			assert.match(duplicate.monitoring_error, /^Profile ID \(profileId\) "C-0003" is item \d+'s too: one Profile ID names one monitoring profile/);
 			assert.deepEqual(rows.filter((r) => r !== duplicate && r.monitoring_profile !== r.customer_id).map((r) => r.customer_id), []);
 
-			const again = await fireSchedule(monitoringId, 1);
+			const again = await fireSchedule(suite.ids[1], 1);
 			assert.deepEqual(await itemsPerExecution(again, 'Get Unregistered'), [0]);
 			assert.equal((await requests('POST /aml/ongoingMonitoring/registerIndividual')).length, BOOK_SIZE - 1, 'the next run registers nobody');
 		});
 
 		test('a customer who leaves: the profile is removed, then the row', async () => {
-			const res = await postJson(`${base}/webhook/customer-book/left`, { customerId: 'C-0010' });
+			const res = await postJson(`${suite.base}/webhook/customer-book/left`, { customerId: 'C-0010' });
 			assert.equal(res.status, 200, `the webhook answered ${res.status}: ${JSON.stringify(res.data)}`);
 			assert.deepEqual(await requests('POST /aml/ongoingMonitoring/removeSearchProfile'), [{ profileId: 'C-0010' }]);
-			const rows = await dataTableRows(server, tableId);
+			const rows = await dataTableRows(suite.server, suite.tables[TABLE]);
 			assert.equal(rows.length, BOOK_SIZE - 1);
 			assert.ok(!rows.some((r) => r.customer_id === 'C-0010'), 'the row is gone');
 		});

@@ -9,17 +9,17 @@
 // n8n 1.123's Data Table node cannot name a table: there the test points it at the table's id, as a
 // 1.x user picks the table from the list.
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { nodeOutput } = require('./lib/instance');
 const { dataTableRows } = require('./lib/data-tables');
-const { startExampleServer } = require('./lib/example-server');
+const { exampleSuite } = require('./lib/example-server');
 const { EXAMPLE_CREDENTIALS, TRIGGER_TYPE, readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
 const { emulatorControl } = util;
-const { closeSuite, control, postJson, waitUntil } = require('./trigger-helpers');
+const { postJson, waitUntil } = require('./trigger-helpers');
 
 const JOURNEY = example('hosted-identity-journey.json');
 const PAYMENT = example('pay-by-bank.json');
@@ -42,23 +42,23 @@ const VERDICTS = {
 
 for (const version of versions) {
 	describe(`examples/hosted-identity-journey.json and examples/pay-by-bank.json in a running n8n ${version}`, () => {
-		let sandbox;
-		let instance;
-		let server;
-		let base;
-		let tableId;
-		let journeyId;
-		let paymentId;
-		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body.map((r) => r.body);
-		const emulator = (method, route, body) => emulatorControl(sandbox.url, method, route.slice(1), body);
+		// Activation takes effect a moment after the call on 2.x: an unsigned POST is refused (401) once the trigger listens.
+		const ready = async ({ base }) => {
+			for (const workflow of [JOURNEY, PAYMENT]) {
+				await waitUntil('the trigger to listen', async () => (await postJson(triggerUrl(base, workflow), { probe: true })).status === 401);
+			}
+		};
+		const suite = exampleSuite(version, { name: 'hosted-flows', log, workflows: [JOURNEY, PAYMENT], ready });
+		const { requests } = suite;
+		const emulator = (method, route, body) => emulatorControl(suite.sandbox.url, method, route.slice(1), body);
 
 		/** The run of `workflowId` that the trigger started for a result about `id`, once finished. */
 		async function triggeredRun(workflowId, triggerName, field, id) {
 			let found;
 			await waitUntil(`the run of ${triggerName} for ${id}`, async () => {
-				for (const summary of await server.listExecutions(workflowId, { limit: 20 })) {
+				for (const summary of await suite.server.listExecutions(workflowId, { limit: 20 })) {
 					if (['new', 'running', 'waiting'].includes(summary.status)) continue;
-					const execution = await server.getExecution(summary.id);
+					const execution = await suite.server.getExecution(summary.id);
 					const [item] = nodeOutput(execution.data, triggerName) ?? [];
 					if (item?.[field] === id) found = execution;
 				}
@@ -68,31 +68,15 @@ for (const version of versions) {
 			return found.data;
 		}
 
-		before(
-			async () => {
-				const started = await startExampleServer(version, { name: 'hosted-flows', log, workflows: [JOURNEY, PAYMENT] });
-				({ sandbox, instance, server, base } = started);
-				tableId = started.tables[TABLE];
-				[journeyId, paymentId] = started.ids;
-				// Activation takes effect a moment after the call on 2.x: an unsigned POST is refused (401) once the trigger listens.
-				for (const workflow of [JOURNEY, PAYMENT]) {
-					await waitUntil('the trigger to listen', async () => (await postJson(triggerUrl(base, workflow), { probe: true })).status === 401);
-				}
-			},
-			{ timeout: 45 * 60 * 1000 },
-		);
-
-		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
-
 		test('hosted journey: the webhook answers with the link; each verdict delivered to the trigger leaves its row; a resend starts nothing', async () => {
-			await emulator('POST', '/results/webhook', { url: triggerUrl(base, JOURNEY), signingSecret: SIGNING_SECRET });
+			await emulator('POST', '/results/webhook', { url: triggerUrl(suite.base, JOURNEY), signingSecret: SIGNING_SECRET });
 			const started = {};
 			for (const [i, verdict] of Object.keys(VERDICTS).entries()) {
 				const customerNumber = `C-${version}-${i + 1}`;
-				const res = await postJson(`${base}/webhook/identity-journey/start`, { customerNumber, fullName: 'Erika Mustermann', dateOfBirth: '1964-08-12' });
+				const res = await postJson(`${suite.base}/webhook/identity-journey/start`, { customerNumber, fullName: 'Erika Mustermann', dateOfBirth: '1964-08-12' });
 				assert.equal(res.status, 200, `the webhook answered ${res.status}: ${JSON.stringify(res.data)}`);
 				const { link, transactionId, message } = res.data;
-				assert.equal(link, `${sandbox.url}/journey/${transactionId}`, 'the link is the journey\'s uiHandle');
+				assert.equal(link, `${suite.sandbox.url}/journey/${transactionId}`, 'the link is the journey\'s uiHandle');
 				assert.match(message, new RegExp(`Please open ${link.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
 				started[verdict] = { transactionId, customerNumber };
 			}
@@ -115,14 +99,14 @@ for (const version of versions) {
 			for (const [verdict, { transactionId, customerNumber }] of Object.entries(started)) {
 				const { delivery } = await emulator('POST', `/hosted-journeys/${transactionId}/complete`, { success: verdict });
 				assert.deepEqual(delivery.attempts.map((a) => a.status), [200], `the ${verdict} result was accepted at once`);
-				const run = await triggeredRun(journeyId, 'Journey Result', 'transactionId', transactionId);
+				const run = await triggeredRun(suite.ids[0], 'Journey Result', 'transactionId', transactionId);
 				const [item] = nodeOutput(run, 'Journey Result');
 				assert.equal(item.success, verdict);
 				assert.equal(item.customerId, '[redacted]');
 				assert.deepEqual(item.passThroughData, { customerNumber });
 				assert.ok(nodeOutput(run, VERDICTS[verdict].branch), `${verdict} took the ${VERDICTS[verdict].branch} branch`);
 			}
-			const rows = (await dataTableRows(server, tableId)).map(({ transactionId, customerNumber, verdict, decision, journeyStatus }) => ({ transactionId, customerNumber, verdict, decision, journeyStatus }));
+			const rows = (await dataTableRows(suite.server, suite.tables[TABLE])).map(({ transactionId, customerNumber, verdict, decision, journeyStatus }) => ({ transactionId, customerNumber, verdict, decision, journeyStatus }));
 			assert.deepEqual(
 				rows,
 				Object.entries(started).map(([verdict, { transactionId, customerNumber }]) => ({ transactionId, customerNumber, verdict, decision: VERDICTS[verdict].decision, journeyStatus: 'complete' })),
@@ -132,26 +116,26 @@ for (const version of versions) {
 			// The provider resends a result it thinks was lost: the trigger answers and starts nothing.
 			const { delivery } = await emulator('POST', `/hosted-journeys/${started.PASS.transactionId}/complete`, { success: 'PASS' });
 			assert.deepEqual(delivery.attempts.map((a) => a.answer), [{ received: true, started: false, reason: 'duplicate' }]);
-			assert.equal((await dataTableRows(server, tableId)).length, 4);
+			assert.equal((await dataTableRows(suite.server, suite.tables[TABLE])).length, 4);
 		});
 
 		test('pay by bank: the webhook answers with the redirect URL; the payer\'s bank decides; the result starts the status check and its branch', async () => {
-			await emulator('POST', '/results/webhook', { url: triggerUrl(base, PAYMENT), signingSecret: SIGNING_SECRET });
+			await emulator('POST', '/results/webhook', { url: triggerUrl(suite.base, PAYMENT), signingSecret: SIGNING_SECRET });
 			const outcomes = [
 				{ orderId: `order-${version}-paid`, amount: '49.90', bank: 'SUCCESS', outcome: 'succeeded', branch: 'Order Paid' },
 				{ orderId: `order-${version}-declined`, amount: 12, bank: 'FAILURE_DECLINED', outcome: 'failed', branch: 'Payment Failed' },
 			];
 			for (const { orderId, amount, bank, outcome, branch } of outcomes) {
-				const res = await postJson(`${base}/webhook/pay-by-bank/checkout`, { orderId, amount });
+				const res = await postJson(`${suite.base}/webhook/pay-by-bank/checkout`, { orderId, amount });
 				assert.equal(res.status, 200, `the webhook answered ${res.status}: ${JSON.stringify(res.data)}`);
 				const { redirectUrl, referenceId, requestId } = res.data;
-				assert.equal(redirectUrl, `${sandbox.url}/pay/${requestId}`);
+				assert.equal(redirectUrl, `${suite.sandbox.url}/pay/${requestId}`);
 				assert.equal(referenceId, orderId);
 
 				// The payer, sent to the redirect URL, confirms (or is declined) at their bank.
 				const page = await util.freshFetch(`${redirectUrl}?status=${bank}`);
 				assert.equal(page.status, 200);
-				const run = await triggeredRun(paymentId, 'Payment Result', 'referenceId', orderId);
+				const run = await triggeredRun(suite.ids[1], 'Payment Result', 'referenceId', orderId);
 				const [result] = nodeOutput(run, 'Payment Result');
 				assert.deepEqual([result.status, result.paymentOutcome, result.requestId], [bank, outcome, requestId]);
 				const [checked] = nodeOutput(run, 'Payment Status');

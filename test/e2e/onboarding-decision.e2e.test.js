@@ -7,14 +7,14 @@
 // Table node cannot name a table (only list or id): there the test points it at the table's id, as
 // a 1.x user picks the table from the list.
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { dataTableRows } = require('./lib/data-tables');
-const { startExampleServer } = require('./lib/example-server');
+const { exampleSuite } = require('./lib/example-server');
 const { readExample } = require('./lib/workflows');
 const util = require('./lib/util');
-const { closeSuite, control, postJson } = require('./trigger-helpers');
+const { postJson } = require('./trigger-helpers');
 
 const EXAMPLE = readExample('onboarding-decision.json');
 const TABLE = 'onboarding_decisions';
@@ -67,27 +67,12 @@ const ROWS = {
 
 for (const version of versions) {
 	describe(`examples/onboarding-decision.json in a running n8n ${version}`, () => {
-		let sandbox;
-		let instance;
-		let server;
-		let base;
-		let tableId;
-		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body.map((r) => r.body);
-
-		before(
-			async () => {
-				const started = await startExampleServer(version, { name: 'onboarding-decision', log, workflows: [EXAMPLE] });
-				({ sandbox, instance, server, base } = started);
-				tableId = started.tables[TABLE];
-			},
-			{ timeout: 45 * 60 * 1000 },
-		);
-
-		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
+		const suite = exampleSuite(version, { name: 'onboarding-decision', log, workflows: [EXAMPLE] });
+		const { requests } = suite;
 
 		for (const [decision, body] of Object.entries(CUSTOMERS)) {
 			test(`${body.firstName} ${body.lastName}: ${decision}, and the webhook answers with the audit row`, async () => {
-				const res = await postJson(`${base}/webhook/customer-onboarding/new`, body);
+				const res = await postJson(`${suite.base}/webhook/customer-onboarding/new`, body);
 				assert.equal(res.status, 200, `the webhook answered ${res.status}: ${JSON.stringify(res.data)}`);
 				const { id, createdAt, updatedAt, ...row } = res.data;
 				assert.deepEqual(row, ROWS[decision]);
@@ -96,7 +81,7 @@ for (const version of versions) {
 		}
 
 		test('the table holds one row per customer, and each check got the request the example builds', async () => {
-			const rows = await dataTableRows(server, tableId);
+			const rows = await dataTableRows(suite.server, suite.tables[TABLE]);
 			assert.deepEqual(
 				rows.map((r) => [r.customerId, r.decision]),
 				[

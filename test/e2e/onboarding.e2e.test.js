@@ -7,14 +7,14 @@
 //                                 control) -> the provider's ping -> QES trigger -> signed document
 // (examples/document-journey.json starts with a Manual Trigger and runs in operations.e2e.test.js.)
 
-const { describe, test, before, after } = require('node:test');
+const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { nodeOutput, nodeError } = require('./lib/instance');
-const { startExampleServer } = require('./lib/example-server');
+const { exampleSuite } = require('./lib/example-server');
 const { readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
-const { closeSuite, control, postJson, waitUntil, executions } = require('./trigger-helpers');
+const { control, postJson, waitUntil, executions } = require('./trigger-helpers');
 
 
 const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
@@ -25,44 +25,31 @@ const log = (msg) => util.defaultLog(`[onboarding] ${msg}`);
 
 for (const version of versions) {
 	describe(`onboarding pipelines in a running n8n ${version}`, () => {
-		let sandbox;
-		let instance;
-		let server;
-		let base;
-		let qesId;
 		const started = Date.now();
-
-		const requests = async (route) => (await control(sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
+		// The QES trigger registers n8n's URL with the API on activation.
+		const ready = async ({ sandbox, server }) => {
+			await waitUntil('the QES trigger to configure its webhook', async () => (await control(sandbox, 'GET', '/webhook')).status === 200);
+			log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
+		};
+		const suite = exampleSuite(version, { name: 'onboarding', log, workflows: [example('phone-otp.json'), example('qes-onboarding.json')], ready });
+		const requests = async (route) => (await control(suite.sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
 		/** The newest finished execution of a workflow that `before` (a list of executions) did not have. */
 		const nextExecution = async (workflowId, before) => {
 			const seen = new Set(before.map((e) => String(e.id)));
 			const fresh = await waitUntil(`a new execution of ${workflowId}`, async () =>
-				(await executions(server, workflowId)).find((e) => !seen.has(String(e.id)) && !['new', 'running', 'waiting'].includes(e.status)),
+				(await executions(suite.server, workflowId)).find((e) => !seen.has(String(e.id)) && !['new', 'running', 'waiting'].includes(e.status)),
 			);
-			return await server.getExecution(fresh.id);
+			return await suite.server.getExecution(fresh.id);
 		};
-
-		before(
-			async () => {
-				const workflows = [example('phone-otp.json'), example('qes-onboarding.json')];
-				({ sandbox, instance, server, base, ids: [, qesId] } = await startExampleServer(version, { name: 'onboarding', log, workflows }));
-				// The QES trigger registers n8n's URL with the API on activation.
-				await waitUntil('the QES trigger to configure its webhook', async () => (await control(sandbox, 'GET', '/webhook')).status === 200);
-				log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
-			},
-			{ timeout: 45 * 60 * 1000 },
-		);
-
-		after(async () => await closeSuite({ instance, sandbox, failed: false, log }), { timeout: 2 * 60 * 1000 });
 
 		/** Signs up through the phone example: its answer {referenceId, sentTo, submitCodeUrl} and the code "sent". */
 		async function signUp(phoneNumber) {
-			const res = await postJson(`${base}/webhook/phone-otp/start`, { phoneNumber });
+			const res = await postJson(`${suite.base}/webhook/phone-otp/start`, { phoneNumber });
 			assert.equal(res.status, 200, `sign-up answered ${res.status}: ${JSON.stringify(res.data)}`);
 			const { referenceId, sentTo, submitCodeUrl } = res.data;
 			assert.match(referenceId, /^[0-9a-f]{32}$/);
-			assert.ok(submitCodeUrl.startsWith(`${base}/webhook-waiting/`), `submitCodeUrl: ${submitCodeUrl}`);
-			const messages = (await control(sandbox, 'GET', `/phone/messages?referenceId=${referenceId}`)).body;
+			assert.ok(submitCodeUrl.startsWith(`${suite.base}/webhook-waiting/`), `submitCodeUrl: ${submitCodeUrl}`);
+			const messages = (await control(suite.sandbox, 'GET', `/phone/messages?referenceId=${referenceId}`)).body;
 			assert.equal(messages.length, 1, 'one message sent');
 			return { referenceId, sentTo, submitCodeUrl, code: messages[0].code, executionId: new URL(submitCodeUrl).pathname.split('/').pop() };
 		}
@@ -70,7 +57,7 @@ for (const version of versions) {
 		/** Posts the typed code to the waiting execution and returns the finished execution. */
 		async function submitCode(signup, code) {
 			// Respond to Webhook answers the page before the Wait node has parked the execution.
-			await waitUntil('the execution to wait for the code', async () => (await server.getExecution(signup.executionId)).status === 'waiting');
+			await waitUntil('the execution to wait for the code', async () => (await suite.server.getExecution(signup.executionId)).status === 'waiting');
 			const res = await postJson(signup.submitCodeUrl, { code });
 			assert.ok(res.status >= 200 && res.status < 300, `code submission answered ${res.status}: ${JSON.stringify(res.data)}`);
 			// n8n 1.x may show the final status before the final data (see getExecution in lib/rest.js);
@@ -79,7 +66,7 @@ for (const version of versions) {
 			// run to appear; give up on it 10 s after the status changed.
 			let finishedAt;
 			return await waitUntil(`execution ${signup.executionId} to finish after the code`, async () => {
-				const execution = await server.getExecution(signup.executionId);
+				const execution = await suite.server.getExecution(signup.executionId);
 				if (['new', 'running', 'waiting'].includes(execution.status)) return null;
 				const ranCheck = nodeOutput(execution.data, 'Check OTP') !== undefined || nodeError(execution.data, 'Check OTP');
 				finishedAt ??= Date.now();
@@ -113,13 +100,13 @@ for (const version of versions) {
 				{ verified: false, referenceId: signup.referenceId, statusCode: 3905, reason: 'Invalid security factor' },
 			]);
 			assert.equal(nodeOutput(execution.data, 'Phone Verified'), undefined);
-			const stored = (await control(sandbox, 'GET', `/phone/${signup.referenceId}`)).body;
+			const stored = (await control(suite.sandbox, 'GET', `/phone/${signup.referenceId}`)).body;
 			assert.equal(stored.state, 'ONGOING');
 		});
 
 		test('qes-onboarding.json: the session link goes out, the signed session arrives through the trigger', async () => {
-			const before = await executions(server, qesId);
-			const res = await postJson(`${base}/webhook/qes-onboarding/start`, {
+			const before = await executions(suite.server, suite.ids[1]);
+			const res = await postJson(`${suite.base}/webhook/qes-onboarding/start`, {
 				email: 'erika.mustermann@example.com',
 				phoneNumber: '+49 151 12345678',
 				customerNumber: 'C-4711',
@@ -127,7 +114,7 @@ for (const version of versions) {
 			assert.equal(res.status, 200, `start answered ${res.status}: ${JSON.stringify(res.data)}`);
 			const mail = res.data;
 			assert.match(mail.requestId, /^qes-[0-9a-f]{16}$/);
-			assert.equal(mail.url, `${sandbox.url}/sign/${mail.requestId}`);
+			assert.equal(mail.url, `${suite.sandbox.url}/sign/${mail.requestId}`);
 			assert.equal(mail.to, 'erika.mustermann@example.com');
 			assert.ok(mail.text.includes(mail.url), 'the e-mail text carries the link');
 			const [request] = (await requests(LINK_ROUTE)).filter((r) => r.body.email === 'erika.mustermann@example.com');
@@ -143,17 +130,17 @@ for (const version of versions) {
 					{ fieldId: 'customerNumber', value: 'C-4711' },
 				],
 			});
-			const linkRun = await nextExecution(qesId, before);
+			const linkRun = await nextExecution(suite.ids[1], before);
 			assert.equal(linkRun.status, 'success');
 			const [link] = nodeOutput(linkRun.data, 'Create Session Link');
 			assert.deepEqual([link.url, link.requestId, link.expiresAfter], [link.data.url, link.data.requestId, link.data.expiresAfter]);
 
 			// The person identifies and signs: the provider marks the session completed and pings n8n.
-			const afterLink = await executions(server, qesId);
-			const signed = await control(sandbox, 'POST', `/qes/sessions/${mail.requestId}/state`, { status: 'completed' });
+			const afterLink = await executions(suite.server, suite.ids[1]);
+			const signed = await control(suite.sandbox, 'POST', `/qes/sessions/${mail.requestId}/state`, { status: 'completed' });
 			assert.equal(signed.status, 200);
 			assert.equal(signed.body.delivery.delivered, true, `ping delivery: ${JSON.stringify(signed.body.delivery)}`);
-			const result = await nextExecution(qesId, afterLink);
+			const result = await nextExecution(suite.ids[1], afterLink);
 			assert.equal(result.status, 'success');
 			const [ping] = nodeOutput(result.data, 'QES Onboarding Trigger');
 			assert.equal(ping.sessionId, mail.requestId, "the ping names the session link's requestId");

@@ -5,6 +5,7 @@
 
 const { startSandbox } = require('../../../sandbox/server');
 const { closeSuite } = require('../trigger-helpers');
+const { emulatorControl } = require('./util');
 const { ensureDataTables, pickDataTablesById } = require('./data-tables');
 const { createInstance, packageManifest } = require('./instance');
 const { EXAMPLE_CREDENTIALS, sandboxCredential } = require('./workflows');
@@ -43,4 +44,21 @@ async function startExampleServer(version, { name, log, workflows }) {
 	}
 }
 
-module.exports = { sandboxCredentials, startExampleServer };
+/**
+ * A suite's example server, from its `before` (startExampleServer, then `ready(suite)`) to its `after`:
+ * the suite object gets sandbox, instance, server, base, tables and ids; `requests(route)` gives the
+ * bodies the emulator received on the route.
+ */
+function exampleSuite(version, { name, log, workflows, ready = async () => {} }) {
+	const { before, after } = require('node:test');
+	const requests = async (route) => (await emulatorControl(suite.sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).map((r) => r.body);
+	const suite = { requests };
+	before(async () => {
+		Object.assign(suite, await startExampleServer(version, { name, log, workflows }));
+		await ready(suite);
+	}, { timeout: 45 * 60 * 1000 });
+	after(async () => await closeSuite({ ...suite, failed: false, log }), { timeout: 2 * 60 * 1000 });
+	return suite;
+}
+
+module.exports = { exampleSuite, sandboxCredentials, startExampleServer };
