@@ -42,9 +42,9 @@ function normaliseFailures(value) {
 		if (!Number.isInteger(status) || (status !== 0 && (status < 200 || status > 599))) {
 			throw bad(`failures[${i}].status must be an HTTP status (200-599) or 0 (drop connection)`);
 		}
-		if (f.raw !== undefined && typeof f.raw !== 'string') throw bad(`failures[${i}].raw must be a string`);
-		if (f.contentType !== undefined && typeof f.contentType !== 'string') throw bad(`failures[${i}].contentType must be a string`);
-		if (f.location !== undefined && typeof f.location !== 'string') throw bad(`failures[${i}].location must be a string`);
+		for (const key of ['raw', 'contentType', 'location']) {
+			if (f[key] !== undefined && typeof f[key] !== 'string') throw bad(`failures[${i}].${key} must be a string`);
+		}
 		if (f.trickleMs !== undefined && !(Number.isInteger(f.trickleMs) && f.trickleMs > 0)) {
 			throw bad(`failures[${i}].trickleMs must be a positive integer`);
 		}
@@ -62,16 +62,8 @@ function normaliseFailures(value) {
 		const out = { route: f.route, status, count };
 		if (after > 0) out.after = after;
 		if (f.when !== undefined) out.when = { ...f.when };
-		if (f.retryAfter !== undefined) out.retryAfter = f.retryAfter;
-		if (f.body !== undefined) out.body = f.body;
-		if (f.hang === true) out.hang = true;
-		if (f.echoHeaders === true) out.echoHeaders = true;
-		if (f.raw !== undefined) out.raw = f.raw;
-		if (f.contentType !== undefined) out.contentType = f.contentType;
-		if (f.location !== undefined) out.location = f.location;
-		if (f.trickleMs !== undefined) out.trickleMs = f.trickleMs;
-		if (f.bytes !== undefined) out.bytes = f.bytes;
-		if (f.chunked === true) out.chunked = true;
+		for (const key of ['retryAfter', 'body', 'raw', 'contentType', 'location', 'trickleMs', 'bytes']) if (f[key] !== undefined) out[key] = f[key];
+		for (const flag of ['hang', 'echoHeaders', 'chunked']) if (f[flag] === true) out[flag] = true;
 		return out;
 	});
 }
