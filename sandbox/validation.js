@@ -50,21 +50,15 @@ function requireEnum(body, field, values) {
 	return v;
 }
 
-/** Optional boolean. */
-function optionalBoolean(body, field, label = field) {
+/** body[field], or undefined when absent; a value that fails `ok` is a 400 "<label> must be <what>". */
+function optional(body, field, ok, what, label = field) {
 	const v = body[field];
-	if (v === undefined) return undefined;
-	if (typeof v !== 'boolean') throw bad(`${label} must be a boolean`);
+	if (v !== undefined && !ok(v)) throw bad(`${label} must be ${what}`);
 	return v;
 }
 
-/** Optional plain object. */
-function optionalObject(body, field, label = field) {
-	const v = body[field];
-	if (v === undefined) return undefined;
-	if (!isPlainObject(v)) throw bad(`${label} must be an object`);
-	return v;
-}
+const optionalBoolean = (body, field, label = field) => optional(body, field, (v) => typeof v === 'boolean', 'a boolean', label);
+const optionalObject = (body, field, label = field) => optional(body, field, isPlainObject, 'an object', label);
 
 /** Required plain object. */
 function requireObject(body, field) {
@@ -95,12 +89,7 @@ function isRealSlashDate(s) {
 }
 
 /** Optional date of birth in yyyy/mm/dd form. */
-function optionalDob(body, field = 'dob') {
-	const v = body[field];
-	if (v === undefined) return undefined;
-	if (typeof v !== 'string' || !isRealSlashDate(v)) throw bad(`${field} must be a valid date in the format yyyy/mm/dd`);
-	return v;
-}
+const optionalDob = (body, field = 'dob') => optional(body, field, (v) => typeof v === 'string' && isRealSlashDate(v), 'a valid date in the format yyyy/mm/dd');
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
