@@ -6,12 +6,8 @@
 // as is every operation of every action node; here each current example must run to the end, and the
 // KYB example's results are checked against g3. The answers of either API generation are read by the
 // node tests (test/nodes, against the emulator playing g2 and g3).
-//
-// Per version: one n8n instance (test/e2e/lib/instance.js), one credential, one import of all
-// workflows, then ONE `n8n execute-batch --snapshot` process that runs every workflow and writes each
-// execution's full run data to <id>-snapshot.json. n8n's start-up (~5-10 s) dominates a single
-// `n8n execute`, so batching saves most of the time. A value from an expression refused before
-// sending, in both versions: the golden workflow address-refused.
+// Per version every workflow runs in one `n8n execute-batch` (lib/batch.js). A value from an
+// expression refused before sending, in both versions: the golden workflow address-refused.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,9 +1,6 @@
 'use strict';
-// Golden workflows: workflows saved with a release (test/golden/workflows/*.json, never edited
-// afterwards) and what they did then (test/golden/expected/*.json): the requests the API received
-// and every node's output. test/e2e/golden.e2e.test.js runs them unchanged in real n8n and compares;
-// test/golden/record.js writes the expectations of a new fixture. See CONTRIBUTING.md.
-//
+// Golden workflows (CONTRIBUTING.md, "The golden workflows catch it"): the fixtures, how a run is
+// compared with its expectation, and the run itself for golden.e2e.test.js and record.js.
 // One run: the sandbox emulator, one n8n instance whose server creates the sandbox credentials pointed
 // at it and every fixture. The ones that start with a Manual Trigger run in ONE `n8n execute-batch`
 // process (test/e2e/lib/batch.js) on the same database, one workflow at a time, so each request the
