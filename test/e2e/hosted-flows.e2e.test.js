@@ -5,9 +5,8 @@
 // provider's pages (the emulator's control call ends the journey; the test opens the payment's
 // redirect URL as the payer); the provider delivers the signed result to the example's trigger
 // (source signedResult), and the second part of the example runs: the verdict into the data table
-// identity_journeys, the payment's status read back and its outcome branched on.
-// n8n 1.123's Data Table node cannot name a table: there the test points it at the table's id, as a
-// 1.x user picks the table from the list.
+// identity_journeys, the payment's status read back and its outcome branched on (n8n 1.x: the table
+// by id, lib/example-server.js).
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');

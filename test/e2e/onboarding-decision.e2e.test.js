@@ -2,10 +2,8 @@
 // examples/onboarding-decision.json in a running n8n server (2.40 and 1.123) against the sandbox
 // emulator, as its users run it: a new customer is POSTed to the webhook -> phone risk score +
 // address verification + AML check -> one decision (approve / review / reject, with the reasons) ->
-// a row in the n8n data table onboarding_decisions, which the webhook answers with. The table is
-// created through n8n's REST API first, as a user creates it once in the editor. n8n 1.123's Data
-// Table node cannot name a table (only list or id): there the test points it at the table's id, as
-// a 1.x user picks the table from the list.
+// a row in the n8n data table onboarding_decisions, which the webhook answers with (the table created
+// first and, in n8n 1.x, picked by id: lib/example-server.js).
 
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');

@@ -2,11 +2,9 @@
 // What the trigger answers for each source, and what n8n then runs, in a real n8n server: a provider
 // forgets whatever it got a 2xx for, and resends the rest. Four workflows (QES status pings with Fetch
 // Verification Result and Only Statuses; all signed results; payment results only, refusing and
-// confirming unsigned ones), each case on its own workflow's execution count. The flood sends
-// TRIGGER_FLOOD_COUNT (default 100) distinct signed journey results, 20 at a time. More keys than the
-// 2,000 the memory once held: test/shared/delivery-memory.test.ts; n8n under 2,100 deliveries: the
-// flood row of `npm run bench`; a signed result older than 25 hours and payment statuses the list does
-// not name: test/nodes/webhook-trigger.test.ts.
+// confirming unsigned ones), each case on its own workflow's execution count; the flood and where
+// 2,100 keys and deliveries are held: test/e2e/README.md. A signed result older than 25 hours and
+// payment statuses the list does not name: test/nodes/webhook-trigger.test.ts.
 
 const { describe } = require('node:test');
 const assert = require('node:assert/strict');
