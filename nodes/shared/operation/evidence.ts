@@ -37,10 +37,13 @@ export interface Exchange {
 	requestSha256: string;
 }
 
-/** Sends one request of an item and records the exchange once it was answered. */
+/**
+ * Sends one request of an item and records the exchange once it was answered; `secretFree` cuts the
+ * secrets out of the request's canonical JSON text, piece by piece, before it is hashed.
+ */
 export async function recorded<T>(
 	request: ApiRequest,
-	secretFree: (body: unknown) => unknown,
+	secretFree: (text: string) => string,
 	send: () => Promise<T>,
 	log: Exchange[],
 ): Promise<T> {
@@ -50,7 +53,7 @@ export async function recorded<T>(
 		requestedAt,
 		respondedAt: new Date().toISOString(),
 		endpoint: `${request.method} ${request.path}`,
-		requestSha256: bodyHash(request.body === undefined ? null : secretFree(request.body)),
+		requestSha256: bodyHash(request.body ?? null, secretFree),
 	});
 	return answer;
 }

@@ -240,7 +240,7 @@ async function runItem(
 		send: async (toSend) => {
 			const full = await withContent(toSend);
 			if (!exchanges) return await sendOne(full);
-			const secretFree = (body: unknown) => client.withoutSecrets(body, secrets);
+			const secretFree = client.secretCutter(secrets);
 			return await recorded(full, secretFree, async () => await sendOne(full), exchanges);
 		},
 		download: async (url) => await client.download(url),

@@ -116,9 +116,10 @@ export class ApiClient {
 		return this.credentials.environment;
 	}
 
-	/** A copy of a value with every secret this client knows, and `secrets`, cut out (what evidence may hash). */
-	withoutSecrets<T>(value: T, secrets: unknown[]): T {
-		return (secrets.length ? this.redactor.with(...secrets) : this.redactor).value(value);
+	/** What cuts every secret this client knows, and `secrets`, out of a text (what evidence may hash). */
+	secretCutter(secrets: unknown[]): (text: string) => string {
+		const redactor = secrets.length ? this.redactor.with(...secrets) : this.redactor;
+		return (text) => redactor.text(text);
 	}
 
 	/**
