@@ -108,7 +108,7 @@ function configurations(s) {
 		// Evidence and review (issue 47) on and off: a night of 10,000 customers, one in ten on three lists,
 		// each screened with its Decided Records (JSON text: two decided, one of them since changed).
 		const decidedRecords = JSON.stringify({ 'AML-SAN-0001': '0'.repeat(64), 'AML-SAN-0002': 'f'.repeat(64) });
-		const review = { workflow: 'aml', hitEvery: 10, runs: Math.max(3, s.memoryRuns) };
+		const review = { workflow: 'aml', hitEvery: 10, runs: Math.max(3, s.memoryRuns), scenario: env.BENCH_REVIEW_LATENCY === '1' ? latency : flat };
 		list.push(
 			row('M-review-off', 'AML node, one in ten a hit, without Decided Records or evidence', s.memoryItems, { ...review, options: { includeEvidence: false } }),
 			row('M-review-on', 'AML node, one in ten a hit, with Decided Records and evidence (default)', s.memoryItems, { ...review, options: { decidedRecords } }),
