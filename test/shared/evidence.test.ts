@@ -31,7 +31,6 @@ describe('Evidence', () => {
 			workflowId: expect.any(String),
 			executionId: expect.stringMatching(/^harness-/),
 			node: 'IDCanopy Umbrella',
-			nodeType: 'n8n-nodes-verification-services.verificationServices',
 			nodeVersion: 1,
 			packageVersion: PACKAGE_VERSION,
 		});

@@ -78,7 +78,6 @@ export function runAbout(ctx: IExecuteFunctions, environment: string): IDataObje
 		workflowId: ctx.getWorkflow().id ?? null,
 		executionId: ctx.getExecutionId?.() ?? null,
 		node: node.name,
-		nodeType: node.type,
 		nodeVersion: node.typeVersion,
 		packageVersion: PACKAGE_VERSION,
 	};
