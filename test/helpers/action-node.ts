@@ -1,8 +1,7 @@
 import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { VerificationServices } from '../../nodes/VerificationServices/VerificationServices.node';
-import type { RunNodeResult } from './n8n';
-import type { RunOptions, Sandbox } from './sandbox';
+import type { RunOptions, Sandbox, SandboxRunResult } from './sandbox';
 
 /** The action node; it keeps no state between runs, so one instance serves a whole test file. */
 export const actionNode = new VerificationServices();
@@ -13,7 +12,7 @@ actionTool.description = { ...actionNode.description, name: 'verificationService
 
 /** Runs the action node on one resource against the emulator: `resource` joins every run's parameters. */
 export function resourceRun(sandbox: () => Sandbox, resource: string) {
-	return async (parameters: INodeParameters, options?: RunOptions): Promise<RunNodeResult> =>
+	return async (parameters: INodeParameters, options?: RunOptions): Promise<SandboxRunResult> =>
 		await sandbox().run(actionNode, { resource, ...parameters }, options);
 }
 

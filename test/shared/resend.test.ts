@@ -34,6 +34,24 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 	});
 });
 
+describe("Retry On Fail gives an accepted deposit's answer again, with the evidence of its first sending", () => {
+	it('the deposit accepted on the first try keeps the times the API received it; the one refused (429) is sent on the next try', async () => {
+		await emulator().configure({ failures: [{ route: 'POST /payments/challenge-deposit', status: 429, retryAfter: 0, when: { description: 'p-2' } }] });
+		const input = items(...['p-1', 'p-2'].map((ref) => ({ ref })));
+		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 };
+		const run = await runPayments({ ...VALID_DEPOSIT, description: '={{ $json.ref }}', options: { maxRetries: 0 } } as never, { input, retry });
+		expect(run.error).toBeUndefined();
+		const received = (await emulator().requests('POST /payments/challenge-deposit')) as unknown as Array<{ body: IDataObject; status: number; receivedAt: string }>;
+		const accepted = received.filter((r) => r.status === 200);
+		expect(accepted.map((r) => r.body.description)).toEqual(['p-1', 'p-2']);
+		// Each item's evidence says when its accepted deposit left: within the emulator's own clock reading, not a second later.
+		run.evidence.forEach((evidence, i) => {
+			const drift = Date.parse(evidence!.requestedAt as string) - Date.parse(accepted[i].receivedAt);
+			expect([i, Math.abs(drift) < 500]).toEqual([i, true]);
+		});
+	});
+});
+
 describe('a request that never reached the API may go out again', () => {
 	it('a deposit whose connection was refused is retried by the node and its error says nothing was carried out', async () => {
 		// Answers the token exchange, then stops listening: the deposit's connection is refused.

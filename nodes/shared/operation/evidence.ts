@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { bodyHash } from '../delivery/canonical-json';
 import { boolean } from '../fields/rules';
-import type { ApiRequest, ValueField } from './operation-types';
+import type { ApiRequest, ApiResponse, ValueField } from './operation-types';
 import { PACKAGE_VERSION } from './package-version';
 import { pairedIndexOf } from './simplify';
 
@@ -38,20 +38,23 @@ export interface Exchange {
 }
 
 /**
- * Sends one request of an item and records the exchange once it was answered; `secretFree` cuts the
- * secrets out of the request's canonical JSON text, piece by piece, before it is hashed.
+ * Sends one request of an item and records the exchange once it was answered: the times the
+ * transport gives (when the answered sending left and its answer came; an answer given again under
+ * Retry On Fail keeps its first times). `secretFree` cuts the secrets out of the request's canonical
+ * JSON text, piece by piece, before it is hashed.
  */
-export async function recorded<T>(
+export async function recorded(
 	request: ApiRequest,
 	secretFree: (text: string) => string,
-	send: () => Promise<T>,
+	send: () => Promise<ApiResponse>,
 	log: Exchange[],
-): Promise<T> {
-	const requestedAt = new Date().toISOString();
+): Promise<ApiResponse> {
+	const askedAtMs = Date.now();
 	const answer = await send();
+	const iso = (ms: number | undefined, fallback: number) => new Date(ms ?? fallback).toISOString();
 	log.push({
-		requestedAt,
-		respondedAt: new Date().toISOString(),
+		requestedAt: iso(answer.sentAtMs, askedAtMs),
+		respondedAt: iso(answer.answeredAtMs, Date.now()),
 		endpoint: `${request.method} ${request.path}`,
 		requestSha256: bodyHash(request.body ?? null, secretFree),
 	});

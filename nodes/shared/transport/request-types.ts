@@ -10,6 +10,12 @@ export interface ApiResponse {
 	statusCode: number;
 	headers: IDataObject;
 	body: unknown;
+	/**
+	 * When the sending that got this answer left (after any wait for the quota) and when its answer
+	 * arrived, in ms since the epoch; an answer given again from memory keeps its first times.
+	 */
+	sentAtMs?: number;
+	answeredAtMs?: number;
 }
 
 /**

@@ -155,6 +155,7 @@ export class ApiClient {
 				);
 			});
 			sendings.sent++;
+			const sentAtMs = Date.now();
 			const answer = await this.transmit(request, token, options.repeatable);
 			if (answer.kind === 'noAnswer' && answer.timedOut) sendings.timeouts++;
 			sendings.cancelled = this.signal?.aborted === true;
@@ -164,10 +165,11 @@ export class ApiClient {
 			this.pacer.settle(admission, verdict.pace);
 			switch (verdict.next) {
 				case 'ok':
-				case 'accepted':
-					if (sendKey !== undefined && !verdict.mayGoOutAgain)
-						rememberSend(sendKey, { response: verdict.response });
-					return verdict.response;
+				case 'accepted': {
+					const response = { ...verdict.response, sentAtMs, answeredAtMs: sendings.now };
+					if (sendKey !== undefined && !verdict.mayGoOutAgain) rememberSend(sendKey, { response });
+					return response;
+				}
 				case 'retry':
 					await wait(verdict.afterMs, this.signal);
 					continue;
