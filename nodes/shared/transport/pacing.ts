@@ -13,7 +13,7 @@ export interface Clock {
 const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
 /** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
-const DECREASE_FACTOR = 0.95;
+const DECREASE_FACTOR = 0.97;
 /**
  * A Retry-After up to this long is what a quota per second (or a sliding window of a second) answers:
  * a place frees within it anyway, so only the refused request waits for it, and the others go on at
@@ -29,12 +29,35 @@ const SHORT_RETRY_AFTER_MS = 2_000;
  * at it sooner and grows past it while the others are still cautious.
  */
 const CUBIC_GROWTH = 0.1;
+/**
+ * After a 429 the pace stays flat below the rate that drew it for a while before it climbs again: each
+ * climb past that rate costs a few 429s (this process's and those of the processes that share the
+ * quota), so it must come rarely. The hold starts at none, so a process that learnt a small share from
+ * a first burst takes its share back within seconds, and doubles each time a climb ends with a 429
+ * near the rate of the last one (the share is known), up to MAX_HOLD_MS. It is counted in time, the
+ * same for every process whatever its share (counted in requests, a process with a larger share would
+ * climb more often, and every climb takes a little from the others), but it ends after
+ * MAX_HOLD_REQUESTS at the held pace: a process left alone by the others (their pages done) then finds
+ * the free capacity within seconds, where a 30 s hold at 50 requests/s would leave half the quota
+ * unused for half a minute.
+ */
+const FIRST_HOLD_MS = 2_000;
+const MAX_HOLD_MS = 30_000;
+const MAX_HOLD_REQUESTS = 400;
+/** A climb that ends with a 429 within this factor of the last one found the same share. */
+const SAME_SHARE = 1.25;
 /** After this long without a request the pacer forgets what it learnt and starts unthrottled again. */
 const FORGET_MS = 60_000;
 /** The pace after a 429 when the API accepted nothing of this process yet. */
 const FIRST_GUESS_RATE = 10;
-/** The window over which the accepted rate is counted. */
+/** The shortest window over which the accepted rate is counted: a quota per second shows in it. */
 const BURST_MS = 1_000;
+/**
+ * The accepted rate is counted over at least this many answers (up to RATE_SAMPLE_MS back): a
+ * count over one second of a small share (2 or 3 answers) would be off by a third either way.
+ */
+const RATE_SAMPLE_ANSWERS = 20;
+const RATE_SAMPLE_MS = 5_000;
 
 /** One admitted request, as admit() hands it out: what settle() needs. */
 export interface Admission {
@@ -54,10 +77,12 @@ export interface Admission {
  *   (multiplicative decrease). Later 429s with a short Retry-After (a quota per second) lower the pace
  *   the same way but pause nothing: only the refused request waits and is sent again, so a worker
  *   that shares the quota loses one request, not a second of its share. A long Retry-After (a quota
- *   per minute or hour) still pauses every request. The pace then climbs back along a cubic curve
- *   (CUBIC_GROWTH), so processes that share the quota (queue-mode workers) converge to fair shares and
- *   one takes the capacity back soon after the others stop. The curve stands still while the pacer is
- *   idle; a pacer idle for a minute forgets the pace.
+ *   per minute or hour) still pauses every request. The pace then holds (FIRST_HOLD_MS, longer
+ *   each time the same share is found again) and climbs back along a cubic curve (CUBIC_GROWTH), so
+ *   processes that share the quota (queue-mode workers) converge to fair shares, one takes the
+ *   capacity back soon after the others stop, and 429s stay a small share of the calls. A 429 during
+ *   the hold (another process climbing) only steps the pace down. The hold and the curve stand still
+ *   while the pacer is idle; a pacer idle for a minute forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -67,16 +92,23 @@ export class Pacer {
 	private pausedUntilMs = 0;
 	/** Adaptive spacing in ms; 0 = unthrottled. */
 	private adaptiveIntervalMs = 0;
-	/** The rate the API accepted when it last answered 429: the top of the recovery curve. */
+	/** The rate the API accepted when a climb last ended with a 429. */
 	private ceilingRate = 0;
-	private decreasedAtMs = 0;
+	/** How long the pace stays flat after a decrease before it climbs (see FIRST_HOLD_MS). */
+	private holdMs = 0;
+	/** The pace during the hold, where the curve starts. */
+	private plateauRate = 0;
+	/** When the hold ends and the pace climbs again. */
+	private climbFromMs = 0;
 	/** The quota's period as the last 429 told it: the longer of 1 s and its Retry-After. */
 	private periodMs = BURST_MS;
 	/** 429s for requests admitted before this answer the same overshoot as the last decrease. */
 	private sameOvershootUntilMs = Number.NEGATIVE_INFINITY;
 	/** Since when no request is in flight or waiting (undefined: busy). */
 	private idleSinceMs: number | undefined;
+	/** When the answers of the last RATE_SAMPLE_MS came, oldest first, from `successesHead` on. */
 	private readonly recentSuccesses: number[] = [];
+	private successesHead = 0;
 	private deliveredCount = 0;
 	private inFlightCount = 0;
 	/** Callers inside admit(), waiting for a slot or for room. */
@@ -147,8 +179,7 @@ export class Pacer {
 		const now = this.clock.now();
 		this.deliveredCount++;
 		this.recentSuccesses.push(now);
-		while (this.recentSuccesses.length && this.recentSuccesses[0] < now - BURST_MS)
-			this.recentSuccesses.shift();
+		this.forgetSuccessesBefore(now - RATE_SAMPLE_MS);
 		const rttMs = Math.max(1, now - admission.atMs);
 		const deliveryRate = ((this.deliveredCount - admission.delivered) * 1000) / rttMs;
 		this.window.answered({ rttMs, deliveryRate, full: windowWasFull }, now);
@@ -178,15 +209,55 @@ export class Pacer {
 		// A burst against an unknown quota: fewer in flight bounds the next one. Once the pace is
 		// known it is what holds requests back, and the refused ones wait in the run's window.
 		if (pause) this.window.overloaded(now - admission.atMs, now);
-		const accepted = this.recentSuccesses.filter((t) => t >= now - BURST_MS).length;
+		this.forgetSuccessesBefore(now - RATE_SAMPLE_MS);
+		const accepted = this.acceptedRate(now);
 		// Nothing accepted (another process holds the quota): half the pace, or 10 requests/s at first.
 		const guess = unknownPace ? FIRST_GUESS_RATE : this.rate / 2;
+		// Requests go out again after the pause, if any.
+		const resumeMs = pause ? now + waitMs : now;
+		this.periodMs = Math.max(BURST_MS, waitMs);
+		if (!unknownPace && now < this.climbFromMs) {
+			// Refused during the hold: the processes together were too fast (another one climbing, or
+			// requests bunched by a busy event loop). A small step down, the hold kept: restarting it
+			// on every such 429 would let the process that climbs most often take the others' share.
+			this.plateauRate *= DECREASE_FACTOR;
+			this.adaptiveIntervalMs = 1000 / this.plateauRate;
+			return;
+		}
+		const previousCeiling = this.ceilingRate;
 		// A 429 is proof the current pace was too fast: never speed up on one.
 		this.ceilingRate = accepted > 0 ? Math.min(accepted, this.rate) : guess;
-		// The curve starts when requests go out again.
-		this.decreasedAtMs = pause ? now + waitMs : now;
-		this.periodMs = Math.max(BURST_MS, waitMs);
-		this.adaptiveIntervalMs = 1000 / (this.ceilingRate * DECREASE_FACTOR);
+		if (!unknownPace) {
+			const sameShare = this.ceilingRate <= previousCeiling * SAME_SHARE && this.ceilingRate >= previousCeiling / SAME_SHARE;
+			this.holdMs = sameShare ? Math.min(MAX_HOLD_MS, Math.max(FIRST_HOLD_MS, 2 * this.holdMs)) : 0;
+		}
+		this.plateauRate = this.ceilingRate * DECREASE_FACTOR;
+		this.adaptiveIntervalMs = 1000 / this.plateauRate;
+		this.climbFromMs = resumeMs + Math.min(this.holdMs, (MAX_HOLD_REQUESTS * 1000) / this.plateauRate);
+	}
+
+	/**
+	 * Answers per second lately: over the last second, or over the last RATE_SAMPLE_ANSWERS answers
+	 * when the last second had fewer (at least a second, at most RATE_SAMPLE_MS).
+	 */
+	private acceptedRate(now: number): number {
+		const times = this.recentSuccesses;
+		const from = Math.max(this.successesHead, times.length - RATE_SAMPLE_ANSWERS);
+		if (from === times.length || times[from] >= now - BURST_MS) {
+			let first = this.successesHead;
+			while (first < times.length && times[first] < now - BURST_MS) first++;
+			return times.length - first;
+		}
+		return ((times.length - from) * 1000) / (now - times[from]);
+	}
+
+	private forgetSuccessesBefore(oldestMs: number): void {
+		const times = this.recentSuccesses;
+		while (this.successesHead < times.length && times[this.successesHead] < oldestMs) this.successesHead++;
+		if (this.successesHead > 1024 && this.successesHead * 2 > times.length) {
+			times.splice(0, this.successesHead);
+			this.successesHead = 0;
+		}
 	}
 
 	/** Requests per second the pacer currently allows on its own (Infinity = unthrottled). */
@@ -219,13 +290,11 @@ export class Pacer {
 		for (const wake of waiters) wake();
 	}
 
-	/** The pace climbs back along the recovery curve (CUBIC_GROWTH). */
+	/** After the hold, the pace climbs along the recovery curve (CUBIC_GROWTH). */
 	private probe(now: number): void {
 		if (this.adaptiveIntervalMs === 0) return;
-		const periods = (now - this.decreasedAtMs) / this.periodMs;
-		const backAtCeiling = Math.cbrt((this.ceilingRate * (1 - DECREASE_FACTOR)) / CUBIC_GROWTH);
-		const rate = this.ceilingRate + CUBIC_GROWTH * (periods - backAtCeiling) ** 3;
-		this.adaptiveIntervalMs = 1000 / rate;
+		const periods = Math.max(0, now - this.climbFromMs) / this.periodMs;
+		this.adaptiveIntervalMs = 1000 / (this.plateauRate + CUBIC_GROWTH * periods ** 3);
 	}
 
 	/**
@@ -241,11 +310,12 @@ export class Pacer {
 		if (this.adaptiveIntervalMs === 0) return;
 		if (now - idleSinceMs >= FORGET_MS) {
 			this.adaptiveIntervalMs = 0;
+			this.holdMs = 0;
 			this.window.reset();
 			return;
 		}
-		// Only the idle time after the curve started (a pause after a 429 starts it later).
-		this.decreasedAtMs += Math.max(0, now - Math.max(idleSinceMs, this.decreasedAtMs));
+		// Only the idle time after requests went out again (a pause after a 429 starts the hold later).
+		this.climbFromMs += Math.max(0, now - Math.max(idleSinceMs, this.pausedUntilMs));
 	}
 
 	private noteIdle(): void {
