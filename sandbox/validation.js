@@ -7,7 +7,6 @@ const { ApiError } = require('./http-util');
 const bad = (message) => new ApiError(400, message);
 
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isBlank = (v) => typeof v !== 'string' || v.trim() === '';
 
 /** Required non-blank string. */
 function requireString(body, field, label = field) {
@@ -134,7 +133,6 @@ function isE164(s) {
 module.exports = {
 	bad,
 	isPlainObject,
-	isBlank,
 	requireString,
 	optionalString,
 	requirePattern,

@@ -25,15 +25,19 @@ function record(fields) {
 	};
 }
 
+/** A listed person: the given and the last name are the two words of `name`. */
+function listed(fields) {
+	const [given, last] = fields.name.split(' ');
+	return record({ givenNames: [given], lastNames: [last], ...fields });
+}
+
 const AML_RECORDS = Object.freeze([
-	record({
+	listed({
 		id: 'AML-SAN-0001',
 		sourceType: 'SANCTION',
 		sourceId: 'OFAC-SDN',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
-		lastNames: ['Sanctioned'],
-		givenNames: ['Viktor'],
 		aliasNames: ['Viktor S.', 'V. Sanktioniert'],
 		dateOfBirth: ['1970/01/15'],
 		placeOfBirth: ['Minsk'],
@@ -42,42 +46,36 @@ const AML_RECORDS = Object.freeze([
 		positions: ['Director of Example Export Ltd (2005-2019)'],
 		links: ['https://sanctionssearch.ofac.treas.gov/'],
 	}),
-	record({
+	listed({
 		id: 'AML-SAN-0002',
 		sourceType: 'SANCTION',
 		sourceId: 'EU-CFSP',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
-		lastNames: ['Sanctioned'],
-		givenNames: ['Viktor'],
 		dateOfBirth: ['1970/01/15'],
 		placeOfBirth: ['Minsk'],
 		citizenship: ['BY'],
 		positions: ['Shareholder of Example Export Ltd'],
 		links: ['https://www.sanctionsmap.eu/'],
 	}),
-	record({
+	listed({
 		id: 'AML-SAN-0003',
 		sourceType: 'SANCTION',
 		sourceId: 'UN-SC',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
-		lastNames: ['Sanctioned'],
-		givenNames: ['Viktor'],
 		dateOfBirth: ['1982/03/02'],
 		placeOfBirth: ['Tbilisi'],
 		citizenship: ['GE'],
 		occupations: ['Arms dealer'],
 	}),
-	record({
+	listed({
 		id: 'AML-PEP-0001',
 		sourceType: 'PEP',
 		pepType: 'POLITICIAN',
 		sourceId: 'PEP-EU-PARLIAMENTS',
 		gender: 'FEMALE',
 		name: 'Paula Politician',
-		lastNames: ['Politician'],
-		givenNames: ['Paula'],
 		aliasNames: ['Paula P.'],
 		dateOfBirth: ['1965/05/20'],
 		placeOfBirth: ['Vienna'],
@@ -87,14 +85,12 @@ const AML_RECORDS = Object.freeze([
 		politicalParties: ['Example Democratic Party'],
 		links: ['https://www.example.org/parliament/paula-politician', '@paulapolitician'],
 	}),
-	record({
+	listed({
 		id: 'AML-CRI-0001',
 		sourceType: 'CRIMINAL',
 		sourceId: 'INTERPOL-RED-NOTICES',
 		gender: 'MALE',
 		name: 'Carl Criminal',
-		lastNames: ['Criminal'],
-		givenNames: ['Carl'],
 		aliasNames: ['Charlie C.'],
 		dateOfBirth: ['1980/11/03'],
 		placeOfBirth: ['Marseille'],
@@ -102,43 +98,35 @@ const AML_RECORDS = Object.freeze([
 		occupations: ['Unknown'],
 		links: ['https://www.interpol.int/How-we-work/Notices/Red-Notices'],
 	}),
-	record({
+	listed({
 		id: 'AML-SAN-0101',
 		sourceType: 'SANCTION',
 		sourceId: 'OFAC-SDN',
 		gender: 'MALE',
 		name: 'Max Mixed',
-		lastNames: ['Mixed'],
-		givenNames: ['Max'],
 		dateOfBirth: ['1975/07/07'],
 		placeOfBirth: ['Riga'],
 		citizenship: ['LV'],
 	}),
-	record({
+	listed({
 		id: 'AML-PEP-0101',
 		sourceType: 'PEP',
 		pepType: 'JUDGE',
 		sourceId: 'PEP-GLOBAL',
 		gender: 'MALE',
 		name: 'Max Mixed',
-		lastNames: ['Mixed'],
-		givenNames: ['Max'],
 		dateOfBirth: ['1975/07/07'],
 		placeOfBirth: ['Riga'],
 		citizenship: ['LV'],
 		occupations: ['Judge'],
 		positions: ['Judge of the Supreme Court (2010-2016)'],
 	}),
-	record({
+	listed({
 		id: 'AML-CRI-0101',
 		sourceType: 'CRIMINAL',
 		sourceId: 'EUROPOL-MOST-WANTED',
 		entityType: 'UNKNOWN',
-		gender: 'UNKNOWN',
 		name: 'Max Mixed',
-		lastNames: ['Mixed'],
-		givenNames: ['Max'],
-		dateOfBirth: [],
 		citizenship: ['LV'],
 	}),
 ]);

@@ -7,11 +7,13 @@ function address(line1, line2, city, postalCode, region, country) {
 	return { singleLine: parts.join(', '), structured: { line1, line2, city, postalCode, region, country } };
 }
 
+/** A company; by default its legal name is its name, it has no trading name and does business at its registered address. */
+const company = (fields) => ({ legalName: fields.name, tradingNames: [], businessAddress: fields.registeredAddress, ...fields });
+
 const COMPANIES = Object.freeze([
-	{
+	company({
 		companyId: 'DE-HRB-123456',
 		name: 'Acme Holdings GmbH',
-		legalName: 'Acme Holdings GmbH',
 		tradingNames: ['Acme'],
 		registrationNumber: 'HRB 123456',
 		register: 'Amtsgericht Berlin (Charlottenburg)',
@@ -35,12 +37,11 @@ const COMPANIES = Object.freeze([
 			{ name: 'Erika Musterfrau', type: 'PERSON', share: 25, country: 'DE' },
 		],
 		financials: { currency: 'EUR', year: 2023, revenue: 12500000, netIncome: 830000, employees: 84 },
-	},
-	{
+	}),
+	company({
 		companyId: 'GB-CH-01234567',
 		name: 'Acme Trading Ltd',
 		legalName: 'ACME TRADING LIMITED',
-		tradingNames: [],
 		registrationNumber: '01234567',
 		register: 'Companies House',
 		country: 'GB',
@@ -51,7 +52,6 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '1998-06-23T00:00:00.000Z',
 		registrationDate: null,
 		registeredAddress: address('10 Example Street', null, 'London', 'EC1A 1BB', null, 'GB'),
-		businessAddress: address('10 Example Street', null, 'London', 'EC1A 1BB', null, 'GB'),
 		website: null,
 		industry: { code: '46.90', label: 'Non-specialised wholesale trade' },
 		officers: [
@@ -60,11 +60,10 @@ const COMPANIES = Object.freeze([
 		],
 		owners: [{ name: 'John Example', type: 'PERSON', share: 100, country: 'GB' }],
 		financials: { currency: 'GBP', year: 2023, revenue: 3400000, netIncome: 210000, employees: 22 },
-	},
-	{
+	}),
+	company({
 		companyId: 'US-DE-5551234',
 		name: 'Globex Corporation',
-		legalName: 'Globex Corporation',
 		tradingNames: ['Globex', 'Globex Corp.'],
 		registrationNumber: '5551234',
 		register: 'Delaware Division of Corporations',
@@ -88,11 +87,10 @@ const COMPANIES = Object.freeze([
 		],
 		owners: [{ name: 'Scorpio Family Trust', type: 'TRUST', share: 51, country: 'US' }],
 		financials: { currency: 'USD', year: 2023, revenue: 980000000, netIncome: 76000000, employees: 4100 },
-	},
-	{
+	}),
+	company({
 		companyId: 'NL-KVK-34567890',
 		name: 'Initech B.V.',
-		legalName: 'Initech B.V.',
 		tradingNames: ['Initech'],
 		registrationNumber: '34567890',
 		register: 'Kamer van Koophandel',
@@ -104,18 +102,16 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '2012-02-29T00:00:00.000Z',
 		registrationDate: '2012-03-05T00:00:00.000Z',
 		registeredAddress: address('Keizersgracht 1', null, 'Amsterdam', '1015 CJ', 'Noord-Holland', 'NL'),
-		businessAddress: address('Keizersgracht 1', null, 'Amsterdam', '1015 CJ', 'Noord-Holland', 'NL'),
 		website: 'https://initech.example.nl',
 		industry: { code: '62.02', label: 'Computer consultancy activities' },
 		officers: [{ name: 'Bill Lumbergh', role: 'Bestuurder', dob: '1961-10-10', nationality: 'NL' }],
 		owners: [{ name: 'Initech Holding Inc.', type: 'COMPANY', share: 100, country: 'US' }],
 		financials: { currency: 'EUR', year: 2022, revenue: 5600000, netIncome: -120000, employees: 48 },
-	},
-	{
+	}),
+	company({
 		companyId: 'SE-BV-5566778899',
 		name: 'Nordic Timber AB',
 		legalName: 'Nordic Timber Aktiebolag',
-		tradingNames: [],
 		registrationNumber: '556677-8899',
 		register: 'Bolagsverket',
 		country: 'SE',
@@ -126,7 +122,6 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '2001-01-09T00:00:00.000Z',
 		registrationDate: '2001-01-20T00:00:00.000Z',
 		registeredAddress: address('Skogsvägen 4', null, 'Umeå', '903 29', 'Västerbotten', 'SE'),
-		businessAddress: address('Skogsvägen 4', null, 'Umeå', '903 29', 'Västerbotten', 'SE'),
 		website: null,
 		industry: { code: '16.10', label: 'Sawmilling and planing of wood' },
 		officers: [
@@ -135,11 +130,10 @@ const COMPANIES = Object.freeze([
 		],
 		owners: [{ name: 'Astrid Lindqvist', type: 'PERSON', share: 60, country: 'SE' }],
 		financials: { currency: 'SEK', year: 2023, revenue: 41000000, netIncome: 3900000, employees: 37 },
-	},
-	{
+	}),
+	company({
 		companyId: 'IT-MI-2345678',
 		name: 'Stark Logistics S.r.l.',
-		legalName: 'Stark Logistics S.r.l.',
 		tradingNames: ['Stark Logistics'],
 		registrationNumber: 'MI-2345678',
 		register: 'Registro delle Imprese di Milano',
@@ -151,17 +145,15 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '2015-09-14T00:00:00.000Z',
 		registrationDate: '2015-09-30T00:00:00.000Z',
 		registeredAddress: address('Via Roma 10', null, 'Milano', '20121', 'MI', 'IT'),
-		businessAddress: address('Via Roma 10', null, 'Milano', '20121', 'MI', 'IT'),
 		website: 'https://stark-logistics.example.it',
 		industry: { code: '52.29', label: 'Other transportation support activities' },
 		officers: [{ name: 'Giulia Rossi', role: 'Amministratore unico', dob: '1981-04-17', nationality: 'IT' }],
 		owners: [{ name: 'Giulia Rossi', type: 'PERSON', share: 100, country: 'IT' }],
 		financials: { currency: 'EUR', year: 2023, revenue: 2300000, netIncome: 95000, employees: 19 },
-	},
-	{
+	}),
+	company({
 		companyId: 'FR-RCS-812345678',
 		name: 'Café Lumière SARL',
-		legalName: 'Café Lumière SARL',
 		tradingNames: ['Café Lumière'],
 		registrationNumber: '812 345 678',
 		register: 'RCS Paris',
@@ -173,18 +165,16 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '2016-05-02T00:00:00.000Z',
 		registrationDate: '2016-05-10T00:00:00.000Z',
 		registeredAddress: address('12 Rue de la Paix', null, 'Paris', '75002', 'Île-de-France', 'FR'),
-		businessAddress: address('12 Rue de la Paix', null, 'Paris', '75002', 'Île-de-France', 'FR'),
 		website: null,
 		industry: { code: '56.10', label: 'Restaurants and mobile food service activities' },
 		officers: [{ name: 'Élodie Martin', role: 'Gérante', dob: '1988-12-24', nationality: 'FR' }],
 		owners: [{ name: 'Élodie Martin', type: 'PERSON', share: 100, country: 'FR' }],
 		financials: { currency: 'EUR', year: 2023, revenue: 640000, netIncome: 41000, employees: 9 },
-	},
-	{
+	}),
+	company({
 		companyId: 'GB-CH-09876543',
 		name: 'Umbrella Dissolved Ltd',
 		legalName: 'UMBRELLA DISSOLVED LIMITED',
-		tradingNames: [],
 		registrationNumber: '09876543',
 		register: 'Companies House',
 		country: 'GB',
@@ -195,14 +185,13 @@ const COMPANIES = Object.freeze([
 		incorporationDate: '2014-10-01T00:00:00.000Z',
 		registrationDate: null,
 		registeredAddress: address('1 Raccoon Road', null, 'Manchester', 'M1 1AA', null, 'GB'),
-		businessAddress: address('1 Raccoon Road', null, 'Manchester', 'M1 1AA', null, 'GB'),
 		website: null,
 		industry: { code: '72.11', label: 'Research and experimental development on biotechnology' },
 		officers: [{ name: 'Albert Wesker', role: 'Director (resigned)', dob: '1960-06-06', nationality: 'GB' }],
 		owners: [],
 		financials: { currency: 'GBP', year: 2019, revenue: 0, netIncome: -45000, employees: 0 },
-	},
-	{
+	}),
+	company({
 		companyId: 'US-NJ-7778889',
 		name: 'Wayne Enterprises Inc.',
 		legalName: 'Wayne Enterprises, Inc.',
@@ -226,7 +215,7 @@ const COMPANIES = Object.freeze([
 		],
 		owners: [{ name: 'Bruce Wayne', type: 'PERSON', share: 52, country: 'US' }],
 		financials: { currency: 'USD', year: 2023, revenue: 31000000000, netIncome: 2900000000, employees: 170000 },
-	},
+	}),
 ]);
 
 const COMPANY_BY_ID = new Map(COMPANIES.map((c) => [c.companyId, c]));
