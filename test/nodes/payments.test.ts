@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
 import { errorItemIndex, items, succeeded, useSandbox } from '../helpers/sandbox';
@@ -27,16 +27,6 @@ describe('Payments: Challenge Deposit', () => {
 		expect(out[0].json.returnedFirstName).toBeUndefined();
 		expect(out[0].json.nameMatchScore).toEqual(expect.any(Number));
 		expect(out[0].json.nameMatchScore as number).toBeLessThan(100);
-	});
-
-	it('is never sent twice: a dropped connection fails the item after one request', async () => {
-		await emulator().configure({ failures: [{ route: ROUTE, status: 0, count: 1 }] });
-		const { error, items: out } = await deposit({});
-		expect(out).toEqual([]);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toContain('Challenge Deposit could not reach the API');
-		expect((error as NodeApiError).description).toContain('never resent after a network error');
-		expect(await emulator().count(ROUTE)).toBe(1);
 	});
 
 	it('names the label from the operation table and the field, counts items from 1 and keeps itemIndex 0-based', async () => {

@@ -158,6 +158,7 @@ describe('request path: what is resent', () => {
 		['answered 503', { status: 503, count: 6 }, {}, 'Challenge Deposit failed with HTTP 503', MAY_HAVE],
 		['answered 200 trickling past the deadline', { status: 200, trickleMs: 100, count: 5 }, FAST, '(no complete answer within the timeout of 0.5 s)', NEVER_RESENT],
 		['answered 200 over the size cap', { status: 200, bytes: MAX_RESPONSE_BYTES + 1, chunked: true }, {}, 'larger than the limit of 64 MiB (HTTP 200)', MAY_HAVE],
+		['lost its connection before an answer', { status: 0, count: 5 }, {}, 'Challenge Deposit could not reach the API', /may have received and carried out this request.*never resent after a network error/s],
 	];
 	it.each(uncertain.flatMap(([what, ...row]) => [false, true].map((continueOnFail) => [what, continueOnFail, ...row] as const)))(
 		'a deposit that %s is sent once; the error says it may have been carried out (continueOnFail %s)',
