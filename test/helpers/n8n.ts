@@ -36,7 +36,7 @@ import { type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
-export { runWebhook, runWebhookMethod } from './webhook';
+export { runWebhook, runWebhookMethod, started } from './webhook';
 export type { RunWebhookResult, WebhookRequest } from './webhook';
 
 export const INPUT_NODE_NAME = 'Input';

@@ -228,6 +228,9 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 	};
 }
 
+/** The json of the items a webhook call started the workflow with (none when it started nothing). */
+export const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
+
 export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<RunWebhookMethodResult> {
 	const mode = opts.mode ?? 'trigger';
 	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = prepare(opts, {});

@@ -18,7 +18,7 @@ import { withoutSecret } from '../../nodes/shared/transport/redact';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import type { TriggerStaticData } from '../../nodes/VerificationServicesTrigger/qesStatus/static-data';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
-import { runWebhook, runWebhookMethod, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';
+import { runWebhook, runWebhookMethod, started, type RunWebhookResult, type WebhookRequest } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
 const NODE_KEY = 'node:IDCanopy Umbrella Trigger';
@@ -86,8 +86,6 @@ const withSecret = (secret: string, body: unknown, headers: Record<string, strin
 	headers: { [HEADER]: secret, 'content-type': 'application/json', ...headers },
 	body,
 });
-
-const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 
 describe('QES trigger: webhook lifecycle', () => {
 	it('checkExists: false before create, true after it for the same URL, false for the test URL', async () => {

@@ -381,16 +381,8 @@ describe('createSessionLink', () => {
 		redirectUrl: 'https://example.com/onboarding/done',
 		docUrl: 'https://example.com/contracts/contract.pdf',
 	};
-	const PLACEHOLDERS = [
-		'${identification.firstName}',
-		'${identification.lastName}',
-		'${identification.email}',
-		'${identification.phoneNumber}',
-		'${identification.birthDate}',
-		'${identification.gender}',
-		'${identification.personalNumber}',
-		'${identification.documentDetails.number}',
-	];
+	const PERSON = ['firstName', 'lastName', 'email', 'phoneNumber', 'birthDate', 'gender', 'personalNumber'];
+	const PLACEHOLDERS = [...PERSON, 'documentDetails.number'].map((field) => `\${identification.${field}}`);
 
 	it('hints the rules and the placeholders in the UI', () => {
 		const show = (name: string) => propertyOf('qes', 'createSessionLink', name);

@@ -17,7 +17,7 @@ import { checkSigningSecret } from '../../nodes/VerificationServicesTrigger/sign
 import { signatureMatches, signatureOf } from '../../nodes/VerificationServicesTrigger/signedResult/signature';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
 import { resourceRun } from '../helpers/action-node';
-import { runWebhook, runWebhookMethod, type RunWebhookResult } from '../helpers/n8n';
+import { runWebhook, runWebhookMethod, started, type RunWebhookResult } from '../helpers/n8n';
 import { useSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -126,25 +126,15 @@ describe('Signed results trigger: what a delivery is', () => {
 	});
 
 	it('maps every documented payment status to its outcome; unknown ones stay pending', () => {
-		const outcomes = Object.fromEntries(PAYMENT_STATUSES.map((status) => [status, paymentOutcome(status)]));
-		expect(outcomes).toEqual({
-			SUCCESS: 'succeeded',
-			COMPLETED: 'succeeded',
-			SETTLEMENT_COMPLETED: 'succeeded',
-			FAILED: 'failed',
-			FAILURE_GENERIC: 'failed',
-			FAILURE_PERMISSION_DENIED: 'failed',
-			FAILURE_CANCELED: 'failed',
-			FAILURE_EXPIRED: 'failed',
-			FAILURE_INSUFFICIENT_FUNDS: 'failed',
-			FAILURE_DECLINED: 'failed',
-			SETTLEMENT_INCOMPLETE: 'failed',
-			PROCESSING: 'pending',
-			INITIATED: 'pending',
-			PENDING: 'pending',
-			PENDING_EXTERNAL_AUTHORIZATION: 'pending',
-			SETTLEMENT_IN_PROGRESS: 'pending',
-		});
+		const failures = ['GENERIC', 'PERMISSION_DENIED', 'CANCELED', 'EXPIRED', 'INSUFFICIENT_FUNDS', 'DECLINED'];
+		const documented = {
+			succeeded: ['SUCCESS', 'COMPLETED', 'SETTLEMENT_COMPLETED'],
+			failed: ['FAILED', ...failures.map((why) => `FAILURE_${why}`), 'SETTLEMENT_INCOMPLETE'],
+			pending: ['PROCESSING', 'INITIATED', 'PENDING', 'PENDING_EXTERNAL_AUTHORIZATION', 'SETTLEMENT_IN_PROGRESS'],
+		};
+		expect(Object.fromEntries(PAYMENT_STATUSES.map((status) => [status, paymentOutcome(status)]))).toEqual(
+			Object.fromEntries(Object.entries(documented).flatMap(([outcome, statuses]) => statuses.map((status) => [status, outcome]))),
+		);
 		expect(paymentOutcome(' success ')).toBe('succeeded');
 		expect(paymentOutcome('FAILURE_NEW_REASON')).toBe('failed');
 		expect(paymentOutcome('SOMETHING_NEW')).toBe('pending');
@@ -217,7 +207,6 @@ describe('Signed results trigger in n8n', () => {
 		});
 	}
 
-	const started = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 	const notStartedBecause = (result: RunWebhookResult) =>
 		result.response?.workflowData === undefined ? (result.response?.webhookResponse as IDataObject | undefined)?.reason : 'started';
 
@@ -343,20 +332,19 @@ describe('Signed results trigger: Unsigned Payment Results', () => {
 			request: { headers: { 'content-type': 'application/json', ...headers }, rawBody },
 		});
 	}
-	const startedItems = (result: RunWebhookResult) => result.response?.workflowData?.[0]?.map((item) => item.json) ?? [];
 
 	it('by default an unsigned payment result is answered 401 and nothing is asked of the API', async () => {
 		await payment('ref-default', 'SUCCESS');
 		const result = await deliverUnsigned({ referenceId: 'ref-default', status: 'SUCCESS' }, {});
 		expect(result.res).toMatchObject({ statusCode: 401, body: { message: 'Unauthorized' } });
-		expect(startedItems(result)).toEqual([]);
+		expect(started(result)).toEqual([]);
 		expect(await sandbox().count(STATUS_ROUTE)).toBe(0);
 	});
 
 	it('Confirm With the API: starts with what Get Payment Status answers, never with what the body claims', async () => {
 		await payment('ref-declined', 'FAILURE_DECLINED');
 		const result = await deliverUnsigned({ referenceId: 'ref-declined', status: 'SUCCESS', paymentOutcome: 'succeeded', amount: '1000000.00' });
-		const [item] = startedItems(result);
+		const [item] = started(result);
 		expect(item).toMatchObject({ referenceId: 'ref-declined', status: 'FAILURE_DECLINED', paymentOutcome: 'failed', resultType: 'paymentResult', signed: false });
 		expect(item.amount).toBeUndefined();
 		expect(result.response?.webhookResponse).toEqual(STARTED_RESPONSE);
@@ -382,8 +370,8 @@ describe('Signed results trigger: Unsigned Payment Results', () => {
 		await sandbox().configure({ failures: [{ route: STATUS_ROUTE, status: 503 }] });
 		const first = await deliverUnsigned({ referenceId: 'ref-later' });
 		expect(first.res.statusCode).toBe(503);
-		expect(startedItems(first)).toEqual([]);
-		const [item] = startedItems(await deliverUnsigned({ referenceId: 'ref-later' }));
+		expect(started(first)).toEqual([]);
+		const [item] = started(await deliverUnsigned({ referenceId: 'ref-later' }));
 		expect(item).toMatchObject({ status: 'SETTLEMENT_COMPLETED', paymentOutcome: 'succeeded' });
 	});
 });
