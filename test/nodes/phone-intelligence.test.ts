@@ -183,11 +183,9 @@ describe('Get Phone ID: add-ons', () => {
 		]);
 	});
 
-	it.each([
-		[{ ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, 'Add-Ons (addons) must be a list of add-ons from ageVerify, breachedData,'],
-	])('refuses %p before sending', async (change, message) => {
-		const result = await lookup('getPhoneId', change, { input: [{ blank: '' }] });
-		await expectValidationError(emulator() as never, result, 0, message);
+	it('refuses an add-on it does not know ("teleport") before sending', async () => {
+		const result = await lookup('getPhoneId', { ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, { input: [{ blank: '' }] });
+		await expectValidationError(emulator() as never, result, 0, 'Add-Ons (addons) must be a list of add-ons from ageVerify, breachedData,');
 	});
 });
 

@@ -350,26 +350,24 @@ describe('configureWebhook', () => {
 		expect(JSON.stringify(shown)).not.toContain('s3cr3t-value');
 	});
 
-	describe('validation: nothing is sent', () => {
-		it.each<[string, ReturnType<typeof headers>, ...string[]]>([
-			['a header name with a space', headers(['X Token', 'abc']), 'Auth Headers (authHeader) entry 1: the header name must be letters, digits', 'got "X Token"'],
-			['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'Auth Headers (authHeader) entry 2: the header name must be'],
-			['a duplicate header name', headers(['X-Token', 'abc'], ['x-token', 'def']), 'Auth Headers (authHeader) entry 2: the header name must be unique, got "x-token" twice'],
-			['a blank value', headers(['X-Token', '  ']), 'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a non-blank text (value not shown)'],
-			[
-				'a value with a line break',
-				headers(['X-Token', 'top-secret\r\nX-Injected: 1']),
-				'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a single line without line breaks (value not shown)',
-			],
-		])('refuses %s without showing any value', async (_what, authHeader, ...parts) => {
-			const result = await run(configure({ authHeader }));
-			await expectValidationError(result, 0, ...parts);
-			const error = result.error as NodeOperationError;
-			const shown = JSON.stringify([error.message, error.description, error.messages, error.context]);
-			for (const { value } of authHeader.header) {
-				if (value.trim()) expect(shown).not.toContain(value);
-			}
-		});
+	it.each<[string, ReturnType<typeof headers>, ...string[]]>([
+		['a header name with a space', headers(['X Token', 'abc']), 'Auth Headers (authHeader) entry 1: the header name must be letters, digits', 'got "X Token"'],
+		['a blank header name', headers(['X-Ok', 'abc'], [' ', 'abc']), 'Auth Headers (authHeader) entry 2: the header name must be'],
+		['a duplicate header name', headers(['X-Token', 'abc'], ['x-token', 'def']), 'Auth Headers (authHeader) entry 2: the header name must be unique, got "x-token" twice'],
+		['a blank value', headers(['X-Token', '  ']), 'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a non-blank text (value not shown)'],
+		[
+			'a value with a line break',
+			headers(['X-Token', 'top-secret\r\nX-Injected: 1']),
+			'Auth Headers (authHeader) entry 1: the value of header "X-Token" must be a single line without line breaks (value not shown)',
+		],
+	])('refuses %s before sending, without showing any value', async (_what, authHeader, ...parts) => {
+		const result = await run(configure({ authHeader }));
+		await expectValidationError(result, 0, ...parts);
+		const error = result.error as NodeOperationError;
+		const shown = JSON.stringify([error.message, error.description, error.messages, error.context]);
+		for (const { value } of authHeader.header) {
+			if (value.trim()) expect(shown).not.toContain(value);
+		}
 	});
 });
 
@@ -395,12 +393,10 @@ describe('createSessionLink', () => {
 		expect(signForms.options[0].values.find((v) => v.name === 'actorId')!.default).toBe('userToIdentify');
 	});
 
-	describe('validation: nothing is sent', () => {
-		it('refuses a sign form without a field id and a fill form entry without a field id', async () => {
-			const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
-			await expectValidationError(noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');
-			const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
-			await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
-		});
+	it('refuses a sign form and a fill form entry without a field id before sending', async () => {
+		const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
+		await expectValidationError(noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');
+		const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
+		await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
 	});
 });
