@@ -12,7 +12,11 @@ export interface Clock {
 
 const systemClock: Clock = { now: () => Date.now(), sleep: wait };
 
-/** Multiplicative decrease: after a 429 the pace is this share of what the API was seen to accept. */
+/**
+ * Multiplicative decrease: after a 429 that ends a climb the pace is this share of what the API was
+ * seen to accept; a 429 during the hold lowers the pace by the same factor. 3 % below the quota leaves
+ * room for the jitter of latency that puts one request more into the API's second now and then.
+ */
 const DECREASE_FACTOR = 0.97;
 /**
  * A Retry-After up to this long is what a quota per second (or a sliding window of a second) answers:
@@ -21,12 +25,11 @@ const DECREASE_FACTOR = 0.97;
  */
 const SHORT_RETRY_AFTER_MS = 2_000;
 /**
- * After a decrease the pace climbs back along a cubic curve (CUBIC, as in TCP): quickly at first,
- * flat around the pace that drew the 429, then faster and faster beyond it, so a worker takes the
- * capacity back soon after the others stop. The curve is in requests per second (per period of the
- * quota: the longer of 1 s and the Retry-After), the same for every process, so processes that share
- * a quota converge to fair shares whatever they learnt first: the one with the smaller pace is back
- * at it sooner and grows past it while the others are still cautious.
+ * After the hold the pace climbs along a cubic curve (as TCP's CUBIC): slowly at first, then faster
+ * and faster, so a worker takes the capacity back soon after the others stop. The curve is in requests
+ * per second (per period of the quota: the longer of 1 s and the Retry-After), the same for every
+ * process, so processes that share a quota converge to fair shares whatever they learnt first: the
+ * one with the smaller pace gains as much per second as the others, a larger part of its own.
  */
 const CUBIC_GROWTH = 0.1;
 /**
@@ -228,12 +231,15 @@ export class Pacer {
 		// A 429 is proof the current pace was too fast: never speed up on one.
 		this.ceilingRate = accepted > 0 ? Math.min(accepted, this.rate) : guess;
 		if (!unknownPace) {
-			const sameShare = this.ceilingRate <= previousCeiling * SAME_SHARE && this.ceilingRate >= previousCeiling / SAME_SHARE;
+			const sameShare =
+				this.ceilingRate <= previousCeiling * SAME_SHARE &&
+				this.ceilingRate >= previousCeiling / SAME_SHARE;
 			this.holdMs = sameShare ? Math.min(MAX_HOLD_MS, Math.max(FIRST_HOLD_MS, 2 * this.holdMs)) : 0;
 		}
 		this.plateauRate = this.ceilingRate * DECREASE_FACTOR;
 		this.adaptiveIntervalMs = 1000 / this.plateauRate;
-		this.climbFromMs = resumeMs + Math.min(this.holdMs, (MAX_HOLD_REQUESTS * 1000) / this.plateauRate);
+		this.climbFromMs =
+			resumeMs + Math.min(this.holdMs, (MAX_HOLD_REQUESTS * 1000) / this.plateauRate);
 	}
 
 	/**
@@ -253,7 +259,8 @@ export class Pacer {
 
 	private forgetSuccessesBefore(oldestMs: number): void {
 		const times = this.recentSuccesses;
-		while (this.successesHead < times.length && times[this.successesHead] < oldestMs) this.successesHead++;
+		while (this.successesHead < times.length && times[this.successesHead] < oldestMs)
+			this.successesHead++;
 		if (this.successesHead > 1024 && this.successesHead * 2 > times.length) {
 			times.splice(0, this.successesHead);
 			this.successesHead = 0;
