@@ -222,7 +222,7 @@ export class Pacer {
 		if (!unknownPace && now < this.climbFromMs) {
 			// Refused during the hold: the processes together were too fast (another one climbing, or
 			// requests bunched by a busy event loop). A small step down, the hold kept: restarting it
-			// on every such 429 would let the process that climbs most often take the others' share.
+			// on every such 429 would keep this process from climbing for as long as the others climb.
 			this.plateauRate *= DECREASE_FACTOR;
 			this.adaptiveIntervalMs = 1000 / this.plateauRate;
 			return;
