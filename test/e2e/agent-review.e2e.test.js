@@ -17,7 +17,7 @@ const assert = require('node:assert/strict');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, freshFetch, sleep, e2eVersions } = require('./lib/util');
+const { defaultLog, emulatorRequests, freshFetch, sleep, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
@@ -112,7 +112,7 @@ for (const version of VERSIONS) {
 		};
 
 		const emulator = async (route, match = () => true) =>
-			(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).filter((r) => match(r.body));
+			(await emulatorRequests(sandbox.url, route)).filter((r) => match(r.body));
 		const deposits = (reference) => emulator(ROUTES.deposit, (b) => b.description === reference);
 		const otps = (digits) => emulator(ROUTES.otp, (b) => b.phoneNumber === digits);
 		/** Starts workflows[key] as "Execute workflow" does; returns the execution id without waiting for its end. */

@@ -18,7 +18,7 @@ const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, freshFetch, waitUntil, e2eVersions } = require('./lib/util');
+const { defaultLog, emulatorRequests, freshFetch, waitUntil, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { startSmtpSink, REVIEWER_USER_AGENT } = require('./lib/smtp-sink');
@@ -163,7 +163,7 @@ describe('an action in a sub-workflow that an agent calls: the review on the wor
 	const parentRuns = {};
 
 	const deposits = async (reference) =>
-		(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(DEPOSIT_ROUTE)}`)).filter((r) => r.body.description === reference);
+		(await emulatorRequests(sandbox.url, DEPOSIT_ROUTE)).filter((r) => r.body.description === reference);
 	const subExecutions = async () => (await server.listExecutions(ids.sub)).filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 	/** The finished sub-execution started by the parent execution `parentId`. */
 	const subExecutionOf = async (parentId) => {

@@ -18,7 +18,7 @@ const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, freshFetch, e2eVersions } = require('./lib/util');
+const { defaultLog, emulatorRequests, freshFetch, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
@@ -63,7 +63,7 @@ for (const version of VERSIONS) {
 		const openAi = { id: 'openai-test-model', name: 'OpenAI (test model, or your own key)' };
 		const ids = {}; // the workflows' ids (the server chooses them)
 
-		const sandboxRequests = (route) => emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`);
+		const sandboxRequests = (route) => emulatorRequests(sandbox.url, route);
 
 		before(async () => {
 			sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });

@@ -13,7 +13,7 @@ const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance } = require('./lib/instance');
-const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
+const { defaultLog, emulatorRequests, e2eVersions } = require('./lib/util');
 const { EXAMPLE_CREDENTIALS, readExample, sandboxCredential } = require('./lib/workflows');
 const { parse } = require('./lib/compliance-model');
 const { toolDescription } = require('./lib/tool-description');
@@ -71,7 +71,7 @@ for (const version of VERSIONS) {
 		const optIn = withActions('mcpActionsOptIn1', 'verification-actions-opt-in', { runWithoutHumanReview: true });
 
 		const emulator = async (route, match = () => true) =>
-			(await emulatorControl(sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).filter((r) => match(r.body));
+			(await emulatorRequests(sandbox.url, route)).filter((r) => match(r.body));
 		const connect = async (mcpPath, headers = { authorization: `Bearer ${TOKEN}` }) => {
 			const client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
 			await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${mcpPath}`), { requestInit: { headers } }));

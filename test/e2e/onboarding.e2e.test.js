@@ -32,7 +32,7 @@ for (const version of versions) {
 			log(`${version}: set up in ${((Date.now() - started) / 1000).toFixed(1)} s (server start ${server.startupMs} ms)`);
 		};
 		const suite = exampleSuite(version, { name: 'onboarding', log, workflows: [example('phone-otp.json'), example('qes-onboarding.json')], ready });
-		const requests = async (route) => (await control(suite.sandbox, 'GET', `/requests?route=${encodeURIComponent(route)}`)).body;
+		const requests = async (route) => (await util.emulatorRequests(suite.sandbox.url, route));
 		/** The newest finished execution of a workflow that `before` (a list of executions) did not have. */
 		const nextExecution = async (workflowId, before) => {
 			const seen = new Set(before.map((e) => String(e.id)));

@@ -16,7 +16,7 @@ const assert = require('node:assert/strict');
 
 const { startSandbox } = require('../../sandbox/server');
 const { createInstance, nodeOutput, nodeError } = require('./lib/instance');
-const { defaultLog, emulatorControl, e2eVersions, waitUntil } = require('./lib/util');
+const { defaultLog, emulatorControl, emulatorRequests, e2eVersions, waitUntil } = require('./lib/util');
 const { action, perRefWorkflow, sandboxCredential, SANDBOX_CREDENTIAL_REF: CREDENTIAL, VALID_DEPOSIT } = require('./lib/workflows');
 
 const VERSIONS = e2eVersions();
@@ -134,7 +134,7 @@ for (const version of VERSIONS) {
 		const requestsOf = async (key, tag) => {
 			const op = OPERATIONS[key];
 			const counts = {};
-			for (const request of await control('GET', `requests?route=${encodeURIComponent(op.route)}`)) {
+			for (const request of await emulatorRequests(state.sandbox.url, op.route)) {
 				const value = valueAt(request.body, op.bodyPath);
 				if (typeof value === 'string' && value.startsWith(`${tag}-`)) counts[value] = (counts[value] ?? 0) + 1;
 			}
@@ -183,7 +183,7 @@ for (const version of VERSIONS) {
 			const readLog = () => server.readLog().replace(/\x1b\[[0-9;]*m/g, '');
 			const report = 'The execution was cancelled during Challenge Deposit; 1 item was already accepted by the API and 4 not sent';
 			await waitUntil("n8n's log to report the cancellation", () => readLog().includes(report), { timeoutMs: 30000, intervalMs: 100 }).catch(() => {});
-			const requests = await control('GET', `requests?route=${encodeURIComponent(OPERATIONS.deposit.route)}`);
+			const requests = await emulatorRequests(state.sandbox.url, OPERATIONS.deposit.route);
 			assert.deepEqual(requests.map((r) => [r.body.description, r.status]), [['cancel-p-1', 200]], 'one deposit, answered, nothing more');
 			const logged = readLog();
 			log(`${version} cancel: ${JSON.stringify(logged.split('\n').filter((line) => /cancelled during|do not send again/.test(line)))}`);

@@ -5,7 +5,7 @@
 
 const { startSandbox } = require('../../../sandbox/server');
 const { closeSuite } = require('../trigger-helpers');
-const { emulatorControl } = require('./util');
+const { emulatorRequests } = require('./util');
 const { ensureDataTables, pickDataTablesById } = require('./data-tables');
 const { createInstance, packageManifest } = require('./instance');
 const { EXAMPLE_CREDENTIALS, sandboxCredential } = require('./workflows');
@@ -51,7 +51,7 @@ async function startExampleServer(version, { name, log, workflows }) {
  */
 function exampleSuite(version, { name, log, workflows, ready = async () => {} }) {
 	const { before, after } = require('node:test');
-	const requests = async (route) => (await emulatorControl(suite.sandbox.url, 'GET', `requests?route=${encodeURIComponent(route)}`)).map((r) => r.body);
+	const requests = async (route) => (await emulatorRequests(suite.sandbox.url, route)).map((r) => r.body);
 	const suite = { requests };
 	before(async () => {
 		Object.assign(suite, await startExampleServer(version, { name, log, workflows }));

@@ -221,6 +221,9 @@ async function emulatorControl(emulatorUrl, method, controlPath, body) {
 	return res.body;
 }
 
+/** The requests the emulator received on `route` ('POST /payments/challenge-deposit'), oldest first. */
+const emulatorRequests = async (emulatorUrl, route) => await emulatorControl(emulatorUrl, 'GET', `requests?route=${encodeURIComponent(route)}`);
+
 /**
  * A cross-process lock (mkdir is atomic). Waits while another live process holds it; takes over a
  * lock whose holder is dead.
@@ -307,6 +310,7 @@ module.exports = {
 	freshFetch,
 	emulatorCall,
 	emulatorControl,
+	emulatorRequests,
 	withLock,
 	defaultLog,
 	liveChildren,
