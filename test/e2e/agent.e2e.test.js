@@ -51,7 +51,7 @@ for (const version of VERSIONS) {
 		let n8n;
 		let server;
 		let run; // the compliance example's execution
-		let emulatorRequests;
+		let received;
 		const fullOutput = variant('agentFullOutput1', 'Screen Viktor Sanctioned and read the full response.', (workflow) => {
 			workflow.nodes.find((n) => n.name === AML).parameters.toolOutput = 'full';
 		});
@@ -82,7 +82,7 @@ for (const version of VERSIONS) {
 			const t0 = Date.now();
 			run = await server.runWorkflow(ids.example, { trigger: 'Start' });
 			log(`${version}: the compliance example ran in ${Date.now() - t0} ms (${model.requests.length} model requests)`);
-			emulatorRequests = {
+			received = {
 				aml: await sandboxRequests('POST /aml/checkIndividual'),
 				kyb: await sandboxRequests('POST /kyb/search'),
 				otp: await sandboxRequests('POST /phone-service/verification'),
@@ -121,15 +121,15 @@ for (const version of VERSIONS) {
 			const [item] = parse(error.content);
 			assert.match(item.error, /^Date of Birth \(dob\) must be .*yyyy\/mm\/dd.*got "15\.01\.1970"/);
 			assert.match(item.description, /Nothing was sent/);
-			assert.ok(!emulatorRequests.aml.some((r) => r.body.dob === '15.01.1970'), 'the invalid dob never reached the API');
+			assert.ok(!received.aml.some((r) => r.body.dob === '15.01.1970'), 'the invalid dob never reached the API');
 			log(`${version}: model-visible validation failure: ${error.content}`);
 		});
 
 		it('the emulator received the arguments the model chose', () => {
-			assert.deepEqual(emulatorRequests.aml.map((r) => r.body), [{ name: 'Viktor Sanctioned', dob: '1970/01/15' }]);
-			assert.deepEqual(emulatorRequests.kyb.map((r) => r.body), [{ name: 'Acme' }]);
-			assert.deepEqual(emulatorRequests.otp.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501234567' }]);
-			log(`${version}: the emulator received ${JSON.stringify(Object.values(emulatorRequests).flat().map((r) => `${r.route} ${JSON.stringify(r.body)}`))}`);
+			assert.deepEqual(received.aml.map((r) => r.body), [{ name: 'Viktor Sanctioned', dob: '1970/01/15' }]);
+			assert.deepEqual(received.kyb.map((r) => r.body), [{ name: 'Acme' }]);
+			assert.deepEqual(received.otp.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501234567' }]);
+			log(`${version}: the emulator received ${JSON.stringify(Object.values(received).flat().map((r) => `${r.route} ${JSON.stringify(r.body)}`))}`);
 		});
 
 		it('the model received the screening summary, and the final answer quotes it', () => {
