@@ -62,6 +62,22 @@ describe('Pacer', () => {
 		expect(gaps(times)).toEqual([20, 20, 20, 20, 20]);
 	});
 
+	it("keeps its pace when every timer fires a millisecond late, as the event loop's do, without a burst", async () => {
+		const sendingWithTimersLate = async (lateMs: number) => {
+			const late = new FakeClock();
+			const latePacer = new Pacer({ now: () => late.now(), sleep: async (ms) => late.sleep(ms).then(() => late.advance(lateMs)) });
+			for (let i = 0; i < 100; i++) latePacer.settle(sentBefore(late), DELIVERED);
+			latePacer.settle(sentBefore(late), { rateLimitedMs: 1000 });
+			const times = await sendTimes(latePacer, late, 500);
+			return { ms: times.at(-1)! - times[0], shortestGap: Math.min(...gaps(times)) };
+		};
+		const exact = await sendingWithTimersLate(0);
+		const late = await sendingWithTimersLate(1);
+		// Counted from each late wake-up, the 10.3 ms intervals of 97 requests/s would be 11.3 ms: 9 % slower.
+		expect(late.ms).toBeLessThan(exact.ms * 1.01);
+		expect(late.shortestGap).toBeGreaterThan(exact.shortestGap / 2);
+	});
+
 	it('is unthrottled until the first 429', async () => {
 		const times = await sendTimes(pacer, clock, 20);
 		expect(times[19] - times[0]).toBe(0);
