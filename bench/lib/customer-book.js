@@ -3,7 +3,7 @@
 // what a night runs, measures and audits, and the fault run.
 
 const { AML_ROUTE } = require('./emulator');
-const { startSampler, treeRssKb } = require('./sampler');
+const { startSampler, treeRssKb, mainThreadCpuMs } = require('./sampler');
 const book = require('../../test/e2e/lib/customer-book');
 const { sleep } = require('../../test/e2e/lib/util');
 const { createInstance } = require('../../test/e2e/lib/instance');
@@ -56,6 +56,11 @@ function sampleEach(processes) {
 	return { stop: () => Object.fromEntries(samplers.map(([name, s]) => [name, Math.round(s.stop().peakKb / 1024)])) };
 }
 
+/** Each named process's main-thread CPU time so far, in ms. */
+function mainThreadsCpuMs(processes) {
+	return Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, mainThreadCpuMs(pid())]));
+}
+
 /** Size of the page executions' stored data in n8n's database (queue mode: n8n's Postgres). */
 async function executionDataSize(postgres) {
 	const client = await book.connect(postgres, postgres.database);
@@ -98,8 +103,10 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 		await sleep(2000);
 		const idleMb = resting.stop();
 		const samplers = sampleEach(env.processes);
+		const cpuAtStart = mainThreadsCpuMs(env.processes);
 		const poller = setInterval(() => void tally.poll().catch((e) => log(`tally: ${e.message}`)), TALLY_EVERY_MS);
 		const started = performance.now();
+		const startedAt = Date.now();
 		const faultDone = fault ? sleep(((count / rate) * 1000) / 3).then(() => faultMinute(emulator.control, log)) : Promise.resolve();
 		const runs = [];
 		let peakLeased = 0;
@@ -134,9 +141,14 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 		}
 		const durationMs = performance.now() - started;
 		const memory = samplers.stop();
+		const cpuAtEnd = mainThreadsCpuMs(env.processes);
+		const eventLoopBusy = Object.fromEntries(Object.keys(cpuAtEnd).map((name) => [name, Number(((cpuAtEnd[name] - cpuAtStart[name]) / durationMs).toFixed(2))]));
 		await tally.poll();
 		const stats = await emulator.control.stats();
 		const audit = await book.auditBook({ client, customers, tally });
+		// Where the time went: the API's answers and 429s per 5 s of the night.
+		const timeline = tally.timeline(startedAt, 5000);
+		log(`book ${count}: per 5 s, answered/429: ${timeline.map((b) => `${b.answered}/${b.refused}`).join(' ')}`);
 		return {
 			count,
 			rate,
@@ -149,6 +161,8 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 			amlRequests: stats.counts[AML_ROUTE] ?? 0,
 			memoryMb: memory,
 			idleMb,
+			eventLoopBusy,
+			timeline,
 			peakLeased,
 			lost: audit.lost.length,
 			askedTwice: audit.askedTwice.length,
@@ -187,7 +201,7 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 				const result = await runNight(env, { emulator, count: night.count, rate, latencyMs, fault: night.fault, log });
 				log(
 					`${key}: ${(result.durationMs / 1000).toFixed(0)} s (${result.ratio.toFixed(2)}x N/rate) in ${result.runs.length} run(s), 429 ${result.status429}, /auth ${result.authCalls}, ` +
-						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, most customers leased at once ${result.peakLeased}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)})` +
+						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, most customers leased at once ${result.peakLeased}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)}), main thread busy ${JSON.stringify(result.eventLoopBusy)}` +
 						(result.executionData ? `, execution data ${JSON.stringify(result.executionData)}` : ''),
 				);
 				rows.push({ key, mode, fault: night.fault, ...result });
@@ -203,11 +217,11 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 function renderCustomerBook(rows) {
 	if (!rows.length) return '';
 	const lines = ['', `Customer book (examples/customer-book-postgres.json: pages of 500, ${WORKERS * WORKER_CONCURRENCY} at a time; emulator limit and latency as shown)`, ''];
-	lines.push('| key | mode | customers @ rate | time (x N/rate) | runs | 429 / 503 | /auth | lost | asked twice | wrong row | most leased at once | peak memory per n8n process |');
+	lines.push('| key | mode | customers @ rate | time (x N/rate) | runs | 429 / 503 | /auth | lost | asked twice | wrong row | most leased at once | peak memory per n8n process (main thread busy: its CPU time / the night) |');
 	lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 	for (const r of rows) {
 		const memory = Object.entries(r.memoryMb)
-			.map(([name, mb]) => `${name} ${mb} MB (${r.idleMb[name]} at rest)`)
+			.map(([name, mb]) => `${name} ${mb} MB (${r.idleMb[name]} at rest)${r.eventLoopBusy ? `, main thread busy ${r.eventLoopBusy[name]}` : ''}`)
 			.join(', ');
 		lines.push(
 			`| ${r.key} | ${r.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${r.fault ? ', fault minute' : ''} | ${r.count} @ ${r.rate}/s | ` +

@@ -203,6 +203,16 @@ function requestTally(control) {
 			}
 			return out;
 		},
+		/** Per `bucketMs` from `fromMs`: requests the API answered (not 429) and refused with 429. */
+		timeline(fromMs, bucketMs) {
+			const buckets = [];
+			for (const e of seen.values()) {
+				const i = Math.max(0, Math.floor((e.at - fromMs) / bucketMs));
+				while (buckets.length <= i) buckets.push({ answered: 0, refused: 0 });
+				buckets[i][e.status === 429 ? 'refused' : 'answered']++;
+			}
+			return buckets;
+		},
 	};
 }
 
