@@ -7,8 +7,19 @@ function address(line1, line2, city, postalCode, region, country) {
 	return { singleLine: parts.join(', '), structured: { line1, line2, city, postalCode, region, country } };
 }
 
-/** A company; by default its legal name is its name, it has no trading name and does business at its registered address. */
-const company = (fields) => ({ legalName: fields.name, tradingNames: [], businessAddress: fields.registeredAddress, ...fields });
+const LANGUAGE = { DE: 'de', FR: 'fr', GB: 'en', IT: 'it', NL: 'nl', SE: 'sv', US: 'en' };
+
+/**
+ * A company. Unless `fields` say otherwise: its legal name is its name, it has no trading names and no
+ * owners, does business at its registered address, is registered in the country its id starts with, is
+ * an active private limited company without a website, and its register names its legal form as
+ * `legalForm` does (`nativeType`), in the country's language.
+ */
+function company({ nativeType, ...fields }) {
+	const country = fields.companyId.slice(0, 2);
+	const defaults = { legalName: fields.name, tradingNames: [], businessAddress: fields.registeredAddress, country, status: 'active', modeledType: 'PRIVATE_LIMITED_COMPANY', website: null, owners: [] };
+	return { ...defaults, ...fields, nativeType: { value: nativeType ?? fields.legalForm, language: LANGUAGE[country] } };
+}
 
 const COMPANIES = Object.freeze([
 	company({
@@ -17,11 +28,8 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Acme'],
 		registrationNumber: 'HRB 123456',
 		register: 'Amtsgericht Berlin (Charlottenburg)',
-		country: 'DE',
-		status: 'active',
 		legalForm: 'GmbH',
-		nativeType: { value: 'Gesellschaft mit beschränkter Haftung', language: 'de' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
+		nativeType: 'Gesellschaft mit beschränkter Haftung',
 		incorporationDate: '2009-04-01T00:00:00.000Z',
 		registrationDate: '2009-04-15T00:00:00.000Z',
 		registeredAddress: address('Friedrichstraße 123', null, 'Berlin', '10117', 'Berlin', 'DE'),
@@ -44,15 +52,11 @@ const COMPANIES = Object.freeze([
 		legalName: 'ACME TRADING LIMITED',
 		registrationNumber: '01234567',
 		register: 'Companies House',
-		country: 'GB',
-		status: 'active',
 		legalForm: 'Private limited company',
-		nativeType: { value: 'Private limited Company', language: 'en' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
+		nativeType: 'Private limited Company',
 		incorporationDate: '1998-06-23T00:00:00.000Z',
 		registrationDate: null,
 		registeredAddress: address('10 Example Street', null, 'London', 'EC1A 1BB', null, 'GB'),
-		website: null,
 		industry: { code: '46.90', label: 'Non-specialised wholesale trade' },
 		officers: [
 			{ name: 'John Example', role: 'Director', dob: '1969-12-01', nationality: 'GB' },
@@ -67,10 +71,7 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Globex', 'Globex Corp.'],
 		registrationNumber: '5551234',
 		register: 'Delaware Division of Corporations',
-		country: 'US',
-		status: 'active',
 		legalForm: 'Corporation',
-		nativeType: { value: 'Corporation', language: 'en' },
 		modeledType: 'PUBLIC_LIMITED_COMPANY',
 		incorporationDate: '1989-11-17T00:00:00.000Z',
 		registrationDate: '1989-11-17T00:00:00.000Z',
@@ -94,11 +95,8 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Initech'],
 		registrationNumber: '34567890',
 		register: 'Kamer van Koophandel',
-		country: 'NL',
-		status: 'active',
 		legalForm: 'Besloten vennootschap',
-		nativeType: { value: 'Besloten Vennootschap', language: 'nl' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
+		nativeType: 'Besloten Vennootschap',
 		incorporationDate: '2012-02-29T00:00:00.000Z',
 		registrationDate: '2012-03-05T00:00:00.000Z',
 		registeredAddress: address('Keizersgracht 1', null, 'Amsterdam', '1015 CJ', 'Noord-Holland', 'NL'),
@@ -114,15 +112,10 @@ const COMPANIES = Object.freeze([
 		legalName: 'Nordic Timber Aktiebolag',
 		registrationNumber: '556677-8899',
 		register: 'Bolagsverket',
-		country: 'SE',
-		status: 'active',
 		legalForm: 'Aktiebolag',
-		nativeType: { value: 'Aktiebolag', language: 'sv' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
 		incorporationDate: '2001-01-09T00:00:00.000Z',
 		registrationDate: '2001-01-20T00:00:00.000Z',
 		registeredAddress: address('Skogsvägen 4', null, 'Umeå', '903 29', 'Västerbotten', 'SE'),
-		website: null,
 		industry: { code: '16.10', label: 'Sawmilling and planing of wood' },
 		officers: [
 			{ name: 'Astrid Lindqvist', role: 'Verkställande direktör', dob: '1979-07-21', nationality: 'SE' },
@@ -137,11 +130,7 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Stark Logistics'],
 		registrationNumber: 'MI-2345678',
 		register: 'Registro delle Imprese di Milano',
-		country: 'IT',
-		status: 'active',
 		legalForm: 'Società a responsabilità limitata',
-		nativeType: { value: 'Società a responsabilità limitata', language: 'it' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
 		incorporationDate: '2015-09-14T00:00:00.000Z',
 		registrationDate: '2015-09-30T00:00:00.000Z',
 		registeredAddress: address('Via Roma 10', null, 'Milano', '20121', 'MI', 'IT'),
@@ -157,15 +146,10 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Café Lumière'],
 		registrationNumber: '812 345 678',
 		register: 'RCS Paris',
-		country: 'FR',
-		status: 'active',
 		legalForm: 'Société à responsabilité limitée',
-		nativeType: { value: 'Société à responsabilité limitée', language: 'fr' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
 		incorporationDate: '2016-05-02T00:00:00.000Z',
 		registrationDate: '2016-05-10T00:00:00.000Z',
 		registeredAddress: address('12 Rue de la Paix', null, 'Paris', '75002', 'Île-de-France', 'FR'),
-		website: null,
 		industry: { code: '56.10', label: 'Restaurants and mobile food service activities' },
 		officers: [{ name: 'Élodie Martin', role: 'Gérante', dob: '1988-12-24', nationality: 'FR' }],
 		owners: [{ name: 'Élodie Martin', type: 'PERSON', share: 100, country: 'FR' }],
@@ -177,18 +161,14 @@ const COMPANIES = Object.freeze([
 		legalName: 'UMBRELLA DISSOLVED LIMITED',
 		registrationNumber: '09876543',
 		register: 'Companies House',
-		country: 'GB',
 		status: 'dissolved',
 		legalForm: 'Private limited company',
-		nativeType: { value: 'Private limited Company', language: 'en' },
-		modeledType: 'PRIVATE_LIMITED_COMPANY',
+		nativeType: 'Private limited Company',
 		incorporationDate: '2014-10-01T00:00:00.000Z',
 		registrationDate: null,
 		registeredAddress: address('1 Raccoon Road', null, 'Manchester', 'M1 1AA', null, 'GB'),
-		website: null,
 		industry: { code: '72.11', label: 'Research and experimental development on biotechnology' },
 		officers: [{ name: 'Albert Wesker', role: 'Director (resigned)', dob: '1960-06-06', nationality: 'GB' }],
-		owners: [],
 		financials: { currency: 'GBP', year: 2019, revenue: 0, netIncome: -45000, employees: 0 },
 	}),
 	company({
@@ -198,10 +178,8 @@ const COMPANIES = Object.freeze([
 		tradingNames: ['Wayne Enterprises', 'WayneCorp'],
 		registrationNumber: '7778889',
 		register: 'New Jersey Division of Revenue',
-		country: 'US',
-		status: 'active',
 		legalForm: 'Corporation',
-		nativeType: { value: 'Domestic Profit Corporation', language: 'en' },
+		nativeType: 'Domestic Profit Corporation',
 		modeledType: 'PUBLIC_LIMITED_COMPANY',
 		incorporationDate: '1939-05-01T00:00:00.000Z',
 		registrationDate: '1939-05-01T00:00:00.000Z',
