@@ -1,13 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { fileNameOf } from '../../nodes/VerificationServices/kyb/operations/retrieveDocument';
 import { baseFileName } from '../../nodes/shared/responses/file-name';
-import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
 import { actionNode } from '../helpers/action-node';
-import { runNode } from '../helpers/n8n';
+import { startRewritingProxy } from '../helpers/rewritten-answers';
+import { useSandbox } from '../helpers/sandbox';
 
 /** Whatever form the name came in, a later Write File node must not leave its folder with it. */
 describe('file names the API gives are reduced to a base name', () => {
@@ -42,47 +37,28 @@ describe('file names the API gives are reduced to a base name', () => {
 });
 
 describe('Retrieve Document over HTTP: a filename*= with ../ arrives as a base name', () => {
-	let server: http.Server;
-	let baseUrl: string;
-	/** The name the server's next answer gives in filename*=, percent-encoded. */
-	let encodedName = '';
-	beforeAll(async () => {
-		server = http.createServer((req, res) => {
-			req.resume();
-			req.on('end', () => {
-				if (req.url === '/api/auth') {
-					res.writeHead(200, { 'Content-Type': 'application/json' });
-					res.end(JSON.stringify({ access_token: 'local-token', expires_in: 3600 }));
-					return;
-				}
-				res.writeHead(200, {
-					'Content-Type': 'application/pdf',
-					'Content-Disposition': `attachment; filename="register.pdf"; filename*=UTF-8''${encodedName}`,
-				});
-				res.end('%PDF-1.4\n%%EOF\n');
-			});
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-	});
-	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
-	beforeEach(() => clearTokenCache());
+	const emulator = useSandbox();
 
 	it.each([
 		['..%2F..%2F..%2Fhome%2Fnode%2F.n8n%2Fconfig', 'config'],
 		['..%5C..%5C..%5CUsers%5Cn8n%5C.n8n%5Cconfig', 'config'],
 	])('filename*=%s: the binary and the output name the file %p, with no folder', async (encoded, name) => {
-		encodedName = encoded;
-		const result = await runNode({
-			node: actionNode,
-			parameters: { resource: 'kyb', operation: 'retrieveDocument', linkToken: 'lt-1' },
-			credentials: { verificationServicesApi: { environment: 'sandbox', sandboxBaseUrl: baseUrl, apiKey: 'k', customerId: 'c', accessToken: '' } },
-			credentialTypes: [new VerificationServicesApi()],
+		// The emulator serves the token exchange; the proxy answers the retrieval itself, with that name.
+		const proxy = await startRewritingProxy(emulator().url, () => false, (json) => json, (req, res) => {
+			if (!req.url!.endsWith('/kyb/company/document/retrieve')) return false;
+			req.resume();
+			res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="register.pdf"; filename*=UTF-8''${encoded}` }).end('%PDF-1.4\n%%EOF\n');
+			return true;
 		});
-		expect(result.error).toBeUndefined();
-		const [item] = result.items;
-		expect(item.json.fileName).toBe(name);
-		expect(item.binary?.data.fileName).toBe(name);
-		expect(item.binary?.data.directory).toBeUndefined();
+		try {
+			const result = await emulator().run(actionNode, { resource: 'kyb', operation: 'retrieveDocument', linkToken: 'lt-1' }, { credentials: { sandboxBaseUrl: proxy.baseUrl } });
+			expect(result.error).toBeUndefined();
+			const [item] = result.items;
+			expect(item.json.fileName).toBe(name);
+			expect(item.binary?.data.fileName).toBe(name);
+			expect(item.binary?.data.directory).toBeUndefined();
+		} finally {
+			await proxy.close();
+		}
 	});
 });
