@@ -36,6 +36,8 @@ export interface Sandbox {
 	count: (route: string) => Promise<number>;
 	stats: () => Promise<{ counts: Record<string, number>; status: Record<string, number>; maxConcurrent: number; inFlight: number; total: number }>;
 	requests: (route: string) => Promise<RecordedRequest[]>;
+	/** The bodies of the requests on `route`, oldest first. */
+	bodies: (route: string) => Promise<IDataObject[]>;
 	close: () => Promise<void>;
 	/** runNode with the credential pointing at the emulator (`credentials` overrides some of its values). */
 	run: (node: INodeType, parameters: INodeParameters, options?: RunOptions) => Promise<SandboxRunResult>;
@@ -79,6 +81,7 @@ export async function startSandbox(): Promise<Sandbox> {
 		stats: async () => (await control.get('/stats')).data,
 		count: async (route) => ((await control.get('/stats')).data.counts[route] as number | undefined) ?? 0,
 		requests: async (route) => (await control.get('/requests', { params: { route } })).data,
+		bodies: async (route) => (await sandbox.requests(route)).map((r) => r.body as IDataObject),
 		close: async () => await server.close(),
 		run: async (node, parameters, { credentials, ...options } = {}) =>
 			evidenceSetAside(

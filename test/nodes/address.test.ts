@@ -20,8 +20,6 @@ async function verify(parameters: IDataObject, options: { input?: IDataObject[];
 	});
 }
 
-const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body);
-
 /** The answer's payload: inside the envelope in g3, the body itself in g2. */
 const payload = (json: IDataObject, generation: string) => (generation === 'g3' ? (json.data as IDataObject) : json);
 
@@ -30,7 +28,7 @@ describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', 
 
 	it('sends country, address and identity only, and outputs the whole answer with addressVerification', async () => {
 		const out = succeeded(await verify(ERIKA));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				country: 'DE',
 				address: { street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln' },
@@ -76,7 +74,7 @@ describe('Address Verification: request bodies', () => {
 			street: 'haupt str.',
 			additionalFields: { province: ' Wien ', dob: '12.08.1964', reason: 'fraud_prevention' },
 		}));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				country: 'AT',
 				address: { street: 'haupt str.', number: '5', zip: '1010', city: 'Wien', province: 'Wien' },
@@ -89,7 +87,7 @@ describe('Address Verification: request bodies', () => {
 
 	it('the alpha-3 code AUT is Austria too', async () => {
 		succeeded(await verify({ ...AUSTRIA, country: 'aut', additionalFields: { reason: 'onboarding' } }));
-		expect((await sentBodies())[0]).toMatchObject({ country: 'AUT', compliance: { acceptedTerms: true, reason: 'onboarding' } });
+		expect((await emulator().bodies(ROUTE))[0]).toMatchObject({ country: 'AUT', compliance: { acceptedTerms: true, reason: 'onboarding' } });
 	});
 });
 

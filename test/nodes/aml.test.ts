@@ -16,8 +16,6 @@ async function run(parameters: IDataObject, input?: IDataObject[]) {
 	return await runAml(parameters as never, input ? { input: items(...input) } : {});
 }
 
-const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body);
-
 /** The run failed before anything was sent, naming the field's label, name and rule (item 1). */
 async function expectRefused(parameters: IDataObject, ...parts: string[]) {
 	await expectValidationError(emulator(), await run(parameters, [{ blank: '' }]), 0, ...parts);
@@ -44,7 +42,7 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 
 	it('name only: sends {name}; the list answer gets screeningSummary {shape: "list", isHit, totalHits, hitsBySourceType}', async () => {
 		const out = succeeded(await run({ operation: 'checkIndividual', name: 'Max Mixed' }));
-		expect(await sentBodies(CHECK)).toEqual([{ name: 'Max Mixed' }]);
+		expect(await emulator().bodies(CHECK)).toEqual([{ name: 'Max Mixed' }]);
 		const list = payload(out[0].json, generation);
 		expect((list.foundRecords as IDataObject[]).map((r) => r.id)).toEqual(['AML-SAN-0101', 'AML-PEP-0101', 'AML-CRI-0101']);
 		expect(list).toMatchObject({ timestamp: expect.any(String), totalHits: 3 });
@@ -65,7 +63,7 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 			dob: '1970/01/15',
 			additionalFields: { countries: 'by, ge', datasets: ' OFAC-SDN ,EU-CFSP', threshold: 0.9, matchingMode: 'exact' },
 		}));
-		expect(await sentBodies(CHECK)).toEqual([
+		expect(await emulator().bodies(CHECK)).toEqual([
 			{ name: 'Viktor Sanctioned', datasets: 'OFAC-SDN,EU-CFSP', threshold: 0.9, matchingMode: 'exact', countries: 'BY,GE', dateOfBirth: '1970-01-15' },
 		]);
 		const [json] = out.map((i) => i.json);
@@ -87,7 +85,7 @@ describe.each(GENERATIONS)('AML: Check Individual against %s', (generation) => {
 			dob: '={{ 1965 }}',
 			additionalFields: { countries: 'NL' },
 		}));
-		expect(await sentBodies(CHECK)).toEqual([{ name: 'Paula Politician', countries: 'NL', dateOfBirth: '1965' }]);
+		expect(await emulator().bodies(CHECK)).toEqual([{ name: 'Paula Politician', countries: 'NL', dateOfBirth: '1965' }]);
 		const summary = out[0].json.screeningSummary as IDataObject;
 		if (generation === 'g3') {
 			expect((out[0].json.data as IDataObject).matchFound).toBe(false);
@@ -199,7 +197,7 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 			names: 'Jane Doe',
 			additionalFields: { gender: 'female', dob: '1980-04-30', fuzzySearch: true },
 		}));
-		expect(await sentBodies(REGISTER)).toEqual([{ profileId: 'customer-4711', names: 'Jane Doe', gender: 'female', dob: '1980/04/30', fuzzySearch: 'true' }]);
+		expect(await emulator().bodies(REGISTER)).toEqual([{ profileId: 'customer-4711', names: 'Jane Doe', gender: 'female', dob: '1980/04/30', fuzzySearch: 'true' }]);
 		expect(out[0].json).toEqual(
 			generation === 'g3'
 				? { status: true, data: { profileId: 'customer-4711', registeredAt: expect.any(String) }, profileId: 'customer-4711' }
@@ -212,7 +210,7 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 			{ id: 'p-1' },
 		]));
 		await run({ operation: 'registerIndividual', profileId: 'p-2', names: 'John Roe' });
-		expect(await sentBodies(REGISTER)).toEqual([
+		expect(await emulator().bodies(REGISTER)).toEqual([
 			{ profileId: 'p-1', names: 'Jane Doe', fuzzySearch: 'false' },
 			{ profileId: 'p-2', names: 'John Roe' },
 		]);
@@ -221,7 +219,7 @@ describe.each(GENERATIONS)('AML: Register Individual and Remove Search Profile a
 	it('removes the profile; the older generation answers with no body', async () => {
 		await run({ operation: 'registerIndividual', profileId: 'p-gone', names: 'Jane Doe' });
 		const out = succeeded(await run({ operation: 'removeSearchProfile', profileId: 'p-gone' }));
-		expect(await sentBodies(REMOVE)).toEqual([{ profileId: 'p-gone' }]);
+		expect(await emulator().bodies(REMOVE)).toEqual([{ profileId: 'p-gone' }]);
 		expect(out[0].json).toEqual(generation === 'g3' ? { status: true, data: { profileId: 'p-gone', removed: true } } : { success: true });
 	});
 });
@@ -241,7 +239,7 @@ describe('AML: Register Individual registers a Profile ID once per run', () => {
 	it('with Continue On Fail the second item is its error item and the others are registered', async () => {
 		const { items: out, error } = await runAml(register as never, { input: items(...book), continueOnFail: true });
 		expect(error).toBeUndefined();
-		expect(await sentBodies(REGISTER)).toEqual([
+		expect(await emulator().bodies(REGISTER)).toEqual([
 			{ profileId: 'c-1', names: 'Jane Doe' },
 			{ profileId: 'c-2', names: 'John Roe' },
 		]);

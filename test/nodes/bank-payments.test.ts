@@ -34,7 +34,6 @@ async function status(referenceId: string) {
 	return await runPayments({ operation: 'getPaymentStatus', referenceId } as never);
 }
 
-const sentBodies = async (route: string) => (await emulator().requests(route)).map((r) => r.body as IDataObject);
 const control = () => axios.create({ baseURL: `${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control`, validateStatus: () => true });
 
 describe.each(GENERATIONS)('payments by bank against the %s answer shape', (generation) => {
@@ -42,7 +41,7 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 
 	it('Initiate Payment sends the six required fields; redirectUrl, requestId and referenceId beside the whole answer', async () => {
 		const out = succeeded(await initiate({ currency: 'eur' }));
-		expect(await sentBodies(INITIATE)).toEqual([
+		expect(await emulator().bodies(INITIATE)).toEqual([
 			{
 				referenceId: 'order-4711',
 				transactionDescription: 'Order 4711',
@@ -65,7 +64,7 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 		const { items: started } = await initiate({});
 		const pending = await status('order-4711');
 		expect(pending.error).toBeUndefined();
-		expect(await sentBodies(STATUS)).toEqual([{ referenceId: 'order-4711' }]);
+		expect(await emulator().bodies(STATUS)).toEqual([{ referenceId: 'order-4711' }]);
 		const raw = { status: 'INITIATED', statusReasonInformation: 'Waiting for the payer' };
 		const derived = { paymentStatus: 'INITIATED', paymentOutcome: 'pending' };
 		expect(pending.items[0].json).toEqual(generation === 'g3' ? { status: true, data: raw, ...derived } : { ...raw, ...derived });

@@ -28,7 +28,6 @@ async function openJourney(): Promise<string> {
 	return items[0].json.journeyId as string;
 }
 
-const bodies = async (route: string) => (await sandbox().requests(route)).map((r) => r.body as IDataObject);
 const journey = async (journeyId: string) =>
 	(await axios.get(`${sandbox().url}/__control/journeys/${journeyId}`)).data as {
 		images: Array<{ imageName: string; imageSide: string; sizeBytes: number; sha256: string; storeOnly: boolean }>;
@@ -77,7 +76,7 @@ describe('addImage', () => {
 				imageItem(selfie, 'scan2.png', 'photo', { side: 'selfie', name: 'me.png', page: 2 }),
 			],
 		));
-		expect(await bodies('POST /addImage')).toEqual([
+		expect(await sandbox().bodies('POST /addImage')).toEqual([
 			{ journeyId, imageName: 'front.png', imageSide: 'front', imageData: front.toString('base64'), storeOnly: true, passThroughData: { page: 1 } },
 			{ journeyId, imageName: 'me.png', imageSide: 'selfie', imageData: selfie.toString('base64'), storeOnly: true, passThroughData: { page: 2 } },
 		]);
@@ -120,7 +119,7 @@ describe('verifyAge', () => {
 	])('%s', async (_what, parameters, sent) => {
 		const journeyId = await openJourney();
 		const items = succeeded(await run({ operation: 'verifyAge', journeyId, ...parameters }));
-		expect(await bodies('POST /verify/age')).toEqual([{ journeyId, ...sent }]);
+		expect(await sandbox().bodies('POST /verify/age')).toEqual([{ journeyId, ...sent }]);
 		expect(items).toEqual([
 			{
 				json: { journeyId, status: 'ageAndDisabilityVerificationComplete', ageResult: 'yes', disabilityResult: 'eligible' },
@@ -154,7 +153,7 @@ describe('verifyDocument', () => {
 			['selfie', selfie, 'me.png'],
 		]);
 		const items = succeeded(await run({ operation: 'verifyDocument', journeyId: '={{ $json.journeyId }}' }, [{ json: { journeyId } }]));
-		expect(await bodies('POST /verify')).toEqual([{ journeyId }]);
+		expect(await sandbox().bodies('POST /verify')).toEqual([{ journeyId }]);
 		expect(items).toHaveLength(1);
 		const [item] = items;
 		expect(item.pairedItem).toEqual({ item: 0 });

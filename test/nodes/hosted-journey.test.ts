@@ -18,7 +18,6 @@ async function start(parameters: IDataObject, options: { input?: IDataObject[]; 
 	});
 }
 
-const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body as IDataObject);
 const journeyUrl = (transactionId: string) => `${emulator().baseUrl.replace(/\/api\/services$/, '')}/journey/${transactionId}`;
 
 /** Every optional field of the handshake, as a user fills them in the editor. */
@@ -56,7 +55,7 @@ describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (
 
 	it('sends journey{customerId from the credential, processName}; outputs transactionId and uiHandle beside the whole answer', async () => {
 		const out = succeeded(await start({ processName: ' onboarding ' }));
-		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' } }]);
+		expect(await emulator().bodies(ROUTE)).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' } }]);
 		const json = out[0].json;
 		const transactionId = json.transactionId as string;
 		expect(transactionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -69,7 +68,7 @@ describe.each(GENERATIONS)('Start Hosted Journey against the %s answer shape', (
 
 	it('sends every validation field in validationData (address nested), the document step and passThroughData', async () => {
 		succeeded(await start(EVERY_FIELD));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' },
 				validationData: {
@@ -114,7 +113,7 @@ describe('Start Hosted Journey: the request', () => {
 		['passThroughData from an expression (an object)', { additionalFields: { passThroughData: '={{ { customerNumber: $json.customer } }}' } }, { passThroughData: { customerNumber: 'C-1' } }],
 	])('%s', async (_what, parameters, expected) => {
 		succeeded(await start(parameters, { input: [{ customer: 'C-1' }] }));
-		expect(await sentBodies()).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
+		expect(await emulator().bodies(ROUTE)).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
 	});
 });
 

@@ -22,14 +22,12 @@ async function verify(parameters: IDataObject, input?: IDataObject[]) {
 	return await runIdentity({ operation: 'verify', ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
-const sentBodies = async () => (await emulator().requests(ROUTE)).map((r) => r.body);
-
 describe.each(['g2', 'g3'])('Identity Verification against the %s answer shape', (generation) => {
 	beforeEach(async () => await emulator().configure({ generation }));
 
 	it('sends the required fields only, and outputs the whole answer with identityVerification', async () => {
 		const out = succeeded(await verify(ERIKA));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				identity: { firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964/08/12' },
 				address: { street: 'Heidestraße', postalCode: '51147', city: 'Köln', countryCode: 'DE' },
@@ -80,7 +78,7 @@ describe('Identity Verification: request bodies', () => {
 				raw: true,
 			},
 		}));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				identity: { firstName: 'Erika', lastName: 'Mustermann', birthDate: '1964/08/12', nationalId: 'T22000129' },
 				address: {

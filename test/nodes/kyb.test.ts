@@ -88,7 +88,7 @@ describe('KYB: Search Companies', () => {
 			['GB-CH-01234567', { item: 0 }],
 			['US-DE-5551234', { item: 1 }],
 		]);
-		expect((await emulator().requests('POST /kyb/search')).map((r) => r.body)).toEqual([{ name: 'Acme' }, { name: 'Globex' }]);
+		expect(await emulator().bodies('POST /kyb/search')).toEqual([{ name: 'Acme' }, { name: 'Globex' }]);
 	});
 
 	it('leaves an empty literal name to n8n, which refuses to start the node', async () => {
@@ -195,7 +195,7 @@ describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) =
 
 	it('works with only companyId: no transactionId, no include, no timeoutMs sent', async () => {
 		const out = succeeded(await whole({ operation: 'getDetails', companyId: 'US-DE-5551234' }));
-		expect((await emulator().requests('POST /kyb/company/details')).map((r) => r.body)).toEqual([{ companyId: 'US-DE-5551234' }]);
+		expect(await emulator().bodies('POST /kyb/company/details')).toEqual([{ companyId: 'US-DE-5551234' }]);
 		expect(((out[0].json.data as IDataObject).company as IDataObject).legalName).toBe('Globex Corporation');
 		expect(out[0].json.linkTokens).toEqual([]);
 	});

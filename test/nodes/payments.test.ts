@@ -16,14 +16,10 @@ async function deposit(parameters: IDataObject, input?: IDataObject[]) {
 	return await runPayments({ ...VALID, simple: false, ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
-async function sentBodies(): Promise<unknown[]> {
-	return (await emulator().requests(ROUTE)).map((r) => r.body);
-}
-
 describe('Payments: Challenge Deposit', () => {
 	it('sends piiToggle 0 when off, and nameMatchLogic fuzzy; no holder name comes back', async () => {
 		const out = succeeded(await deposit({ piiToggle: false, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' }));
-		expect(await sentBodies()).toEqual([expect.objectContaining({ piiToggle: 0, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' })]);
+		expect(await emulator().bodies(ROUTE)).toEqual([expect.objectContaining({ piiToggle: 0, nameMatchLogic: 'fuzzy', firstName: 'Ana', lastName: 'Schmid' })]);
 		expect(out[0].json.returnedFirstName).toBeUndefined();
 		expect(out[0].json.nameMatchScore).toEqual(expect.any(Number));
 		expect(out[0].json.nameMatchScore as number).toBeLessThan(100);

@@ -24,8 +24,6 @@ async function lookup(operation: Operation, parameters: IDataObject, options: { 
 	});
 }
 
-const sentBodies = async (operation: Operation) => (await emulator().requests(ROUTES[operation])).map((r) => r.body as IDataObject);
-
 /** A value of the answer in either shape: g3 wraps it in `data`. */
 const answered = (json: IDataObject, name: string) => ((json.data as IDataObject | undefined) ?? json)[name];
 
@@ -39,7 +37,7 @@ describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (genera
 
 	it('Get Phone Status: + and the digits are sent; lookup and lineStatus beside the whole answer', async () => {
 		const out = succeeded(await lookup('getPhoneStatus', { phoneNumber: '43 650 999-0001' }));
-		expect(await sentBodies('getPhoneStatus')).toEqual([{ phoneNumber: '+436509990001' }]);
+		expect(await emulator().bodies(ROUTES.getPhoneStatus)).toEqual([{ phoneNumber: '+436509990001' }]);
 		const json = out[0].json;
 		if (generation === 'g3') expect(json.status).toBe(true);
 		expect(answered(json, 'referenceId')).toMatch(/^[0-9a-f]{32}$/);
@@ -63,7 +61,7 @@ describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (genera
 
 	it('Get Full Intelligence: digits only; the risk and every block of the answer', async () => {
 		const out = succeeded(await lookup('getFullIntelligence', { phoneNumber: '+43 650 999 0002', additionalFields: { externalId: 'signup_4711.a-b' } }));
-		expect(await sentBodies('getFullIntelligence')).toEqual([{ phoneNumber: '436509990002', externalId: 'signup_4711.a-b' }]);
+		expect(await emulator().bodies(ROUTES.getFullIntelligence)).toEqual([{ phoneNumber: '436509990002', externalId: 'signup_4711.a-b' }]);
 		const json = out[0].json;
 		expect(json.riskAssessment).toEqual({ recommendation: 'block', score: 870, level: 'very-high', basis: 'recommendation' });
 		expect(answered(json, 'blocklisting')).toEqual({ blocked: true, blockCode: 3, blockDescription: 'Number reported for fraud' });
@@ -136,7 +134,7 @@ describe('Get Phone ID: add-ons', () => {
 	it('every add-on with its fields inside it, and consent stamped now', async () => {
 		const before = Date.now();
 		const out = succeeded(await lookup('getPhoneId', EVERY_ADDON));
-		const [body] = await sentBodies('getPhoneId');
+		const [body] = await emulator().bodies(ROUTES.getPhoneId);
 		expect(body).toEqual({
 			phoneNumber: '436501234567',
 			accountLifecycleEvent: 'create',
@@ -172,13 +170,13 @@ describe('Get Phone ID: add-ons', () => {
 
 	it('without add-ons: the number and the lifecycle event (default transact); fields of add-ons not chosen are not sent', async () => {
 		succeeded(await lookup('getPhoneId', { phoneNumber: '436501234567', ageThreshold: 30, pastXDays: 7, consent: true }));
-		expect(await sentBodies('getPhoneId')).toEqual([{ phoneNumber: '436501234567', accountLifecycleEvent: 'transact' }]);
+		expect(await emulator().bodies(ROUTES.getPhoneId)).toEqual([{ phoneNumber: '436501234567', accountLifecycleEvent: 'transact' }]);
 	});
 
 	it('the add-ons from an expression: only the listed ones and their fields are sent', async () => {
 		// With an expression n8n shows (and requires) every add-on's fields.
 		succeeded(await lookup('getPhoneId', { ...EVERY_ADDON, addons: '={{ ["portingHistory"] }}', pastXDays: 30 }));
-		expect(await sentBodies('getPhoneId')).toEqual([
+		expect(await emulator().bodies(ROUTES.getPhoneId)).toEqual([
 			{ phoneNumber: '436501234567', accountLifecycleEvent: 'create', addons: { portingHistory: { pastXDays: 30 } }, externalId: 'signup-4711', originatingIp: '2001:db8::1' },
 		]);
 	});
@@ -196,7 +194,7 @@ describe('Get Risk Score: fields and answers', () => {
 			accountLifecycleEvent: 'sign-in',
 			additionalFields: { externalId: 'x-1', originatingIp: ' 192.0.2.10 ', deviceId: 'Dev-A1', accountId: 'Acct-7', emailAddress: 'Erika@Example.com' },
 		}));
-		expect(await sentBodies('getRiskScore')).toEqual([
+		expect(await emulator().bodies(ROUTES.getRiskScore)).toEqual([
 			{
 				phoneNumber: '+436501234567',
 				accountLifecycleEvent: 'sign-in',

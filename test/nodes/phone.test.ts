@@ -13,10 +13,6 @@ async function send(parameters: IDataObject, input?: IDataObject[]) {
 	return await runPhone({ operation: 'sendOtp', ...parameters } as never, input ? { input: items(...input) } : {});
 }
 
-async function sentBodies(): Promise<unknown[]> {
-	return (await emulator().requests(ROUTE)).map((r) => r.body);
-}
-
 /** Send OTP's answer in each generation: un-enveloped (g2) or in the {status: true, data} envelope (g3). */
 const SENT = {
 	g2: (recipient: IDataObject, method: string) => ({
@@ -43,7 +39,7 @@ describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 
 	it('sms: cleans a pasted number and sends {method, phoneNumber} only; outputs the whole answer, its referenceId and recipient at the top level', async () => {
 		const out = succeeded(await send({ method: 'sms', phoneNumber: '+43 (650) 123-4567' }));
-		expect(await sentBodies()).toEqual([{ method: 'sms', phoneNumber: '436501234567' }]);
+		expect(await emulator().bodies(ROUTE)).toEqual([{ method: 'sms', phoneNumber: '436501234567' }]);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		const [stored] = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages`)).json()) as Array<{ referenceId: string }>;
@@ -58,7 +54,7 @@ describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 			email: ' jane@example.com ',
 			additionalFields: { securityFactor: '4821', externalId: 'signup-4711', voiceLang: 'de-at' },
 		}));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{
 				method: 'email',
 				email: 'jane@example.com',
@@ -79,7 +75,7 @@ describe('Phone: Send OTP', () => {
 			{ how: 'email' },
 			{ how: 'sms' },
 		]));
-		expect(await sentBodies()).toEqual([
+		expect(await emulator().bodies(ROUTE)).toEqual([
 			{ method: 'email', email: 'jane@example.com' },
 			{ method: 'sms', phoneNumber: '436501234567' },
 		]);

@@ -315,7 +315,7 @@ describe('configureWebhook', () => {
 	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
 		expect((await run(configure())).error).toBeUndefined();
 		expect((await run(configure({ webhookUrl: 'http://localhost:5678/webhook/other' }))).error).toBeUndefined();
-		expect((await sandbox().requests('POST /onboarding/configureWebhook')).map((r) => r.body)).toEqual([
+		expect(await sandbox().bodies('POST /onboarding/configureWebhook')).toEqual([
 			{ webhookUrl: 'https://example.com/webhook/qes' },
 			{ webhookUrl: 'http://localhost:5678/webhook/other' },
 		]);
