@@ -1,4 +1,4 @@
-import axios from 'axios';
+import axios, { type AxiosInstance } from 'axios';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
@@ -31,6 +31,10 @@ export interface Sandbox {
 	baseUrl: string;
 	credentials: ICredentialDataDecryptedObject;
 	credentialTypes: VerificationServicesApi[];
+	/** The emulator's control API (/__control/...), answering every status without throwing. */
+	control: AxiosInstance;
+	/** A fresh access token for the sandbox credential, for calling the API without a node. */
+	token: () => Promise<string>;
 	reset: () => Promise<void>;
 	configure: (config: Record<string, unknown>) => Promise<void>;
 	count: (route: string) => Promise<number>;
@@ -70,6 +74,8 @@ export async function startSandbox(): Promise<Sandbox> {
 			accessToken: '',
 		},
 		credentialTypes: [new VerificationServicesApi()],
+		control,
+		token: async () => (await axios.post(`${server.baseUrl}/auth`, '', { headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID } })).data.access_token,
 		reset: async () => {
 			clearTokenCache();
 			resetPacers();

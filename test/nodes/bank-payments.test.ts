@@ -34,7 +34,6 @@ async function status(referenceId: string) {
 	return await runPayments({ operation: 'getPaymentStatus', referenceId } as never);
 }
 
-const control = () => axios.create({ baseURL: `${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control`, validateStatus: () => true });
 
 describe.each(GENERATIONS)('payments by bank against the %s answer shape', (generation) => {
 	playing(emulator, generation);
@@ -75,7 +74,7 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 		expect(paid.items[0].json).toMatchObject({ paymentStatus: 'SUCCESS', paymentOutcome: 'succeeded' });
 
 		await initiate({ referenceId: 'order-4712' });
-		const [{ redirectUrl }] = (await control().get('/payments')).data.filter((p: IDataObject) => p.referenceId === 'order-4712');
+		const [{ redirectUrl }] = (await emulator().control.get('/payments')).data.filter((p: IDataObject) => p.referenceId === 'order-4712');
 		await axios.get(`${redirectUrl as string}?status=FAILURE_INSUFFICIENT_FUNDS`);
 		const failed = await status('order-4712');
 		expect(failed.items[0].json).toMatchObject({ paymentStatus: 'FAILURE_INSUFFICIENT_FUNDS', paymentOutcome: 'failed' });

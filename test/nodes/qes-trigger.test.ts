@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 
-import axios from 'axios';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -65,13 +64,7 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
 
 const registrationOf = (staticData: IDataObject) => (staticData[NODE_KEY] as TriggerStaticData | undefined)?.registration;
 
-async function controlWebhook() {
-	return (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data as {
-		id: string;
-		url: string;
-		metadata: { authHeader?: Record<string, string> };
-	};
-}
+const controlWebhook = async () => (await sandbox().control.get('/webhook')).data as { id: string; url: string; metadata: { authHeader?: Record<string, string> } };
 
 async function ping(
 	staticData: IDataObject,

@@ -39,7 +39,6 @@ const signedFile = async (sessionId: string) =>
 	Buffer.from(
 		(await axios.get(`${sandbox().url}/files/signed/${sessionId}.pdf`, { responseType: 'arraybuffer' })).data as ArrayBuffer,
 	);
-const webhookState = async () => (await axios.get(`${sandbox().url}/__control/webhook`, { validateStatus: () => true })).data;
 
 const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
 	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
@@ -319,7 +318,7 @@ describe('configureWebhook', () => {
 			{ webhookUrl: 'https://example.com/webhook/qes' },
 			{ webhookUrl: 'http://localhost:5678/webhook/other' },
 		]);
-		expect(await webhookState()).toMatchObject({ url: 'http://localhost:5678/webhook/other', metadata: {} });
+		expect((await sandbox().control.get('/webhook')).data).toMatchObject({ url: 'http://localhost:5678/webhook/other', metadata: {} });
 	});
 
 	it('never shows a header value, even when the API echoes it in an error', async () => {

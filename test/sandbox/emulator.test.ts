@@ -1,53 +1,23 @@
 // The emulator refuses what the API refuses: a request a node builds wrongly fails the node suites
 // instead of passing against a lenient stand-in. (Its answers are checked through the node suites.)
-import axios, { AxiosInstance } from 'axios';
+import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+import { useSandbox } from '../helpers/sandbox';
 
-type Sandbox = { url: string; baseUrl: string; port: number; close(): Promise<void> };
-
-let sandbox: Sandbox;
-let api: AxiosInstance;
-let control: AxiosInstance;
+const emulator = useSandbox();
 let token: string;
+beforeAll(async () => (token = await emulator().token()));
 
-const authHeaders = {
-	'Api-Key': SANDBOX_API_KEY as string,
-	'Customer-Id': SANDBOX_CUSTOMER_ID as string,
-	'Content-Type': 'application/x-www-form-urlencoded',
-};
-
-async function getToken(): Promise<string> {
-	const res = await api.post('/auth', '', { headers: authHeaders });
-	expect(res.status).toBe(200);
-	return res.data.access_token;
-}
-
+const api = () => axios.create({ baseURL: emulator().baseUrl, validateStatus: () => true });
+const control = () => emulator().control;
 const bearer = (t: string = token) => ({ headers: { Authorization: `Bearer ${t}` } });
-const post = (path: string, body: unknown, t?: string) => api.post(path, body, bearer(t));
-const get = (path: string, t?: string) => api.get(path, bearer(t));
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	api = axios.create({ baseURL: sandbox.baseUrl, validateStatus: () => true });
-	control = axios.create({ baseURL: `${sandbox.url}/__control`, validateStatus: () => true });
-	token = await getToken();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(async () => {
-	const res = await control.post('/reset');
-	expect(res.status).toBe(200);
-});
+const post = (path: string, body: unknown, t?: string) => api().post(path, body, bearer(t));
+const get = (path: string, t?: string) => api().get(path, bearer(t));
 
 describe('API access', () => {
 	it('requires a valid bearer token on API routes', async () => {
-		const none = await api.post('/aml/checkIndividual', { name: 'x' });
+		const none = await api().post('/aml/checkIndividual', { name: 'x' });
 		expect(none.status).toBe(401);
 		expect(none.data).toEqual({ message: 'Missing access token' });
 		const garbage = await post('/aml/checkIndividual', { name: 'x' }, 'garbage');
@@ -59,12 +29,12 @@ describe('API access', () => {
 	});
 
 	it('a reset forgets a request still under way: the next test never counts it', async () => {
-		await control.post('/config', { latencyMs: 300 });
+		await control().post('/config', { latencyMs: 300 });
 		const slow = post('/aml/checkIndividual', { name: 'A B' });
-		while ((await control.get('/stats')).data.inFlight === 0) await sleep(10);
-		await control.post('/reset');
+		while ((await control().get('/stats')).data.inFlight === 0) await sleep(10);
+		await control().post('/reset');
 		expect((await slow).status).toBe(200);
-		expect((await control.get('/stats')).data.total).toBe(0);
+		expect((await control().get('/stats')).data.total).toBe(0);
 	});
 });
 
@@ -107,7 +77,7 @@ describe('refusals that need no state', () => {
 
 describe('AML', () => {
 	it('takes search constraints only in the newer form, with countries, and a dateOfBirth after 1900', async () => {
-		await control.post('/config', { generation: 'g3' });
+		await control().post('/config', { generation: 'g3' });
 		const refused = async (body: object) => (await post('/aml/checkIndividual', { name: 'A B', ...body })).data.message;
 		expect(await refused({ datasets: 'OFAC-SDN' })).toBe('countries is required with search constraints');
 		expect(await refused({ countries: 'NL', dob: '1980/01/01' })).toBe('dob is not part of the search-constraints form: send dateOfBirth');
@@ -132,7 +102,7 @@ describe('AML', () => {
 		});
 		expect(reg.status).toBe(200);
 		expect(reg.data).toBe('');
-		expect((await control.get('/aml/profiles')).data).toEqual([
+		expect((await control().get('/aml/profiles')).data).toEqual([
 			{ profileId: 'p-1', names: 'Max Mixed', gender: 'male', dob: '1975/07/07', searchAll: null, fuzzySearch: false, registeredAt: expect.any(String) },
 		]);
 
@@ -146,7 +116,7 @@ describe('AML', () => {
 
 		const removed = await post('/aml/ongoingMonitoring/removeSearchProfile', { profileId: 'p-1' });
 		expect(removed.status).toBe(200);
-		expect((await control.get('/aml/profiles')).data).toEqual([]);
+		expect((await control().get('/aml/profiles')).data).toEqual([]);
 		expect((await post('/aml/ongoingMonitoring/removeSearchProfile', {})).status).toBe(400);
 	});
 	it('changes its lists between two checks: a record changed by id, a record added; reset restores them', async () => {
@@ -154,7 +124,7 @@ describe('AML', () => {
 		const before = (await post('/aml/checkIndividual', { name: 'Carl Criminal' })).data.foundRecords[0];
 		expect(await ids('Anna Newly')).toEqual([]);
 
-		const changed = await control.post('/aml/records', {
+		const changed = await control().post('/aml/records', {
 			records: [
 				{ id: 'AML-CRI-0001', positions: ['Leader of Example Gang (2024-)'] },
 				{ id: 'AML-SAN-0900', sourceType: 'SANCTION', sourceId: 'UK-OFSI', name: 'Anna Newly', dateOfBirth: ['1990/02/03'] },
@@ -167,12 +137,12 @@ describe('AML', () => {
 		expect(await ids('Anna Newly', '1991/02/03')).toEqual([]);
 		expect((await post('/aml/checkIndividual', { name: 'Anna Newly' })).data.foundRecords[0]).toMatchObject({ entityType: 'INDIVIDUAL', aliasNames: [], sourceId: 'UK-OFSI' });
 
-		const refused = await control.post('/aml/records', { records: [{ id: 'AML-SAN-0901', sourceType: 'SANCTION' }] });
+		const refused = await control().post('/aml/records', { records: [{ id: 'AML-SAN-0901', sourceType: 'SANCTION' }] });
 		expect([refused.status, refused.data.message]).toEqual([400, 'record AML-SAN-0901 needs a name (a non-blank string)']);
-		expect((await control.post('/aml/records', { records: [{ name: 'No Id' }] })).status).toBe(400);
-		expect((await control.get('/aml/records')).data).toHaveLength(9);
+		expect((await control().post('/aml/records', { records: [{ name: 'No Id' }] })).status).toBe(400);
+		expect((await control().get('/aml/records')).data).toHaveLength(9);
 
-		await control.post('/reset');
+		await control().post('/reset');
 		expect((await post('/aml/checkIndividual', { name: 'Carl Criminal' })).data.foundRecords[0]).toEqual(before);
 		expect(await ids('Anna Newly')).toEqual([]);
 	});
@@ -261,7 +231,7 @@ describe('QES onboarding', () => {
 		expect(res.status).toBe(200);
 		const { requestId, url, expiresAfter } = res.data.data;
 		expect(requestId).toMatch(/^qes-[0-9a-f]{16}$/);
-		expect(url).toBe(`${sandbox.url}/sign/${requestId}`);
+		expect(url).toBe(`${emulator().url}/sign/${requestId}`);
 		expect(Date.parse(expiresAfter)).toBeGreaterThan(Date.now());
 		expect((await get(`/onboarding/getVerification/${requestId}`)).data.data).toMatchObject({ status: 'pending', isVerified: false });
 		expect((await axios.get(url, { validateStatus: () => true })).status).toBe(200);

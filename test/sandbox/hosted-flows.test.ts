@@ -4,8 +4,7 @@ import { createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
+import { SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
 
 /**
  * The emulator's signed results as the provider sends them, and its hosted flows refusing what the
@@ -49,27 +48,19 @@ async function startReceiver(): Promise<Receiver> {
 	return receiver;
 }
 
-let sandbox: { url: string; baseUrl: string; close(): Promise<void> };
-let control: AxiosInstance;
+const emulator = useSandbox();
+const control = () => emulator().control;
 let api: AxiosInstance;
 let receiver: Receiver;
 
 beforeAll(async () => {
-	sandbox = await startSandbox();
-	control = axios.create({ baseURL: `${sandbox.url}/__control`, validateStatus: () => true });
-	const auth = await axios.post(`${sandbox.baseUrl}/auth`, '', { headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID } });
-	api = axios.create({ baseURL: sandbox.baseUrl, headers: { Authorization: `Bearer ${auth.data.access_token}` }, validateStatus: () => true });
-});
-
-afterAll(async () => {
-	await sandbox.close();
+	api = axios.create({ baseURL: emulator().baseUrl, headers: { Authorization: `Bearer ${await emulator().token()}` }, validateStatus: () => true });
 });
 
 beforeEach(async () => {
-	expect((await control.post('/reset')).status).toBe(200);
 	receiver = await startReceiver();
-	expect((await control.post('/results/webhook', { url: receiver.url, signingSecret: SECRET })).status).toBe(200);
-	expect((await control.post('/config', { resultDelivery: { timeScale: 0.0001 } })).status).toBe(200);
+	expect((await control().post('/results/webhook', { url: receiver.url, signingSecret: SECRET })).status).toBe(200);
+	expect((await control().post('/config', { resultDelivery: { timeScale: 0.0001 } })).status).toBe(200);
 });
 
 afterEach(async () => {
@@ -80,7 +71,7 @@ const hmacHex = (body: Buffer) => createHmac('sha256', SECRET).update(body).dige
 
 describe('emulator: signed results as the provider sends them', () => {
 	it('signs the exact bytes it sends, with the provider\'s User-Agent; a journey result carries the documented fields', async () => {
-		const res = await control.post('/results/journey', { transactionId: 'tx-1', success: 'FLAG' });
+		const res = await control().post('/results/journey', { transactionId: 'tx-1', success: 'FLAG' });
 		expect(res.status).toBe(200);
 		const [got] = receiver.received;
 		expect(got.headers.signature).toBe(hmacHex(got.body));
@@ -92,16 +83,16 @@ describe('emulator: signed results as the provider sends them', () => {
 	});
 
 	it('resends when the answer is slower than answerTimeoutMs', async () => {
-		await control.post('/config', { resultDelivery: { answerTimeoutMs: 300 } });
+		await control().post('/config', { resultDelivery: { answerTimeoutMs: 300 } });
 		receiver.answers = [[200, 2000], [200, 0]];
-		const { delivery } = (await control.post('/results/journey', {})).data;
+		const { delivery } = (await control().post('/results/journey', {})).data;
 		expect(delivery.attempts).toHaveLength(2);
 		expect(delivery.attempts[0]).toMatchObject({ status: null, error: 'Webhook did not answer within 300 ms' });
 		expect(delivery.attempts[1]).toMatchObject({ status: 200 });
 	});
 
 	it('encrypt sends the result as signed text/plain that the documented stand-in scheme opens', async () => {
-		const { payload } = (await control.post('/results/payment', { referenceId: 'ref-enc', encrypt: true })).data;
+		const { payload } = (await control().post('/results/payment', { referenceId: 'ref-enc', encrypt: true })).data;
 		const [got] = receiver.received;
 		expect(got.headers['content-type']).toBe('text/plain');
 		expect(got.headers.signature).toBe(hmacHex(got.body));
@@ -120,12 +111,12 @@ const PAYMENT = { referenceId: 'order-1', transactionDescription: 'Order 1', ret
 
 describe('emulator: hosted identity journey', () => {
 	it('without a registered URL only the journey changes; an unknown journey or verdict is refused', async () => {
-		await control.post('/reset');
+		await control().post('/reset');
 		const { transaction_id: transactionId } = (await handshake()).data;
-		const done = await control.post(`/hosted-journeys/${transactionId}/complete`, { success: 'REVIEW', status: 'closed' });
+		const done = await control().post(`/hosted-journeys/${transactionId}/complete`, { success: 'REVIEW', status: 'closed' });
 		expect(done.data).toMatchObject({ journey: { status: 'closed', success: 'REVIEW' }, delivery: null });
-		expect((await control.post('/hosted-journeys/nope/complete', {})).status).toBe(404);
-		expect((await control.post(`/hosted-journeys/${transactionId}/complete`, { success: 'OK' })).status).toBe(400);
+		expect((await control().post('/hosted-journeys/nope/complete', {})).status).toBe(404);
+		expect((await control().post(`/hosted-journeys/${transactionId}/complete`, { success: 'OK' })).status).toBe(400);
 		expect(receiver.received).toEqual([]);
 	});
 
@@ -144,7 +135,7 @@ describe('emulator: hosted identity journey', () => {
 
 describe('emulator: payments by bank', () => {
 	it('answers both generations\' shapes, refuses a second payment with the same referenceId and an unknown one', async () => {
-		await control.post('/config', { generation: 'g3' });
+		await control().post('/config', { generation: 'g3' });
 		const started = await api.post('/payments/initiate', PAYMENT);
 		expect(started.data).toEqual({ status: true, data: { requestId: expect.any(String), redirectUrl: expect.stringContaining('/pay/') } });
 		expect((await api.post('/payments/status', { referenceId: 'order-1' })).data).toEqual({ status: true, data: { status: 'INITIATED', statusReasonInformation: 'Waiting for the payer' } });
