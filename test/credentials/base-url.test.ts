@@ -1,17 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
 import os from 'node:os';
 
-import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/transport/credential-values';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
 import { actionNode } from '../helpers/action-node';
-import { runNode, runWebhookMethod } from '../helpers/n8n';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } from '../helpers/sandbox';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const emulator = require('../../sandbox/server') as {
-	startSandbox: (opts: { port: number; host: string }) => Promise<{ url: string; close: () => Promise<void> }>;
-};
+import { runWebhookMethod } from '../helpers/n8n';
+import { useSandbox } from '../helpers/sandbox';
 
 /** An address of this machine that is not loopback: a request to it leaves through a network interface. */
 function networkAddress(): string {
@@ -66,35 +60,14 @@ describe('the base URL rule', () => {
 
 describe('a base URL that breaks the rule: nothing is sent', () => {
 	const host = networkAddress();
-	let server: { url: string; close: () => Promise<void> };
-	let remoteBaseUrl: string;
-	/** What the emulator received, over the network address. */
-	const received = async () => ((await (await fetch(`${server.url}/__control/stats`)).json()) as { total: number }).total;
-
-	beforeAll(async () => {
-		server = await emulator.startSandbox({ port: 0, host: '0.0.0.0' });
-		remoteBaseUrl = `http://${host}:${new URL(server.url).port}/api/services`;
-	});
-	afterAll(async () => await server.close());
-	beforeEach(async () => await fetch(`${server.url}/__control/reset`, { method: 'POST' }));
-
-	const credentials = (extra: Record<string, string>) => ({
-		environment: 'sandbox',
-		sandboxBaseUrl: remoteBaseUrl,
-		apiKey: SANDBOX_API_KEY,
-		customerId: SANDBOX_CUSTOMER_ID,
-		accessToken: '',
-		...extra,
-	});
+	const emulator = useSandbox('0.0.0.0');
+	/** The emulator's API over the network address, not loopback. */
+	const remoteBaseUrl = () => `http://${host}:${new URL(emulator().url).port}/api/services`;
+	const received = async () => (await emulator().stats()).total;
+	const checkIndividual = { resource: 'aml', operation: 'checkIndividual', name: 'Jane Doe' };
 
 	it(`a node with http:// to a network host (${host}) fails before any request, the key never sent in clear`, async () => {
-		const result = await runNode({
-			node: actionNode,
-			parameters: { resource: 'aml', operation: 'checkIndividual', name: 'Jane Doe' },
-			credentials: { verificationServicesApi: credentials({}) },
-			credentialTypes: [new VerificationServicesApi()],
-			input: [{ json: {} }, { json: {} }],
-		});
+		const result = await emulator().run(actionNode, checkIndividual, { credentials: { sandboxBaseUrl: remoteBaseUrl() }, input: [{ json: {} }, { json: {} }] });
 		expect(result.error?.message).toMatch(/Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
 		expect((result.error as { description?: string }).description).toMatch(/^Nothing was sent\. Correct the base URL/);
 		expect(await received()).toBe(0);
@@ -104,8 +77,8 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 		const result = await runWebhookMethod({
 			node: new VerificationServicesTrigger(),
 			parameters: { source: 'qesStatus', options: {} },
-			credentials: { verificationServicesApi: credentials({}) },
-			credentialTypes: [new VerificationServicesApi()],
+			credentials: { verificationServicesApi: { ...emulator().credentials, sandboxBaseUrl: remoteBaseUrl() } },
+			credentialTypes: emulator().credentialTypes,
 			method: 'create',
 			mode: 'trigger',
 		});
@@ -114,13 +87,8 @@ describe('a base URL that breaks the rule: nothing is sent', () => {
 	});
 
 	it('a node with a user name and password in the base URL: refused, neither printed anywhere', async () => {
-		const result = await runNode({
-			node: actionNode,
-			parameters: { resource: 'aml', operation: 'checkIndividual', name: 'Jane Doe' },
-			credentials: { verificationServicesApi: credentials({ sandboxBaseUrl: server.url.replace('//', '//proxyuser:pr0xy-pa55@') + '/api/services' }) },
-			credentialTypes: [new VerificationServicesApi()],
-			continueOnFail: true,
-		});
+		const sandboxBaseUrl = emulator().baseUrl.replace('//', '//proxyuser:pr0xy-pa55@');
+		const result = await emulator().run(actionNode, checkIndividual, { credentials: { sandboxBaseUrl }, continueOnFail: true });
 		const everything = JSON.stringify({ error: result.error, message: result.error?.message, items: result.items, run: result.run?.data });
 		expect(everything).toMatch(/must not contain a user name or password/);
 		expect(everything).not.toContain('pr0xy-pa55');

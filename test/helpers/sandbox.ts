@@ -9,7 +9,7 @@ import { type RunNodeOptions, type RunNodeResult, runLoadOptions, runNode } from
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../../sandbox/server') as {
-	startSandbox: (opts?: { port?: number }) => Promise<{ url: string; baseUrl: string; close: () => Promise<void> }>;
+	startSandbox: (opts?: { port?: number; host?: string }) => Promise<{ url: string; baseUrl: string; close: () => Promise<void> }>;
 	SANDBOX_API_KEY: string;
 	SANDBOX_CUSTOMER_ID: string;
 };
@@ -58,9 +58,9 @@ export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onEr
 	credentials?: Record<string, string>;
 };
 
-/** Starts the emulator on a free loopback port, with credential data pointing at it. */
-export async function startSandbox(): Promise<Sandbox> {
-	const server = await sandboxModule.startSandbox({ port: 0 });
+/** Starts the emulator on a free port (of `host`, loopback by default), with credential data pointing at it. */
+export async function startSandbox(host?: string): Promise<Sandbox> {
+	const server = await sandboxModule.startSandbox({ port: 0, host });
 	const control = axios.create({ baseURL: `${server.url}/__control`, validateStatus: () => true });
 	const sandbox: Sandbox = {
 		url: server.url,
@@ -139,10 +139,10 @@ function evidenceSetAside(check: boolean, result: RunNodeResult): SandboxRunResu
 }
 
 /** One emulator for the test file, reset (state, counters, token cache) before each test. */
-export function useSandbox(): () => Sandbox {
+export function useSandbox(host?: string): () => Sandbox {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox(host);
 	});
 	afterAll(async () => await sandbox?.close());
 	beforeEach(async () => await sandbox!.reset());
