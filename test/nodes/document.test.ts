@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
 
-import axios from 'axios';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -29,7 +28,7 @@ async function openJourney(): Promise<string> {
 }
 
 const journey = async (journeyId: string) =>
-	(await axios.get(`${sandbox().url}/__control/journeys/${journeyId}`)).data as {
+	(await sandbox().control.get(`/journeys/${journeyId}`)).data as {
 		images: Array<{ imageName: string; imageSide: string; sizeBytes: number; sha256: string; storeOnly: boolean }>;
 		passThroughData: IDataObject;
 	};

@@ -42,7 +42,7 @@ describe.each(GENERATIONS)('Phone: Send OTP against %s', (generation) => {
 		expect(await emulator().bodies(ROUTE)).toEqual([{ method: 'sms', phoneNumber: '436501234567' }]);
 		expect(out).toHaveLength(1);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
-		const [stored] = (await (await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages`)).json()) as Array<{ referenceId: string }>;
+		const [stored] = (await emulator().control.get('/phone/messages')).data as Array<{ referenceId: string }>;
 		const recipient = { phoneNumber: '436501234567' };
 		expect(out[0].json).toEqual({ ...SENT[generation](recipient, 'sms'), referenceId: stored.referenceId, recipient });
 	});
@@ -94,9 +94,7 @@ const CHECK = 'PATCH /phone-service/verification/:referenceId';
 async function sentOtp(phoneNumber = '436501234567'): Promise<{ item: INodeExecutionData; referenceId: string; code: string }> {
 	const out = succeeded(await send({ method: 'sms', phoneNumber }));
 	const referenceId = out[0].json.referenceId as string;
-	const messages = (await (
-		await fetch(`${emulator().baseUrl.replace(/\/api\/services$/, '')}/__control/phone/messages?referenceId=${referenceId}`)
-	).json()) as Array<{ code: string; to: string }>;
+	const messages = (await emulator().control.get('/phone/messages', { params: { referenceId } })).data as Array<{ code: string; to: string }>;
 	expect(messages).toHaveLength(1);
 	expect(messages[0].to).toBe(phoneNumber);
 	return { item: { json: out[0].json }, referenceId, code: messages[0].code };

@@ -122,7 +122,7 @@ describe('QES parameters', () => {
 describe('getVerification', () => {
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
-		await axios.post(`${sandbox().url}/__control/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
+		await sandbox().control.post(`/qes/sessions/${encodeURIComponent(sessionId)}/state`, { status: 'pending' });
 		const items = succeeded(await run(getVerification(), sessions(sessionId)));
 		const [request] = await sandbox().requests('GET /onboarding/getVerification/:sessionId');
 		expect(request.path).toBe(`/onboarding/getVerification/${encodeURIComponent(sessionId)}`);
@@ -163,7 +163,7 @@ describe('getVerification', () => {
 		});
 
 		it('uses the configured binary field prefix, one download per item', async () => {
-			await axios.post(`${sandbox().url}/__control/qes/sessions/qes-late-004/state`, { status: 'completed' });
+			await sandbox().control.post('/qes/sessions/qes-late-004/state', { status: 'completed' });
 			const items = succeeded(await run(
 				getVerification({ downloadSignedDocuments: true, binaryPropertyPrefix: 'contract_' }),
 				sessions('qes-completed-001', 'qes-late-004'),

@@ -61,8 +61,7 @@ describe('Evidence', () => {
 	it("hashes a code check without the code (a 6-digit code's hash would give it away)", async () => {
 		const sent = await emulator().run(actionNode, { resource: 'phone', operation: 'sendOtp', method: 'sms', phoneNumber: '436501234567' });
 		const referenceId = sent.items[0].json.referenceId as string;
-		const control = `${emulator().url}/__control/phone/messages?referenceId=${referenceId}`;
-		const [{ code }] = (await (await fetch(control)).json()) as Array<{ code: string }>;
+		const [{ code }] = (await emulator().control.get('/phone/messages', { params: { referenceId } })).data as Array<{ code: string }>;
 		const { evidence, error } = await emulator().run(actionNode, { resource: 'phone', operation: 'checkOtp', referenceId, securityFactor: code });
 		expect(error).toBeUndefined();
 		const [received] = await emulator().requests('PATCH /phone-service/verification/:referenceId');
