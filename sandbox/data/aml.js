@@ -25,16 +25,17 @@ function record(fields) {
 	};
 }
 
-/** A listed person: the given and the last name are the two words of `name`. */
+const SOURCE_TYPES = { SAN: 'SANCTION', PEP: 'PEP', CRI: 'CRIMINAL' };
+
+/** A listed person: the given and the last name are the two words of `name`; the list type is named in the id (AML-SAN-...). */
 function listed(fields) {
 	const [given, last] = fields.name.split(' ');
-	return record({ givenNames: [given], lastNames: [last], ...fields });
+	return record({ sourceType: SOURCE_TYPES[fields.id.slice(4, 7)], givenNames: [given], lastNames: [last], ...fields });
 }
 
 const AML_RECORDS = Object.freeze([
 	listed({
 		id: 'AML-SAN-0001',
-		sourceType: 'SANCTION',
 		sourceId: 'OFAC-SDN',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
@@ -48,7 +49,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-SAN-0002',
-		sourceType: 'SANCTION',
 		sourceId: 'EU-CFSP',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
@@ -60,7 +60,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-SAN-0003',
-		sourceType: 'SANCTION',
 		sourceId: 'UN-SC',
 		gender: 'MALE',
 		name: 'Viktor Sanctioned',
@@ -71,7 +70,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-PEP-0001',
-		sourceType: 'PEP',
 		pepType: 'POLITICIAN',
 		sourceId: 'PEP-EU-PARLIAMENTS',
 		gender: 'FEMALE',
@@ -87,7 +85,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-CRI-0001',
-		sourceType: 'CRIMINAL',
 		sourceId: 'INTERPOL-RED-NOTICES',
 		gender: 'MALE',
 		name: 'Carl Criminal',
@@ -100,7 +97,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-SAN-0101',
-		sourceType: 'SANCTION',
 		sourceId: 'OFAC-SDN',
 		gender: 'MALE',
 		name: 'Max Mixed',
@@ -110,7 +106,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-PEP-0101',
-		sourceType: 'PEP',
 		pepType: 'JUDGE',
 		sourceId: 'PEP-GLOBAL',
 		gender: 'MALE',
@@ -123,7 +118,6 @@ const AML_RECORDS = Object.freeze([
 	}),
 	listed({
 		id: 'AML-CRI-0101',
-		sourceType: 'CRIMINAL',
 		sourceId: 'EUROPOL-MOST-WANTED',
 		entityType: 'UNKNOWN',
 		name: 'Max Mixed',
