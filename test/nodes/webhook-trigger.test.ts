@@ -3,7 +3,6 @@ import { createHmac } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 
 import { Logger } from '@n8n/backend-common';
-import axios from 'axios';
 import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -318,8 +317,7 @@ describe('Signed results trigger: Unsigned Payment Results', () => {
 	async function payment(referenceId: string, status: string) {
 		const initiate = { operation: 'initiatePayment', referenceId, transactionDescription: 'Order', returnUrl: 'https://shop.example/back', IBAN: 'DE89370400440532013000', currency: 'EUR', amount: '49.90' };
 		expect((await runPayments(initiate)).error).toBeUndefined();
-		const moved = await axios.post(`${sandbox().url}/__control/payments/${referenceId}/status`, { status, deliver: false }, { validateStatus: () => true });
-		expect(moved.status).toBe(200);
+		expect((await sandbox().control.post(`/payments/${referenceId}/status`, { status, deliver: false })).status).toBe(200);
 	}
 
 	async function deliverUnsigned(body: unknown, parameters: INodeParameters = { unsignedPayments: 'confirm' }, headers: Record<string, string> = {}) {
