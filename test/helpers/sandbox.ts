@@ -45,8 +45,8 @@ export interface Sandbox {
 	close: () => Promise<void>;
 	/** runNode with the credential pointing at the emulator (`credentials` overrides some of its values). */
 	run: (node: INodeType, parameters: INodeParameters, options?: RunOptions) => Promise<SandboxRunResult>;
-	/** runLoadOptions with the credential pointing at the emulator. */
-	loadOptions: (node: INodeType, method: string, parameters: INodeParameters) => Promise<INodePropertyOptions[]>;
+	/** runLoadOptions with the credential pointing at the emulator (`credentials` overrides some of its values). */
+	loadOptions: (node: INodeType, method: string, parameters: INodeParameters, credentials?: Record<string, string>) => Promise<INodePropertyOptions[]>;
 }
 
 export type SandboxRunResult = RunNodeResult & {
@@ -100,12 +100,12 @@ export async function startSandbox(host?: string): Promise<Sandbox> {
 					...options,
 				}),
 			),
-		loadOptions: async (node, method, parameters) =>
+		loadOptions: async (node, method, parameters, credentials) =>
 			await runLoadOptions({
 				node,
 				method,
 				parameters,
-				credentials: { verificationServicesApi: { ...sandbox.credentials } },
+				credentials: { verificationServicesApi: { ...sandbox.credentials, ...credentials } },
 				credentialTypes: sandbox.credentialTypes,
 			}),
 	};

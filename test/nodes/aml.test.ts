@@ -144,14 +144,19 @@ describe.each(GENERATIONS)('AML: Check Individual with Decided Records against %
 	});
 });
 
-describe('AML: Decided Records that are not records refuse the run before sending', () => {
+describe('AML: Check Individual refuses before sending', () => {
+	it('Datasets without Countries', async () => {
+		const message = 'Countries (countries) is required when Datasets, Threshold or Matching Mode is set';
+		await expectRefused({ operation: 'checkIndividual', name: 'A B', additionalFields: { datasets: 'OFAC-SDN' } }, message);
+	});
+
 	it.each([
 		['not JSON', 'or a list of {"id", "fingerprint"}, as JSON, got "not JSON"'],
 		['42', '(decidedRecords) must be an object of record id to fingerprint'],
 		['{"AML-SAN-0001": "abc"}', '("AML-SAN-0001" is not)'],
 		['[{"id": "AML-SAN-0001"}]', '(entry 1 is not)'],
 		['[{"fingerprint": "' + 'a'.repeat(64) + '"}]', '(entry 1 is not)'],
-	])('%s', async (decidedRecords, message) => {
+	])('Decided Records that are not records: %s', async (decidedRecords, message) => {
 		await expectRefused({ operation: 'checkIndividual', name: 'Jane Doe', options: { decidedRecords } }, 'Decided Records', message);
 	});
 });
@@ -177,13 +182,6 @@ describe('AML: Check Individual answers that are no screening result', () => {
 		expect(out).toEqual([]);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toMatch(/^Check Individual got an answer that is not a result \(a non-empty JSON object without an error\) \(HTTP 200\): /);
-	});
-});
-
-describe('AML: Check Individual refuses before sending', () => {
-	it('Datasets without Countries', async () => {
-		const message = 'Countries (countries) is required when Datasets, Threshold or Matching Mode is set';
-		await expectRefused({ operation: 'checkIndividual', name: 'A B', additionalFields: { datasets: 'OFAC-SDN' } }, message);
 	});
 });
 

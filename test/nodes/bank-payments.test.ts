@@ -81,14 +81,12 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 	});
 });
 
-describe('Initiate Payment: every rule is checked before any money moves', () => {
+describe('Initiate Payment: every rule is checked before any money moves, and no payment is sent twice', () => {
 	it('one IBAN whose check digits do not match, among good ones: no payment at all', async () => {
 		const result = await initiate({ IBAN: '={{ $json.iban }}' }, { input: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
 		await expectValidationError(emulator(), result, 1, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE89370400440532013001"');
 	});
-});
 
-describe('Initiate Payment: never sent twice', () => {
 	it('Continue On Fail: every payment is sent once, the refused one becomes an error item in its place', async () => {
 		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"r"}', contentType: 'application/json' }] });
 		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });

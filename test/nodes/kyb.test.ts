@@ -324,7 +324,7 @@ describe('KYB: List Company Profiles', () => {
 	});
 });
 
-describe('KYB: Country dropdown (loadOptions getCountries)', () => {
+describe('KYB parameters and the Country dropdown (loadOptions getCountries)', () => {
 	it('loads the countries live from GET /KYB/countries, "All Countries" first', async () => {
 		const options = await emulator().loadOptions(actionNode, 'getCountries', { resource: 'kyb', operation: 'search', name: '' });
 		expect(options[0]).toEqual({ name: 'All Countries', value: '' });
@@ -337,21 +337,9 @@ describe('KYB: Country dropdown (loadOptions getCountries)', () => {
 	});
 
 	it('reports a wrong API key as an error', async () => {
-		const { runLoadOptions } = await import('../helpers/n8n');
-		const { VerificationServicesApi } = await import('../../credentials/VerificationServicesApi.credentials');
-		await expect(
-			runLoadOptions({
-				node: actionNode,
-				method: 'getCountries',
-				parameters: { resource: 'kyb', operation: 'search' },
-				credentials: { verificationServicesApi: { ...emulator().credentials, apiKey: 'wrong' } as never },
-				credentialTypes: [new VerificationServicesApi()],
-			}),
-		).rejects.toThrow();
+		await expect(emulator().loadOptions(actionNode, 'getCountries', { resource: 'kyb', operation: 'search' }, { apiKey: 'wrong' })).rejects.toThrow();
 	});
-});
 
-describe('KYB parameters', () => {
 	it('loads the countries into the Country dropdown and notes the packages', () => {
 		const country = propertyOf('kyb', 'search', 'country');
 		expect(country.type).toBe('options');

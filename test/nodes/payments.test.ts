@@ -43,7 +43,7 @@ describe('Payments: Challenge Deposit', () => {
 	});
 });
 
-describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
+describe('Payments parameters and the currency dropdown (loadOptions getCurrencies)', () => {
 	it('lists common currencies without calling the API', async () => {
 		const options = await emulator().loadOptions(actionNode, 'getCurrencies', { resource: 'payments', operation: 'challengeDeposit' });
 		const values = options.map((o) => o.value);
@@ -51,9 +51,7 @@ describe('Payments: currency dropdown (loadOptions getCurrencies)', () => {
 		expect(options).toContainEqual({ name: 'EUR - Euro', value: 'EUR' });
 		expect((await emulator().stats()).total).toBe(0);
 	});
-});
 
-describe('Payments parameters', () => {
 	it('marks the seven deposit fields required', () => {
 		for (const name of ['amount', 'currency', 'description', 'firstName', 'lastName', 'piiToggle', 'nameMatchLogic']) {
 			expect(propertyOf('payments', 'challengeDeposit', name).required).toBe(true);

@@ -131,7 +131,7 @@ describe('the token cache is bounded', () => {
 	});
 });
 
-describe('the pacers are bounded', () => {
+describe("the pacers and the webhook trigger's secret cache are bounded", () => {
 	it(`${VERSIONS} accounts: at most 1,000 pacers; a busy pacer is never replaced`, async () => {
 		const busy = pacerFor('busy');
 		const admission = await busy.admit();
@@ -147,9 +147,7 @@ describe('the pacers are bounded', () => {
 		expect(pacerFor('busy')).not.toBe(busy);
 		expect(pacerCount()).toBe(2);
 	});
-});
 
-describe("the webhook trigger's secret cache is bounded", () => {
 	it(`${VERSIONS} credentials: at most 1,000 secrets, none kept after it expired`, async () => {
 		for (let n = 0; n < VERSIONS; n++) await cachedSecret(`credential-${n}`, async () => `secret-${n}`, clock);
 		expect(cachedSecretCount()).toBeLessThanOrEqual(1_000);

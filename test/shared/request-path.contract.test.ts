@@ -138,17 +138,6 @@ describe('request path: a 2xx that is not the expected JSON is an error, never a
 	});
 });
 
-describe('request path: timeouts', () => {
-	it('a silent /auth fails every waiting item after one timeout, with one exchange', async () => {
-		await emulator().configure({ failures: [{ route: AUTH, hang: true }] });
-		const { items: out } = await checkIndividual(3, FAST, { continueOnFail: true });
-		expect(out).toHaveLength(3);
-		for (const item of out) expect(item.json.error).toMatch(/no answer within the timeout of 0.5 s/);
-		expect(await emulator().count(AUTH)).toBe(1);
-		expect(await emulator().count(AML)).toBe(0);
-	});
-});
-
 describe('request path: what is resent', () => {
 	const MAY_HAVE = /may have received and carried out this request/;
 	const NEVER_RESENT = /may have received and carried out this request.*never resent after a timeout/s;
@@ -370,7 +359,16 @@ describe('no redirect is followed', () => {
 
 });
 
-describe('one deadline for the headers and the whole body', () => {
+describe('timeouts: one deadline for the headers and the whole body', () => {
+	it('a silent /auth fails every waiting item after one timeout, with one exchange', async () => {
+		await emulator().configure({ failures: [{ route: AUTH, hang: true }] });
+		const { items: out } = await checkIndividual(3, FAST, { continueOnFail: true });
+		expect(out).toHaveLength(3);
+		for (const item of out) expect(item.json.error).toMatch(/no answer within the timeout of 0.5 s/);
+		expect(await emulator().count(AUTH)).toBe(1);
+		expect(await emulator().count(AML)).toBe(0);
+	});
+
 	it('a stopped execution still ends a request whose answer is trickling in', async () => {
 		await emulator().configure({ failures: [{ route: AML, status: 200, trickleMs: 100 }] });
 		const arrived = until(async () => (await emulator().count(AML)) >= 1);

@@ -21,7 +21,7 @@ const runDocument = resourceRun(emulator, 'document');
 
 const HANDSHAKE = 'POST /sdk/universal/handshake';
 
-describe('Retry On Fail never sends a money or message request twice', () => {
+describe('what goes out again: Retry On Fail never sends a money or message request twice, a request that never reached the API may', () => {
 	it('items never sent (the token exchange failed) are sent on the next try, once each', async () => {
 		await emulator().configure({ failures: [{ route: 'POST /auth', status: 0 }] });
 		const input = items(...['p-1', 'p-2', 'p-3'].map((ref) => ({ ref })));
@@ -32,10 +32,8 @@ describe('Retry On Fail never sends a money or message request twice', () => {
 		expect(sent.sort()).toEqual(['p-1', 'p-2', 'p-3']);
 		expect(run.items.map((i) => i.json.description)).toEqual(['p-1', 'p-2', 'p-3']);
 	});
-});
 
-describe("Retry On Fail gives an accepted deposit's answer again, with the evidence of its first sending", () => {
-	it('the deposit accepted on the first try keeps the times the API received it; the one refused (429) is sent on the next try', async () => {
+	it("Retry On Fail gives an accepted deposit's answer again, with the evidence of its first sending: the deposit accepted on the first try keeps the times the API received it; the one refused (429) is sent on the next try", async () => {
 		await emulator().configure({ failures: [{ route: 'POST /payments/challenge-deposit', status: 429, retryAfter: 0, when: { description: 'p-2' } }] });
 		const input = items(...['p-1', 'p-2'].map((ref) => ({ ref })));
 		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 };
@@ -50,9 +48,7 @@ describe("Retry On Fail gives an accepted deposit's answer again, with the evide
 			expect([i, Math.abs(drift) < 500]).toEqual([i, true]);
 		});
 	});
-});
 
-describe('a request that never reached the API may go out again', () => {
 	it('a deposit whose connection was refused is retried by the node and its error says nothing was carried out', async () => {
 		// Answers the token exchange, then stops listening: the deposit's connection is refused.
 		let deposits = 0;

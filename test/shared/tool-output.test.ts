@@ -17,14 +17,6 @@ async function run(node: INodeType, resource: string, parameters: INodeParameter
 	return await sandbox().run(node, { resource, ...parameters }, { onError });
 }
 
-describe('AML Check Individual as an AI tool', () => {
-	it('still stops the run on a validation failure when the node is set to On Error: Stop Workflow', async () => {
-		const { items, error } = await run(actionTool, 'aml', { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
-		expect(items).toHaveLength(0);
-		expect(error).toBeInstanceOf(NodeOperationError);
-	});
-});
-
 describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 	beforeEach(async () => await sandbox().configure({ generation }));
 
@@ -47,7 +39,13 @@ describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
 	});
 });
 
-describe('KYB and QES as AI tools', () => {
+describe('AML, KYB and QES as AI tools', () => {
+	it('AML Check Individual still stops the run on a validation failure when the node is set to On Error: Stop Workflow', async () => {
+		const { items, error } = await run(actionTool, 'aml', { operation: 'checkIndividual', name: 'Viktor Sanctioned', dob: '15.01.1970' }, 'stopWorkflow');
+		expect(items).toHaveLength(0);
+		expect(error).toBeInstanceOf(NodeOperationError);
+	});
+
 	it('tells the model that a search found nothing, instead of an empty answer', async () => {
 		const items = succeeded(await run(actionTool, 'kyb', { operation: 'search', name: 'Zzyzx Nonexistent Holdings' }));
 		expect(items.map((i) => i.json)).toEqual([{ resultCount: 0, note: 'The request succeeded and returned no results.' }]);
@@ -144,9 +142,7 @@ describe('tool parameters', () => {
 		expect(aml[0].default).toBe(checkIndividual.toolDescription);
 		expect(toolParameters(undefined).map((p) => p.name)).toEqual(['toolOutput', 'toolFields']);
 	});
-});
 
-describe('The Output option of a node used as an AI tool', () => {
 	it('names its modes as n8n’s own nodes do, Simplified, Raw and Selected Fields, with the values saved workflows hold', () => {
 		const { properties } = actionNode.description;
 		const output = properties.find((p) => p.name === 'toolOutput') as INodeProperties;
