@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance } from 'axios';
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type INodeExecutionData, type INodeParameters, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
 import { responseSha256 } from '../../nodes/shared/operation/evidence';
@@ -162,4 +162,25 @@ export const items = (...json: IDataObject[]): INodeExecutionData[] => json.map(
 export function succeeded(run: RunNodeResult): INodeExecutionData[] {
 	expect(run.error).toBeUndefined();
 	return run.items;
+}
+
+/**
+ * Asserts the run failed validation for `itemIndex` (0-based, as n8n's itemIndex; the message and
+ * description count from 1 as n8n's UI does), the message contains every part, and nothing at all
+ * reached the emulator, not even a token exchange.
+ */
+export async function expectValidationError(
+	sandbox: Pick<Sandbox, 'stats'>,
+	result: RunNodeResult,
+	itemIndex: number,
+	...parts: string[]
+): Promise<void> {
+	expect(result.error).toBeInstanceOf(NodeOperationError);
+	const message = result.error!.message;
+	for (const part of parts) expect(message).toContain(part);
+	expect(message).toContain(`(item ${itemIndex + 1})`);
+	expect((result.error as NodeOperationError).description).toContain(`Nothing was sent for item ${itemIndex + 1}`);
+	expect((result.error as NodeOperationError).context.itemIndex).toBe(itemIndex);
+	expect(result.items).toHaveLength(0);
+	expect((await sandbox.stats()).total).toBe(0);
 }

@@ -2,9 +2,8 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { propertyOf, resourceRun } from '../helpers/action-node';
 import { canonicalSha256 } from '../helpers/canonical';
-import { items, succeeded, useSandbox } from '../helpers/sandbox';
+import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
-import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
 const runAml = resourceRun(emulator, 'aml');

@@ -2,10 +2,9 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
 import { propertyOf, resourceRun } from '../helpers/action-node';
-import { items, succeeded, useSandbox } from '../helpers/sandbox';
+import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
 const runPayments = resourceRun(emulator, 'payments');

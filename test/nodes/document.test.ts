@@ -4,10 +4,9 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
-import { binaryData, type RunNodeResult } from '../helpers/n8n';
+import { binaryData } from '../helpers/n8n';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { succeeded, useSandbox } from '../helpers/sandbox';
-import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
+import { expectValidationError, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const runDocument = resourceRun(sandbox, 'document');
@@ -38,9 +37,6 @@ const imageItem = (bytes: Buffer, fileName?: string, property = 'data', json: ID
 	json,
 	binary: { [property]: binaryData(bytes, { mimeType: 'image/png', ...(fileName ? { fileName } : {}) }) },
 });
-
-const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
-	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 describe('Document parameters', () => {
 	it('has the upcoming note in the Resource picker', () => {
@@ -104,7 +100,7 @@ describe('addImage', () => {
 			['asks for imageName when the binary has no file name', front, [ok, imageItem(png(10))], 1, ['Image Name (imageName) is required when the binary file "data" has no file name']],
 			['asks for imageName with a base64 string', { ...front, imageSource: 'base64', imageData: 'aGVsbG8=' }, undefined, 0, ['Image Name (imageName) is required when the image is given as a base64 string']],
 		])('%s', async (_what, parameters, input, itemIndex, parts) => {
-			await expectValidationError(await run(parameters, input), itemIndex, ...parts);
+			await expectValidationError(sandbox(), await run(parameters, input), itemIndex, ...parts);
 		});
 	});
 });

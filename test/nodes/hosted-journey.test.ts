@@ -1,10 +1,9 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { resourceRun } from '../helpers/action-node';
-import { SANDBOX_CUSTOMER_ID, items, succeeded, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { GENERATIONS, playing } from '../helpers/generations';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
 const runDocument = resourceRun(emulator, 'document');

@@ -1,9 +1,8 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { actionNode, actionTool, propertyOf, resourceRun } from '../helpers/action-node';
-import { items, succeeded, useSandbox } from '../helpers/sandbox';
+import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { expectValidationError } from '../helpers/validation';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');

@@ -9,9 +9,7 @@ import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request
 import { actionNode, propertyOf } from '../helpers/action-node';
 import { startForeignOrigin } from '../helpers/foreign-origin';
 import { startRewritingProxy } from '../helpers/rewritten-answers';
-import type { RunNodeResult } from '../helpers/n8n';
-import { succeeded, useSandbox } from '../helpers/sandbox';
-import { expectValidationError as expectSandboxUntouched } from '../helpers/validation';
+import { expectValidationError, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
@@ -39,9 +37,6 @@ const signedFile = async (sessionId: string) =>
 	Buffer.from(
 		(await axios.get(`${sandbox().url}/files/signed/${sessionId}.pdf`, { responseType: 'arraybuffer' })).data as ArrayBuffer,
 	);
-
-const expectValidationError = async (result: RunNodeResult, itemIndex: number, ...parts: string[]) =>
-	await expectSandboxUntouched(sandbox(), result, itemIndex, ...parts);
 
 /** Servers a test starts, closed after it whatever its outcome. */
 const servers: Array<{ close: () => Promise<void> }> = [];
@@ -361,7 +356,7 @@ describe('configureWebhook', () => {
 		],
 	])('refuses %s before sending, without showing any value', async (_what, authHeader, ...parts) => {
 		const result = await run(configure({ authHeader }));
-		await expectValidationError(result, 0, ...parts);
+		await expectValidationError(sandbox(), result, 0, ...parts);
 		const error = result.error as NodeOperationError;
 		const shown = JSON.stringify([error.message, error.description, error.messages, error.context]);
 		for (const { value } of authHeader.header) {
@@ -394,8 +389,8 @@ describe('createSessionLink', () => {
 
 	it('refuses a sign form and a fill form entry without a field id before sending', async () => {
 		const noField = await run({ ...required, signForms: { form: [{ fieldId: 'ok' }, { fieldId: ' ', actorId: 'userToIdentify' }] } });
-		await expectValidationError(noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');
+		await expectValidationError(sandbox(), noField, 0, 'Sign Forms (signForms) entry 2: fieldId must not be blank');
 		const noFill = await run({ ...required, fillForm: { field: [{ fieldId: '', value: 'x' }] } });
-		await expectValidationError(noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
+		await expectValidationError(sandbox(), noFill, 0, 'Fill Form (fillForm) entry 1: fieldId must not be blank');
 	});
 });
