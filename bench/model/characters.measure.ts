@@ -7,11 +7,9 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
 import { simplifier } from '../../nodes/shared/operation/simplify';
 import { toolOutput } from '../../nodes/shared/operation/tool-output';
-import { actionNode } from '../../test/helpers/action-node';
+import { GENERATIONS, actionNode, startSandbox } from '../../test/helpers/sandbox';
 import { everyAnswer, fieldCount } from '../../test/helpers/every-answer';
-import { GENERATIONS } from '../../test/helpers/generations';
 import { nodeTypeName } from '../../test/helpers/node-types';
-import { startSandbox } from '../../test/helpers/sandbox';
 
 // What a model receives per tool call, Simplified vs Raw, for every operation of the action node, and
 // each answer's fields before and after Simplify: the answers the emulator plays in both API

@@ -3,9 +3,8 @@ import os from 'node:os';
 
 import { BaseUrlError, checkBaseUrl } from '../../nodes/shared/transport/credential-values';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
-import { actionNode } from '../helpers/action-node';
+import { actionNode, useSandbox } from '../helpers/sandbox';
 import { runWebhookMethod } from '../helpers/n8n';
-import { useSandbox } from '../helpers/sandbox';
 
 /** An address of this machine that is not loopback: a request to it leaves through a network interface. */
 function networkAddress(): string {

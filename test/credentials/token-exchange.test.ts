@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, never published: n8n's rules for node runtime code do not apply */
-import { actionNode } from '../helpers/action-node';
-import { SANDBOX_CUSTOMER_ID, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, actionNode, useSandbox } from '../helpers/sandbox';
 
 const people = (n: number) => Array.from({ length: n }, (_, i) => ({ json: { name: `Person ${i}` } }));
 const checkIndividual = { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}', options: { maxConcurrentRequests: 50 } };

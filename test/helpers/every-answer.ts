@@ -3,9 +3,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodeTypeDescrip
 
 import { resources } from '../../nodes/VerificationServices/resources';
 import type { OperationDefinition, ResourceDefinition } from '../../nodes/shared/operation/operation-types';
-import { actionNode } from './action-node';
+import { type Sandbox, actionNode } from './sandbox';
 import { operationOf } from './operation-tables';
-import type { Sandbox } from './sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { exampleParameters } = require('../e2e/lib/package-nodes') as {

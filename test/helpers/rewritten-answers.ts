@@ -4,8 +4,7 @@ import type { AddressInfo } from 'net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { actionNode } from './action-node';
-import type { Sandbox } from './sandbox';
+import { type Sandbox, actionNode } from './sandbox';
 import type { RunNodeResult } from './n8n';
 
 /**

@@ -1,7 +1,8 @@
 import axios, { type AxiosInstance } from 'axios';
-import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type INodeExecutionData, type INodeParameters, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
+import { NodeOperationError, type ICredentialDataDecryptedObject, type IDataObject, type INodeExecutionData, type INodeParameters, type INodeProperties, type INodePropertyOptions, type INodeType } from 'n8n-workflow';
 
 import { VerificationServicesApi } from '../../credentials/VerificationServicesApi.credentials';
+import { VerificationServices } from '../../nodes/VerificationServices/VerificationServices.node';
 import { responseSha256 } from '../../nodes/shared/operation/evidence';
 import { resetPacers } from '../../nodes/shared/transport/pacing';
 import { clearTokenCache } from '../../nodes/shared/transport/token-cache';
@@ -184,3 +185,51 @@ export async function expectValidationError(
 	expect(result.items).toHaveLength(0);
 	expect((await sandbox.stats()).total).toBe(0);
 }
+
+/** The action node; it keeps no state between runs, so one instance serves a whole test file. */
+export const actionNode = new VerificationServices();
+
+/** The action node as n8n gives it to an AI agent: the type `<package>.verificationServicesTool` (runsAsTool). */
+export const actionTool: INodeType = Object.create(actionNode) as INodeType;
+actionTool.description = { ...actionNode.description, name: 'verificationServicesTool' };
+
+/** Runs the action node on one resource against the emulator: `resource` joins every run's parameters. */
+export function resourceRun(sandbox: () => Sandbox, resource: string) {
+	return async (parameters: INodeParameters, options?: RunOptions): Promise<SandboxRunResult> =>
+		await sandbox().run(actionNode, { resource, ...parameters }, options);
+}
+
+/** The action node's property of this name shown for the resource and operation (whatever else it depends on). */
+export function propertyOf(resource: string, operation: string, name: string): INodeProperties {
+	const found = actionNode.description.properties.find(
+		(p) =>
+			p.name === name &&
+			(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+			(p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+	);
+	if (!found) throw new Error(`No property ${name} for ${resource}.${operation}`);
+	return found;
+}
+
+/** The API generations the emulator plays (sandbox/generation.js): every affected operation is tested against each. */
+export const GENERATIONS = ['g2', 'g3'] as const;
+export type Generation = (typeof GENERATIONS)[number];
+
+/** The emulator plays `generation` in every test of the enclosing describe block (set after its reset). */
+export function playing(emulator: () => Sandbox, generation: Generation): void {
+	beforeEach(async () => await emulator().configure({ generation }));
+}
+
+/** Challenge Deposit parameters that pass every rule (test/e2e/lib/workflows.js). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { VALID_DEPOSIT } = require('../e2e/lib/workflows') as { VALID_DEPOSIT: Record<string, string | boolean> };
+
+/** Another origin a redirect points at (test/e2e/lib/foreign-origin.js): what reached it, by method, url and header names. */
+export interface ForeignOrigin {
+	origin: string;
+	requests: Array<{ method: string; url: string; headers: string[] }>;
+	close: () => Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { startForeignOrigin } = require('../e2e/lib/foreign-origin') as { startForeignOrigin: () => Promise<ForeignOrigin> };

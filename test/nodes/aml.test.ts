@@ -1,9 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { propertyOf, resourceRun } from '../helpers/action-node';
+import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { canonicalSha256 } from '../helpers/canonical';
-import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { GENERATIONS, playing } from '../helpers/generations';
 
 const emulator = useSandbox();
 const runAml = resourceRun(emulator, 'aml');

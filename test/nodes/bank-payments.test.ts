@@ -1,9 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
-import { propertyOf, resourceRun } from '../helpers/action-node';
-import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { GENERATIONS, playing } from '../helpers/generations';
+import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const emulator = useSandbox();

@@ -3,10 +3,9 @@ import { createHash, randomBytes } from 'crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
+import { actionNode, expectValidationError, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { binaryData } from '../helpers/n8n';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { expectValidationError, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const runDocument = resourceRun(sandbox, 'document');

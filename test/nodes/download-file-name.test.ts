@@ -1,8 +1,7 @@
 import { fileNameOf } from '../../nodes/VerificationServices/kyb/operations/retrieveDocument';
 import { baseFileName } from '../../nodes/shared/responses/file-name';
-import { actionNode } from '../helpers/action-node';
+import { actionNode, useSandbox } from '../helpers/sandbox';
 import { startRewritingProxy } from '../helpers/rewritten-answers';
-import { useSandbox } from '../helpers/sandbox';
 
 /** Whatever form the name came in, a later Write File node must not leave its folder with it. */
 describe('file names the API gives are reduced to a base name', () => {

@@ -1,8 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { resourceRun } from '../helpers/action-node';
-import { SANDBOX_CUSTOMER_ID, expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { GENERATIONS, playing } from '../helpers/generations';
+import { GENERATIONS, SANDBOX_CUSTOMER_ID, expectValidationError, items, playing, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const emulator = useSandbox();

@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, resourceRun } from '../helpers/action-node';
-import { items, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionTool, items, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const emulator = useSandbox();

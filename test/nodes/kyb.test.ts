@@ -4,9 +4,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeParam
 import { listCompanyProfiles } from '../../nodes/VerificationServices/kyb/operations/listCompanyProfiles';
 import { search } from '../../nodes/VerificationServices/kyb/operations/search';
 import type { ApiRequest, ApiResponse, ItemContext } from '../../nodes/shared/operation/operation-types';
-import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
-import { type RunOptions, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { GENERATIONS, playing } from '../helpers/generations';
+import { type RunOptions, GENERATIONS, actionNode, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runKyb = resourceRun(emulator, 'kyb');

@@ -1,9 +1,7 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { actionNode, propertyOf, resourceRun } from '../helpers/action-node';
-import { errorItemIndex, items, succeeded, useSandbox } from '../helpers/sandbox';
+import { VALID_DEPOSIT, actionNode, errorItemIndex, items, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
-import { VALID_DEPOSIT } from '../helpers/deposit';
 
 const emulator = useSandbox();
 const runPayments = resourceRun(emulator, 'payments');

@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionNode, actionTool, propertyOf, resourceRun } from '../helpers/action-node';
-import { expectValidationError, items, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionNode, actionTool, expectValidationError, items, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const emulator = useSandbox();

@@ -1,9 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { propertyOf, resourceRun } from '../helpers/action-node';
+import { GENERATIONS, errorItemIndex, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
-import { errorItemIndex, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { GENERATIONS, playing } from '../helpers/generations';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');

@@ -6,10 +6,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
-import { actionNode, propertyOf } from '../helpers/action-node';
-import { startForeignOrigin } from '../helpers/foreign-origin';
+import { actionNode, expectValidationError, propertyOf, startForeignOrigin, succeeded, useSandbox } from '../helpers/sandbox';
 import { startRewritingProxy } from '../helpers/rewritten-answers';
-import { expectValidationError, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 

@@ -7,9 +7,8 @@ import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/fi
 import { SentLater } from '../../nodes/shared/operation/build-request';
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { RuleInput } from '../../nodes/shared/operation/operation-types';
-import { actionNode } from '../helpers/action-node';
+import { actionNode, useSandbox } from '../helpers/sandbox';
 import { binaryData } from '../helpers/n8n';
-import { useSandbox } from '../helpers/sandbox';
 
 /** Uploads are held in memory while sent, up to the concurrency window's items at once: they have a cap. */
 describe('upload size cap (Add Image)', () => {

@@ -3,9 +3,8 @@ import { type INodeParameters, NodeHelpers } from 'n8n-workflow';
 
 import { VerificationServicesWebhookApi } from '../../credentials/VerificationServicesWebhookApi.credentials';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
-import { actionNode } from '../helpers/action-node';
+import { actionNode, useSandbox } from '../helpers/sandbox';
 import { runWebhookMethod } from '../helpers/n8n';
-import { useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 const trigger = new VerificationServicesTrigger();

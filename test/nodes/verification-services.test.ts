@@ -2,9 +2,8 @@ import { type INode, type INodeProperties, Workflow } from 'n8n-workflow';
 
 import { resources } from '../../nodes/VerificationServices/resources';
 import { simplifier } from '../../nodes/shared/operation/simplify';
-import { actionNode } from '../helpers/action-node';
+import { actionNode, useSandbox } from '../helpers/sandbox';
 import { HarnessNodeTypes, nodeTypeName } from '../helpers/node-types';
-import { useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const { description } = actionNode;

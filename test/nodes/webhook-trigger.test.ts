@@ -15,9 +15,8 @@ import { cachedSecret, forgetSecrets, SECRET_TTL_MS } from '../../nodes/Verifica
 import { checkSigningSecret } from '../../nodes/VerificationServicesTrigger/signedResult/secret-check';
 import { signatureMatches, signatureOf } from '../../nodes/VerificationServicesTrigger/signedResult/signature';
 import { VerificationServicesTrigger } from '../../nodes/VerificationServicesTrigger/VerificationServicesTrigger.node';
-import { resourceRun } from '../helpers/action-node';
+import { resourceRun, useSandbox } from '../helpers/sandbox';
 import { runWebhook, runWebhookMethod, started, type RunWebhookResult } from '../helpers/n8n';
-import { useSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const signedResults = require('../../sandbox/signed-results') as {

@@ -6,7 +6,7 @@ import type { OperationDefinition } from '../../nodes/shared/operation/operation
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { checkIndividual } from '../../nodes/VerificationServices/aml/operations/checkIndividual';
 import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
-import { actionNode } from '../helpers/action-node';
+import { actionNode } from '../helpers/sandbox';
 
 /** The actions, by resource: the list the README and the rule derive from (operation `effect`). */
 const ACTIONS: Record<string, string[]> = {

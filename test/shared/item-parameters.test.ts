@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
 import { ItemParameters, jsonFieldPath } from '../../nodes/shared/operation/item-parameters';
-import { resourceRun } from '../helpers/action-node';
-import { items, succeeded, useSandbox } from '../helpers/sandbox';
+import { items, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 
 /** A context whose getNodeParameter answers `evaluate` and counts its calls. */
 function context(parameters: INodeParameters, inputs: IDataObject[], evaluate: (name: string, itemIndex: number) => unknown) {

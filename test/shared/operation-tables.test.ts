@@ -4,7 +4,7 @@ import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { FieldValues, ValueField } from '../../nodes/shared/operation/operation-types';
 import { requestSettings } from '../../nodes/shared/operation/request-options';
 import { resources } from '../../nodes/VerificationServices/resources';
-import { actionNode, propertyOf } from '../helpers/action-node';
+import { actionNode, propertyOf } from '../helpers/sandbox';
 import { OPERATIONS } from '../helpers/operation-tables';
 
 /** Enough of n8n for a rule to read the item: its input carries a small file under `data`, the default binary property. */

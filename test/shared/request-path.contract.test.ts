@@ -10,10 +10,7 @@
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
-import { resourceRun } from '../helpers/action-node';
-import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, items, succeeded, useSandbox } from '../helpers/sandbox';
-import { VALID_DEPOSIT } from '../helpers/deposit';
-import { type ForeignOrigin, startForeignOrigin } from '../helpers/foreign-origin';
+import { type ForeignOrigin, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, VALID_DEPOSIT, items, resourceRun, startForeignOrigin, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runAml = resourceRun(emulator, 'aml');

@@ -3,8 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { backoffMs, retryAfterMs } from '../../nodes/shared/transport/retry-timing';
 import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/transport/wait';
-import { propertyOf, resourceRun } from '../helpers/action-node';
-import { useSandbox } from '../helpers/sandbox';
+import { propertyOf, resourceRun, useSandbox } from '../helpers/sandbox';
 
 /** Max Requests per Second and Timeout become timer delays: out of bounds they would overflow Node's timers to 1 ms. */
 describe('bounds of Max Requests per Second and Timeout', () => {

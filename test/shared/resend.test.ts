@@ -11,9 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, NodeApiError, OnError } from 'n8n-workflow';
 
 import { MAX_REMEMBERED, forgetSends, recallSend, rememberSend, rememberedSends } from '../../nodes/shared/transport/sent-requests';
-import { actionNode, resourceRun } from '../helpers/action-node';
-import { VALID_DEPOSIT } from '../helpers/deposit';
-import { SANDBOX_CUSTOMER_ID, items, useSandbox } from '../helpers/sandbox';
+import { SANDBOX_CUSTOMER_ID, VALID_DEPOSIT, actionNode, items, resourceRun, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPayments = resourceRun(emulator, 'payments');

@@ -1,6 +1,5 @@
 import { resetPacers } from '../../nodes/shared/transport/pacing';
-import { resourceRun } from '../helpers/action-node';
-import { items, useSandbox } from '../helpers/sandbox';
+import { items, resourceRun, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runKyb = resourceRun(emulator, 'kyb');

@@ -3,8 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { answerOf } from '../../nodes/shared/operation/evidence';
 import { simplifier } from '../../nodes/shared/operation/simplify';
 import { type Answer, everyAnswer, fieldCount } from '../helpers/every-answer';
-import { GENERATIONS } from '../helpers/generations';
-import { useSandbox } from '../helpers/sandbox';
+import { GENERATIONS, useSandbox } from '../helpers/sandbox';
 
 // n8n's UX guideline: every operation whose answer has more than ten fields offers Simplify, which keeps
 // at most about ten. Counted here from what the emulator plays, in each API generation, for every

@@ -7,8 +7,7 @@ import { phoneResource } from '../../nodes/VerificationServices/phone/operations
 import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
-import { actionNode, actionTool } from '../helpers/action-node';
-import { succeeded, useSandbox } from '../helpers/sandbox';
+import { actionNode, actionTool, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
