@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { VALID_DEPOSIT, actionNode, errorItemIndex, items, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
+import { VALID_DEPOSIT, actionNode, errorItemIndex, expectValidationError, items, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 
 const emulator = useSandbox();
@@ -26,18 +26,11 @@ describe('Payments: Challenge Deposit', () => {
 	it('names the label from the operation table and the field, counts items from 1 and keeps itemIndex 0-based', async () => {
 		const label = challengeDeposit.fields.find((f) => f.property.name === 'description')!.property.displayName;
 		expect(label).toBe('Description');
-		const { error, items: out } = await runPayments({ ...VALID, description: '={{ $json.reference }}' },
-			{ input: items({ reference: 'ref-1' }, { reference: 'x y' }) },
-		);
-		expect(out).toEqual([]);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toBe(
-			`${label} (description) must be only letters, digits and hyphens (no spaces or other characters), got "x y" (item 2)`,
-		);
-		expect((error as NodeOperationError).description).toBe('Nothing was sent for item 2. Fix the value of "Description" (description) and run again.');
-		expect(errorItemIndex(error)).toBe(1);
-		expect((error as NodeOperationError).context.itemIndex).toBe(1);
-		expect((await emulator().stats()).total).toBe(0);
+		const result = await runPayments({ ...VALID, description: '={{ $json.reference }}' }, { input: items({ reference: 'ref-1' }, { reference: 'x y' }) });
+		await expectValidationError(emulator(), result, 1);
+		expect(result.error!.message).toBe(`${label} (description) must be only letters, digits and hyphens (no spaces or other characters), got "x y" (item 2)`);
+		expect((result.error as NodeOperationError).description).toBe('Nothing was sent for item 2. Fix the value of "Description" (description) and run again.');
+		expect(errorItemIndex(result.error)).toBe(1);
 	});
 });
 
