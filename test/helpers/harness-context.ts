@@ -1,23 +1,38 @@
-/** Shared pieces: n8n's IWorkflowExecuteAdditionalData and the INode of the node under test. */
+/**
+ * What the harness builds a run from: n8n's IWorkflowExecuteAdditionalData, the INode of the node
+ * under test, and the credentials (HarnessCredentialsHelper, below).
+ */
 import { randomUUID } from 'node:crypto';
 
-import { ExternalSecretsProxy } from 'n8n-core';
+import { Credentials, ExternalSecretsProxy, getAdditionalKeys } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	ICredentialTypes,
+	ICredentialsExpressionResolveValues,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INode,
 	INodeCredentials,
+	INodeCredentialsDetails,
 	INodeParameters,
+	INodeProperties,
 	INodeType,
+	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UnexpectedError, deepCopy } from 'n8n-workflow';
-
 import {
-	HarnessCredentialTypes,
-	HarnessCredentialsHelper,
-	nodeCredentialsFor,
-} from './credentials-helper';
+	ICredentialsHelper,
+	NodeHelpers,
+	UnexpectedError,
+	UserError,
+	Workflow,
+	deepCopy,
+	isExpression,
+} from 'n8n-workflow';
+
 import { ensureN8nContainer } from './n8n-container';
 import { HarnessNodeTypes, nodeTypeName, typeVersionOf } from './node-types';
 
@@ -91,4 +106,287 @@ export function defaultNodeName(node: INodeType): string {
 	const { description } = node;
 	const defaults = (description as { defaults?: { name?: string } }).defaults;
 	return defaults?.name ?? description.displayName;
+}
+
+/**
+ * Credentials for the harness, following n8n's CLI `CredentialsHelper`
+ * (packages/cli/src/credentials-helper.ts, 2.40) with the database replaced by an in-memory store
+ * of the test's credential data:
+ *  - getDecrypted: stored data -> defaults of the credential type's properties
+ *    (NodeHelpers.getNodeParameters) -> `={{ }}` expressions resolved through `workflow.expression`
+ *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
+ *    workflow in the given mode, as n8n does);
+ *  - authenticate: the function form (this package's credentials use no other);
+ *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty or the
+ *    credentials expired; persisted via updateCredentials, which the harness records (and applies to
+ *    the store, like the DB update);
+ *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
+ * Not mirrored (this package's credentials use none of it): credential overwrites, external secrets,
+ * dynamic/end-user credentials, AI gateway, OAuth, declarative authenticate, credential types that
+ * extend others or restrict themselves to supported nodes, allowed HTTP request domains, and the
+ * credential tester (its Test button runs in real n8n: test/e2e/credential.e2e.test.js).
+ */
+export class HarnessCredentialTypes implements ICredentialTypes {
+	private readonly byName = new Map<string, ICredentialType>();
+
+	constructor(types: ICredentialType[] = []) {
+		for (const type of types) this.byName.set(type.name, type);
+	}
+
+	recognizes(type: string): boolean {
+		return this.byName.has(type);
+	}
+
+	getByName(type: string): ICredentialType {
+		const credentialType = this.byName.get(type);
+		if (!credentialType) {
+			throw new UnexpectedError(
+				`Unknown credential type "${type}": pass an instance of it in credentialTypes`,
+			);
+		}
+		return credentialType;
+	}
+
+	getSupportedNodes(type: string): string[] {
+		return this.byName.get(type)?.supportedNodes ?? [];
+	}
+
+	/** This package's credential types extend none. */
+	getParentTypes(): string[] {
+		return [];
+	}
+}
+
+export interface CredentialUpdate {
+	type: string;
+	data: ICredentialDataDecryptedObject;
+}
+
+/** The id/name a node refers to its credential by; one credential per type in the harness. */
+export function nodeCredentialsFor(type: string): INodeCredentialsDetails {
+	return { id: `harness-${type}`, name: `${type} (harness)` };
+}
+
+const mockNode: INode = {
+	id: 'mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
+
+function createMockNodeTypes() {
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.add({ description: { properties: [] } } as unknown as INodeType, { name: 'mock' });
+	return nodeTypes;
+}
+
+export class HarnessCredentialsHelper extends ICredentialsHelper {
+	/** Every updateCredentials / updateCredentialsOauthTokenData call, in order. */
+	readonly updates: CredentialUpdate[] = [];
+
+	private readonly store = new Map<string, ICredentialDataDecryptedObject>();
+
+	constructor(
+		readonly credentialTypes: HarnessCredentialTypes,
+		stored: Record<string, ICredentialDataDecryptedObject> = {},
+	) {
+		super();
+		for (const [type, data] of Object.entries(stored)) this.store.set(type, deepCopy(data));
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	/** This package's credential types do not restrict themselves to supported nodes. */
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
+		const { authenticate } = this.credentialTypes.getByName(typeName);
+		if (!authenticate) return requestOptions;
+
+		// This package's credentials authenticate by function; n8n's declarative form is not mirrored.
+		if (typeof authenticate !== 'function') {
+			throw new UnexpectedError(`Credential type "${typeName}": only a function authenticate is mirrored`);
+		}
+		return await authenticate(credentials, requestOptions);
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credentialType = this.credentialTypes.getByName(typeName);
+		const expirableProperty = credentialType.properties.find(
+			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
+		);
+		if (expirableProperty?.name === undefined) return undefined;
+
+		if (typeof credentialType.preAuthentication !== 'function') return undefined;
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
+
+		// Without allowed domains on the credential (this package's have none) n8n passes the helpers as they are.
+		const output = (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		// Only an output that carries the expirable property gets persisted.
+		if (output[expirableProperty.name] === undefined) return undefined;
+		if (!node.credentials) return undefined;
+
+		const nodeCredentials = node.credentials[credentialType.name];
+		// Cache the fresh token onto the stored data, but never overwrite a stored expression.
+		const storedData = await (await this.getCredentials(nodeCredentials, credentialType.name)).getData();
+		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+		for (const [key, value] of Object.entries(output)) {
+			if (key === expirableProperty.name || !isExpression(storedData[key])) {
+				dataToPersist[key] = value;
+			}
+		}
+		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
+		return Object.assign(credentials, output);
+	}
+
+	/** n8n calls it only for OAuth2 credentials, which this package has none of. */
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		throw new UnexpectedError('OAuth credentials are not mirrored');
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+		const data = this.getStoredOrThrow(nodeCredentials, type);
+		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+		await credentials.setData(data);
+		return credentials;
+	}
+
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const decryptedDataOriginal = await (await this.getCredentials(nodeCredentials, type)).getData();
+		if (raw === true) return decryptedDataOriginal;
+		return await this.applyDefaultsAndOverwrites(
+			additionalData,
+			decryptedDataOriginal,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
+	}
+
+	/** Defaults of the credential type's properties, then expression resolution (no overwrites here). */
+	async applyDefaultsAndOverwrites(
+		additionalData: IWorkflowExecuteAdditionalData,
+		decryptedDataOriginal: ICredentialDataDecryptedObject,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const credentialsProperties = this.getCredentialsProperties(type);
+
+		let decryptedData = NodeHelpers.getNodeParameters(
+			credentialsProperties,
+			{ ...decryptedDataOriginal } as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
+
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+
+		if (expressionResolveValues) {
+			try {
+				decryptedData = expressionResolveValues.workflow.expression.getParameterValue(
+					decryptedData as INodeParameters,
+					expressionResolveValues.runExecutionData,
+					expressionResolveValues.runIndex,
+					expressionResolveValues.itemIndex,
+					expressionResolveValues.node.name,
+					expressionResolveValues.connectionInputData,
+					mode,
+					additionalKeys,
+					executeData,
+					false,
+					decryptedData,
+				) as ICredentialDataDecryptedObject;
+			} catch (e) {
+				(e as Error).message += ' [Error resolving credentials]';
+				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- a test helper passes the error on unchanged
+				throw e;
+			}
+		} else {
+			const workflow = new Workflow({
+				nodes: [{ ...mockNode }],
+				connections: {},
+				active: false,
+				nodeTypes: createMockNodeTypes(),
+			});
+			await workflow.expression.acquireIsolate();
+			try {
+				decryptedData = workflow.expression.getComplexParameterValue(
+					mockNode,
+					decryptedData as INodeParameters,
+					mode,
+					additionalKeys,
+					undefined,
+					undefined,
+					decryptedData,
+				) as ICredentialDataDecryptedObject;
+			} finally {
+				await workflow.expression.releaseIsolate();
+			}
+		}
+		return decryptedData;
+	}
+
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		const credentials = await this.getCredentials(nodeCredentials, type);
+		await credentials.setData(data);
+		this.store.set(type, await credentials.getData());
+		this.updates.push({ type, data: deepCopy(data) });
+	}
+
+	/** n8n calls it only for OAuth credentials, which this package has none of. */
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		throw new UnexpectedError('OAuth credentials are not mirrored');
+	}
+
+	/** This package's credential types extend none and are not OAuth: their own properties are all. */
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.credentialTypes.getByName(type).properties;
+	}
+
+	private getStoredOrThrow(nodeCredentials: INodeCredentialsDetails, type: string) {
+		if (!nodeCredentials?.id) {
+			throw new UserError(`Credential "${nodeCredentials?.name}" of type "${type}" has no ID.`);
+		}
+		const data = this.store.get(type);
+		if (data === undefined) {
+			throw new UserError(
+				`Credential with ID "${nodeCredentials.id}" does not exist for type "${type}".`,
+			);
+		}
+		return deepCopy(data);
+	}
 }

@@ -31,8 +31,7 @@ import {
 	fileTypeFromMimeType,
 } from 'n8n-workflow';
 
-import type { CredentialUpdate } from './credentials-helper';
-import { type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { type CredentialUpdate, type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 

@@ -21,9 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow, deepCopy } from 'n8n-workflow';
 
-import type { CredentialUpdate } from './credentials-helper';
-import type { NodeSetupOptions } from './harness-context';
-import { createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { type CredentialUpdate, type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
 
 export interface WebhookRequest {
 	/** Default: the webhook description's httpMethod. */
