@@ -65,7 +65,7 @@ describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', 
 	});
 });
 
-describe('Address Verification: request bodies', () => {
+describe('Address Verification: request bodies, and what is refused before sending', () => {
 	it('Austria: every optional field, the dob converted, and compliance with the reason', async () => {
 		const out = succeeded(await verify({
 			...AUSTRIA,
@@ -87,9 +87,7 @@ describe('Address Verification: request bodies', () => {
 		succeeded(await verify({ ...AUSTRIA, country: 'aut', additionalFields: { reason: 'onboarding' } }));
 		expect((await emulator().bodies(ROUTE))[0]).toMatchObject({ country: 'AUT', compliance: { acceptedTerms: true, reason: 'onboarding' } });
 	});
-});
 
-describe('Address Verification refuses before sending', () => {
 	it.each([
 		[
 			{ country: 'AT' },
@@ -99,7 +97,7 @@ describe('Address Verification refuses before sending', () => {
 			{ country: 'AT', additionalFields: { reason: '={{ "curiosity" }}' } },
 			'Compliance Reason (reason) must be one of account_recovery, fraud_prevention, onboarding, other, regulatory, got "curiosity"',
 		],
-	])('%p', async (change, message) => {
+	])('refuses before sending: %p', async (change, message) => {
 		const result = await verify({ ...ERIKA, ...change }, { input: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
 	});

@@ -218,7 +218,7 @@ describe('verifyDocument', () => {
 	});
 });
 
-describe('journey not found', () => {
+describe('API errors and Continue On Fail', () => {
 	it.each([
 		['addImage', { imageSide: 'front' }, [imageItem(png(10), 'a.png')]],
 		['verifyAge', { ageCondition: 'atLeast', ageFrom: 18 }, undefined],
@@ -231,10 +231,8 @@ describe('journey not found', () => {
 		expect(error.description).toContain('Open a journey first (Document Verification > Open Journey) and pass its journeyId');
 		expect(error.httpCode).toBe('404');
 	});
-});
 
-describe('continue on fail', () => {
-	it('keeps going past invalid items and API errors, each output paired with its input', async () => {
+	it('with Continue On Fail keeps going past invalid items and API errors, each output paired with its input', async () => {
 		const journeyId = await openJourney();
 		const first = png(50);
 		const last = png(60);

@@ -99,19 +99,6 @@ async function startFileHost(options: { expired?: boolean; fileStatus?: number; 
 	return closedAfterTest({ ...host, downloads, cutOff });
 }
 
-describe('QES parameters', () => {
-	it('warns that configuring replaces the webhook', () => {
-		const { properties } = actionNode.description;
-		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('qes'))!;
-		const options = operation.options as Array<{ value: string; description: string }>;
-		expect(options.find((o) => o.value === 'configureWebhook')!.description).toMatch(/one webhook URL per account.*replaces the previous one/);
-		const notice = properties.find(
-			(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('qes') && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name),
-		)!;
-		expect(notice.displayName).toMatch(/replaces the previous one.*IDCanopy Umbrella Trigger for QES status pings. That trigger sets its own URL when its workflow is published/);
-	});
-});
-
 describe('getVerification', () => {
 	it('URL-encodes the session id into the path', async () => {
 		const sessionId = 'case 7/2024?ü#1';
@@ -303,6 +290,17 @@ describe('configureWebhook', () => {
 		...extra,
 	});
 	const headers = (...pairs: Array<[string, string]>) => ({ header: pairs.map(([name, value]) => ({ name, value })) });
+
+	it('warns that configuring replaces the webhook', () => {
+		const { properties } = actionNode.description;
+		const operation = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('qes'))!;
+		const options = operation.options as Array<{ value: string; description: string }>;
+		expect(options.find((o) => o.value === 'configureWebhook')!.description).toMatch(/one webhook URL per account.*replaces the previous one/);
+		const notice = properties.find(
+			(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('qes') && !['retryOnFailNotice', 'humanReviewNotice'].includes(p.name),
+		)!;
+		expect(notice.displayName).toMatch(/replaces the previous one.*IDCanopy Umbrella Trigger for QES status pings. That trigger sets its own URL when its workflow is published/);
+	});
 
 	it('sends webhookUrl alone without headers; configuring again replaces the URL', async () => {
 		expect((await run(configure())).error).toBeUndefined();
