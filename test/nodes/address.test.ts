@@ -89,14 +89,8 @@ describe('Address Verification: request bodies, and what is refused before sendi
 	});
 
 	it.each([
-		[
-			{ country: 'AT' },
-			'Compliance Reason (reason) is required when the country is AT: Austrian address data may only be queried for a stated purpose',
-		],
-		[
-			{ country: 'AT', additionalFields: { reason: '={{ "curiosity" }}' } },
-			'Compliance Reason (reason) must be one of account_recovery, fraud_prevention, onboarding, other, regulatory, got "curiosity"',
-		],
+		[{ country: 'AT' }, 'Compliance Reason (reason) is required when the country is AT: Austrian address data may only be queried for a stated purpose'],
+		[{ country: 'AT', additionalFields: { reason: '={{ "curiosity" }}' } }, 'Compliance Reason (reason) must be one of account_recovery, fraud_prevention, onboarding, other, regulatory, got "curiosity"'],
 	])('refuses before sending: %p', async (change, message) => {
 		const result = await verify({ ...ERIKA, ...change }, { input: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
