@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, expectValidationError, items, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { actionTool, expectValidationError, items, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runAddress = resourceRun(emulator, 'address');

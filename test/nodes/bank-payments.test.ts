@@ -1,8 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
-import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPayments = resourceRun(emulator, 'payments');

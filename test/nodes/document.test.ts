@@ -3,9 +3,8 @@ import { createHash, randomBytes } from 'crypto';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { actionNode, expectValidationError, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionNode, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 import { binaryData } from '../helpers/n8n';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
 
 const sandbox = useSandbox();
 const runDocument = resourceRun(sandbox, 'document');

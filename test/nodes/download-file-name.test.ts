@@ -1,7 +1,6 @@
 import { fileNameOf } from '../../nodes/VerificationServices/kyb/operations/retrieveDocument';
 import { baseFileName } from '../../nodes/shared/responses/file-name';
-import { actionNode, useSandbox } from '../helpers/sandbox';
-import { startRewritingProxy } from '../helpers/rewritten-answers';
+import { actionNode, startRewritingProxy, useSandbox } from '../helpers/sandbox';
 
 /** Whatever form the name came in, a later Write File node must not leave its folder with it. */
 describe('file names the API gives are reduced to a base name', () => {

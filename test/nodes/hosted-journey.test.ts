@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { GENERATIONS, SANDBOX_CUSTOMER_ID, expectValidationError, items, playing, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { GENERATIONS, SANDBOX_CUSTOMER_ID, expectValidationError, items, playing, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runDocument = resourceRun(emulator, 'document');

@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, items, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { actionTool, items, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runIdentity = resourceRun(emulator, 'identity');

@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { GENERATIONS, errorItemIndex, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { runWithRewrittenAnswers } from '../helpers/rewritten-answers';
+import { GENERATIONS, errorItemIndex, expectValidationError, items, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');

@@ -6,8 +6,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport/limited-request';
-import { actionNode, expectValidationError, propertyOf, startForeignOrigin, succeeded, useSandbox } from '../helpers/sandbox';
-import { startRewritingProxy } from '../helpers/rewritten-answers';
+import { actionNode, expectValidationError, propertyOf, startForeignOrigin, startRewritingProxy, succeeded, useSandbox } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
