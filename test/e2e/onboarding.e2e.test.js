@@ -16,7 +16,6 @@ const { readExample: example } = require('./lib/workflows');
 const util = require('./lib/util');
 const { control, postJson, waitUntil, executions } = require('./trigger-helpers');
 
-
 const CHECK_ROUTE = 'PATCH /phone-service/verification/:referenceId';
 const LINK_ROUTE = 'POST /onboarding/createSessionLink';
 

@@ -30,7 +30,6 @@ async function status(referenceId: string) {
 	return await runPayments({ operation: 'getPaymentStatus', referenceId } as never);
 }
 
-
 describe.each(GENERATIONS)('payments by bank against the %s answer shape', (generation) => {
 	playing(emulator, generation);
 

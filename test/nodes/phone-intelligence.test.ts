@@ -253,7 +253,6 @@ describe('phone lookups: answers of other generations and failures', () => {
 		const { error } = await throughProxy('getPhoneId', { phoneNumber: '436501234567' }, ({ status: _drop, ...body }) => body);
 		expect(error!.message).toMatch(/^Get Phone ID got an answer that is not a JSON object with status\.code \(HTTP 200\)/);
 	});
-
 });
 
 describe('Phone node: the lookups in the editor and as AI tools', () => {

@@ -84,5 +84,4 @@ describe('human review of actions used as AI tools', () => {
 		}
 		expect(switches.map((p) => [p.default, p.displayOptions?.show?.['@tool']])).toEqual(switches.map(() => [false, [true]]));
 	});
-
 });

@@ -356,7 +356,6 @@ describe('no redirect is followed', () => {
 		expect(second.error!.message).toBe('Check Individual got a redirect (HTTP 302 to no Location), which is not followed');
 		expect(await emulator().count(AML)).toBe(2);
 	});
-
 });
 
 describe('timeouts: one deadline for the headers and the whole body', () => {
