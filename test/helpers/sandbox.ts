@@ -61,6 +61,8 @@ export type SandboxRunResult = RunNodeResult & {
 
 export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry'> & {
 	credentials?: Record<string, string>;
+	/** The input items as their json alone (instead of `input`). */
+	json?: IDataObject[];
 };
 
 /** Starts the emulator on a free port (of `host`, loopback by default), with credential data pointing at it. */
@@ -94,7 +96,7 @@ export async function startSandbox(host?: string): Promise<Sandbox> {
 		requests: async (route) => (await control.get('/requests', { params: { route } })).data,
 		bodies: async (route) => (await sandbox.requests(route)).map((r) => r.body as IDataObject),
 		close: async () => await server.close(),
-		run: async (node, parameters, { credentials, ...options } = {}) =>
+		run: async (node, parameters, { credentials, json, ...options } = {}) =>
 			evidenceSetAside(
 				!node.description.name.endsWith('Tool'),
 				await runNode({
@@ -103,6 +105,7 @@ export async function startSandbox(host?: string): Promise<Sandbox> {
 					credentials: { verificationServicesApi: { ...sandbox.credentials, ...credentials } },
 					credentialTypes: sandbox.credentialTypes,
 					...options,
+					...(json ? { input: items(...json) } : {}),
 				}),
 			),
 		loadOptions: async (node, method, parameters, credentials) =>

@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, expectValidationError, items, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runAddress = resourceRun(emulator, 'address');
@@ -9,12 +9,9 @@ const ROUTE = 'POST /address/verify';
 const ERIKA = { country: 'de', street: 'Heidestraße', number: '17', zip: '51147', city: 'Köln', firstname: 'Erika', lastname: 'Mustermann' };
 const AUSTRIA = { ...ERIKA, country: 'AT', street: 'Hauptstraße', number: '5', zip: '1010', city: 'Wien' };
 
-async function verify(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
+async function verify(parameters: IDataObject, options?: RunOptions) {
 	// These tests read the whole answer: Simplify (on by default) off.
-	return await runAddress({ operation: 'verify', simple: false, ...parameters } as never, {
-		...(options.input ? { input: items(...options.input) } : {}),
-		continueOnFail: options.continueOnFail,
-	});
+	return await runAddress({ operation: 'verify', simple: false, ...parameters } as never, options);
 }
 
 /** The answer's payload: inside the envelope in g3, the body itself in g2. */
@@ -91,7 +88,7 @@ describe('Address Verification: request bodies, and what is refused before sendi
 		[{ country: 'AT' }, 'Compliance Reason (reason) is required when the country is AT: Austrian address data may only be queried for a stated purpose'],
 		[{ country: 'AT', additionalFields: { reason: '={{ "curiosity" }}' } }, 'Compliance Reason (reason) must be one of account_recovery, fraud_prevention, onboarding, other, regulatory, got "curiosity"'],
 	])('refuses before sending: %p', async (change, message) => {
-		const result = await verify({ ...ERIKA, ...change }, { input: [{ blank: '' }] });
+		const result = await verify({ ...ERIKA, ...change }, { json: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, message);
 	});
 });

@@ -10,7 +10,7 @@ const REGISTER = 'POST /aml/ongoingMonitoring/registerIndividual';
 const REMOVE = 'POST /aml/ongoingMonitoring/removeSearchProfile';
 
 async function run(parameters: IDataObject, input?: IDataObject[]) {
-	return await runAml(parameters as never, input ? { input: items(...input) } : {});
+	return await runAml(parameters as never, { json: input });
 }
 
 /** The run failed before anything was sent, naming the field's label, name and rule (item 1). */

@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import axios from 'axios';
 
-import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPayments = resourceRun(emulator, 'payments');
@@ -19,11 +19,8 @@ const VALID = {
 	amount: '49.90',
 };
 
-async function initiate(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	return await runPayments({ ...VALID, ...parameters } as never, {
-		...(options.input ? { input: items(...options.input) } : {}),
-		continueOnFail: options.continueOnFail,
-	});
+async function initiate(parameters: IDataObject, options?: RunOptions) {
+	return await runPayments({ ...VALID, ...parameters } as never, options);
 }
 
 async function status(referenceId: string) {
@@ -78,13 +75,13 @@ describe.each(GENERATIONS)('payments by bank against the %s answer shape', (gene
 
 describe('Initiate Payment: every rule is checked before any money moves, and no payment is sent twice', () => {
 	it('one IBAN whose check digits do not match, among good ones: no payment at all', async () => {
-		const result = await initiate({ IBAN: '={{ $json.iban }}' }, { input: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
+		const result = await initiate({ IBAN: '={{ $json.iban }}' }, { json: [{ iban: 'DE89370400440532013000' }, { iban: 'DE89370400440532013001' }, { iban: 'GB29NWBK60161331926819' }] });
 		await expectValidationError(emulator(), result, 1, 'IBAN (IBAN) must be an IBAN whose check digits match the rest (a typing error changes them), got "DE89370400440532013001"');
 	});
 
 	it('Continue On Fail: every payment is sent once, the refused one becomes an error item in its place', async () => {
 		await emulator().configure({ failures: [{ route: INITIATE, status: 200, raw: '{"requestId":"r"}', contentType: 'application/json' }] });
-		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { input: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });
+		const { error, items: out } = await initiate({ referenceId: '={{ $json.order }}' }, { json: [{ order: 'C-1' }, { order: 'C-2' }], continueOnFail: true });
 		expect(error).toBeUndefined();
 		// The first answer has no redirectUrl: the payer could not go on, so it is an error, never a result.
 		expect(out.map((i) => [Boolean(i.json.error), i.pairedItem])).toEqual([

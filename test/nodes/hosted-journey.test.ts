@@ -1,17 +1,14 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { GENERATIONS, SANDBOX_CUSTOMER_ID, expectValidationError, items, playing, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, GENERATIONS, SANDBOX_CUSTOMER_ID, expectValidationError, playing, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runDocument = resourceRun(emulator, 'document');
 const ROUTE = 'POST /sdk/universal/handshake';
 const PATH = '/sdk/universal/handshake';
 
-async function start(parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
-	return await runDocument({ operation: 'startHostedJourney', processName: 'onboarding', ...parameters } as never, {
-		...(options.input ? { input: items(...options.input) } : {}),
-		continueOnFail: options.continueOnFail,
-	});
+async function start(parameters: IDataObject, options?: RunOptions) {
+	return await runDocument({ operation: 'startHostedJourney', processName: 'onboarding', ...parameters } as never, options);
 }
 
 const journeyUrl = (transactionId: string) => `${emulator().baseUrl.replace(/\/api\/services$/, '')}/journey/${transactionId}`;
@@ -108,7 +105,7 @@ describe('Start Hosted Journey: the request', () => {
 		['a name that is only spaces (left out)', { additionalFields: { fullName: '={{ "  " }}', locality: 'Graz' } }, { validationData: { address: { locality: 'Graz' } } }],
 		['passThroughData from an expression (an object)', { additionalFields: { passThroughData: '={{ { customerNumber: $json.customer } }}' } }, { passThroughData: { customerNumber: 'C-1' } }],
 	])('%s', async (_what, parameters, expected) => {
-		succeeded(await start(parameters, { input: [{ customer: 'C-1' }] }));
+		succeeded(await start(parameters, { json: [{ customer: 'C-1' }] }));
 		expect(await emulator().bodies(ROUTE)).toEqual([{ journey: { customerId: SANDBOX_CUSTOMER_ID, processName: 'onboarding' }, ...expected }]);
 	});
 });

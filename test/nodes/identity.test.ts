@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, items, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionTool, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runIdentity = resourceRun(emulator, 'identity');
@@ -17,7 +17,7 @@ const ERIKA = {
 };
 
 async function verify(parameters: IDataObject, input?: IDataObject[]) {
-	return await runIdentity({ operation: 'verify', ...parameters } as never, input ? { input: items(...input) } : {});
+	return await runIdentity({ operation: 'verify', ...parameters } as never, { json: input });
 }
 
 describe.each(['g2', 'g3'])('Identity Verification against the %s answer shape', (generation) => {

@@ -11,7 +11,7 @@ const VALID = VALID_DEPOSIT;
 
 async function deposit(parameters: IDataObject, input?: IDataObject[]) {
 	// These tests read the whole answer: Simplify (on by default) off.
-	return await runPayments({ ...VALID, simple: false, ...parameters } as never, input ? { input: items(...input) } : {});
+	return await runPayments({ ...VALID, simple: false, ...parameters } as never, { json: input });
 }
 
 describe('Payments: Challenge Deposit', () => {

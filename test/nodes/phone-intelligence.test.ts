@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionNode, actionTool, expectValidationError, items, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, actionNode, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');
@@ -13,12 +13,9 @@ const ROUTES = {
 } as const;
 type Operation = keyof typeof ROUTES;
 
-async function lookup(operation: Operation, parameters: IDataObject, options: { input?: IDataObject[]; continueOnFail?: boolean } = {}) {
+async function lookup(operation: Operation, parameters: IDataObject, options?: RunOptions) {
 	// The whole answer (Simplify off): what these tests read; Simplify itself: golden phone-v2-simplify.json.
-	return await runPhone({ operation, simple: false, ...parameters } as never, {
-		...(options.input ? { input: items(...options.input) } : {}),
-		continueOnFail: options.continueOnFail,
-	});
+	return await runPhone({ operation, simple: false, ...parameters } as never, options);
 }
 
 /** A value of the answer in either shape: g3 wraps it in `data`. */
@@ -69,7 +66,7 @@ describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (genera
 	it('Get Phone ID: each add-on result is read, 2806 and 2805 are warnings on a successful item', async () => {
 		const parameters = { addons: ['simSwap', 'portingStatus'] };
 		const { items: out, error, hints } = await lookup('getPhoneId', { phoneNumber: '={{ $json.number }}', ...parameters }, {
-			input: [{ number: '436501234567' }, { number: '436509992806' }, { number: '436509992805' }],
+			json: [{ number: '436501234567' }, { number: '436509992806' }, { number: '436509992805' }],
 		});
 		expect(error).toBeUndefined();
 		expect(out.map((i) => i.json.addonResults)).toEqual(
@@ -179,7 +176,7 @@ describe('Get Phone ID: add-ons', () => {
 	});
 
 	it('refuses an add-on it does not know ("teleport") before sending', async () => {
-		const result = await lookup('getPhoneId', { ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, { input: [{ blank: '' }] });
+		const result = await lookup('getPhoneId', { ...EVERY_ADDON, addons: '={{ ["simSwap", "teleport"] }}' }, { json: [{ blank: '' }] });
 		await expectValidationError(emulator() as never, result, 0, 'Add-Ons (addons) must be a list of add-ons from ageVerify, breachedData,');
 	});
 });

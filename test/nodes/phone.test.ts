@@ -1,13 +1,13 @@
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { GENERATIONS, errorItemIndex, expectValidationError, items, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { GENERATIONS, errorItemIndex, expectValidationError, playing, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');
 const ROUTE = 'POST /phone-service/verification';
 
 async function send(parameters: IDataObject, input?: IDataObject[]) {
-	return await runPhone({ operation: 'sendOtp', ...parameters } as never, input ? { input: items(...input) } : {});
+	return await runPhone({ operation: 'sendOtp', ...parameters } as never, { json: input });
 }
 
 /** Send OTP's answer in each generation: un-enveloped (g2) or in the {status: true, data} envelope (g3). */
