@@ -22,7 +22,7 @@ const { defaultLog, emulatorRequests, freshFetch, e2eVersions } = require('./lib
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
 const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
-const { toolDescription } = require('./lib/tool-description');
+const { toolDescription } = require('./lib/package-nodes');
 
 const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('compliance-agent.json');

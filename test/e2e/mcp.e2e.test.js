@@ -16,7 +16,7 @@ const { createInstance } = require('./lib/instance');
 const { defaultLog, emulatorRequests, e2eVersions } = require('./lib/util');
 const { EXAMPLE_CREDENTIALS, readExample, sandboxCredential } = require('./lib/workflows');
 const { parse } = require('./lib/compliance-model');
-const { toolDescription } = require('./lib/tool-description');
+const { toolDescription } = require('./lib/package-nodes');
 
 const VERSIONS = e2eVersions();
 const EXAMPLE = readExample('mcp-reads-server.json');

@@ -52,4 +52,17 @@ function exampleParameters(description, resource, operation) {
 	return values;
 }
 
-module.exports = { nodeDescriptions, declaredOperations, exampleParameters };
+/**
+ * The description n8n gives a model (AI Agent, MCP client) for the operation `operation` of resource
+ * `resource` ('aml', 'checkIndividual'), as the node's Tool Description field defaults to it.
+ */
+function toolDescription(resource, operation) {
+	const dist = path.join(REPO_ROOT, 'dist', 'nodes');
+	const { toolDescriptionOf } = require(path.join(dist, 'shared', 'operation', 'tool-output.js'));
+	const { [`${resource}Resource`]: definition } = require(path.join(dist, 'VerificationServices', resource, 'operations', 'index.js'));
+	const op = definition.operations.find((o) => o.value === operation);
+	if (!op) throw new Error(`no operation ${resource}/${operation} in dist/`);
+	return toolDescriptionOf(op);
+}
+
+module.exports = { nodeDescriptions, declaredOperations, exampleParameters, toolDescription };
