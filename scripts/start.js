@@ -89,8 +89,7 @@ async function main() {
 	running.server = server;
 	await server.ensureLoggedIn();
 	// The data tables the examples write to, as a user creates them once in the editor, with a few sample rows.
-	const { ensureDataTables } = require('../test/e2e/lib/data-tables');
-	const { SAMPLE_ROWS } = require('../test/e2e/lib/sample-rows');
+	const { ensureDataTables, SAMPLE_ROWS } = require('../test/e2e/lib/data-tables');
 	for (const workflow of workflows) await ensureDataTables(server, workflow, { sampleRows: SAMPLE_ROWS });
 	const { OWNER } = require('../test/e2e/lib/rest');
 

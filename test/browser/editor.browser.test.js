@@ -22,9 +22,8 @@ const { startModelServer } = require('../e2e/lib/model-server');
 const { complianceModel } = require('../e2e/lib/compliance-model');
 const { reviewModel } = require('../e2e/lib/review-model');
 const { startSmtpSink } = require('../e2e/lib/smtp-sink');
-const { ensureDataTables } = require('../e2e/lib/data-tables');
+const { ensureDataTables, SAMPLE_ROWS } = require('../e2e/lib/data-tables');
 const { sandboxCredentials } = require('../e2e/lib/example-server');
-const { SAMPLE_ROWS } = require('../e2e/lib/sample-rows');
 const { deliverSignedResult } = require('./lib/signed-results');
 const { nodePanelEntries, nodeActions, showActionGroup } = require('./lib/node-panel');
 
