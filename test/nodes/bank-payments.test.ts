@@ -116,7 +116,7 @@ describe('Get Payment Status: the outcome', () => {
 	it('an unknown referenceId says what to pass', async () => {
 		const { error } = await status('order-0000');
 		expect(error!.message).toBe('Get Payment Status failed with HTTP 404: Payment not found');
-		expect((error as NodeApiError).description).toContain('No payment with referenceId "order-0000": pass the referenceId you gave Initiate Payment');
+		expect((error as NodeApiError).description).toContain('No payment with referenceId "order-0000": pass the referenceId you gave Initiate Payment, with the same credential and environment.');
 	});
 
 	it("reads the incoming item's referenceId by default (Initiate Payment's output, a payment result)", async () => {

@@ -1,5 +1,4 @@
 import { checkOtp } from '../../nodes/VerificationServices/phone/operations/checkOtp';
-import { getPaymentStatus } from '../../nodes/VerificationServices/payments/operations/getPaymentStatus';
 import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
 import { fieldLabel } from '../../nodes/shared/fields/field-labels';
 import { text } from '../../nodes/shared/fields/rules';
@@ -47,8 +46,6 @@ const textField = (name: string, secret = false) => ({ property: { displayName: 
 
 describe('itemHints: the operation hints with the item values filled in', () => {
 	it.each<[string, OperationDefinition, FieldValues, ErrorHints | undefined]>([
-		['Check OTP names the referenceId, never the code', checkOtp, { referenceId: 'ref-1', securityFactor: '482913' }, { notFound: expect.stringMatching(/^No OTP request with referenceId "ref-1": pass the referenceId that Send OTP returned/) }],
-		['Get Payment Status names the referenceId', getPaymentStatus, { referenceId: 'order-4711' }, { notFound: 'No payment with referenceId "order-4711": pass the referenceId you gave Initiate Payment, with the same credential and environment.' }],
 		['an operation without hints', sendOtp, { phoneNumber: '436501234567' }, undefined],
 		['a secret field stays a placeholder', withHints({ 400: 'code {code} for {id}' }, [textField('id'), textField('code', true)]), { id: 'a', code: '123456' }, { 400: 'code {code} for a' }],
 		['a value the item does not have stays a placeholder', withHints({ 404: 'no {id}', notFound: 'none' }, [textField('id')]), {}, { 404: 'no {id}', notFound: 'none' }],
