@@ -23,9 +23,7 @@ const RESPONSE_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
  * a table that breaks one of these would send a field under a wrong name, leave a path placeholder
  * unfilled, or show the editor a parameter the request never reads.
  */
-const operations = OPERATIONS;
-
-describe.each(operations)('operation table %s', (_name, op) => {
+describe.each(OPERATIONS)('operation table %s', (_name, op) => {
 	const valueFields = op.fields.filter((f) => f.rule !== undefined);
 
 	it('names each parameter once, and no field takes the name of an Options entry', () => {
@@ -58,7 +56,7 @@ describe.each(operations)('operation table %s', (_name, op) => {
 	});
 });
 
-describe.each(operations)('operation table %s: the data contract, without HTTP', (_name, op) => {
+describe.each(OPERATIONS)('operation table %s: the data contract, without HTTP', (_name, op) => {
 	const valueFields = op.fields.filter((f): f is ValueField => f.rule !== undefined);
 	const optionDefaults = Object.fromEntries([...(op.options ?? []), ...requestSettings].map((f) => [f.property.name, f.property.default]));
 
@@ -133,7 +131,7 @@ describe('the action node built from the resource tables', () => {
 	it('names every resource and every (resource, operation) pair once', () => {
 		const values = resources.map((r) => r.value);
 		expect(values.filter((value, i) => values.indexOf(value) !== i)).toEqual([]);
-		const ids = operations.map(([id]) => id);
+		const ids = OPERATIONS.map(([id]) => id);
 		expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
 	});
 
@@ -150,7 +148,7 @@ describe('the action node built from the resource tables', () => {
 
 	// Each table names a parameter once (above); no resource or shared property may take its name either.
 	it('shows one property of a name for a resource and operation', () => {
-		const clashes = operations.flatMap(([id]) => {
+		const clashes = OPERATIONS.flatMap(([id]) => {
 			const [resource, operation] = id.split('.');
 			const shown = properties.filter(
 				(p) => (!show(p).resource || show(p).resource!.includes(resource)) && (!show(p).operation || show(p).operation!.includes(operation)),
