@@ -362,7 +362,6 @@ const COMPANY_PROFILES = Object.freeze(
 );
 
 module.exports = {
-	COMPANIES,
 	COMPANY_BY_ID,
 	COMPANY_PROFILES,
 	COUNTRIES,
