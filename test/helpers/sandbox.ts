@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, never published: n8n's rules for node runtime code do not apply */
+import { createHash } from 'crypto';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
@@ -305,3 +306,16 @@ export async function runWithRewrittenAnswers(
 		await proxy.close();
 	}
 }
+
+/** RFC 8785 canonical JSON of plain JSON values, written apart from the node's, so tests can check its hashes. */
+export const canonical = (value: unknown): string =>
+	Array.isArray(value)
+		? `[${value.map(canonical).join(',')}]`
+		: value !== null && typeof value === 'object'
+			? `{${Object.keys(value)
+					.sort()
+					.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+					.join(',')}}`
+			: JSON.stringify(value);
+
+export const canonicalSha256 = (value: unknown): string => createHash('sha256').update(canonical(value)).digest('hex');

@@ -1,7 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { GENERATIONS, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
-import { canonicalSha256 } from '../helpers/canonical';
+import { GENERATIONS, canonicalSha256, expectValidationError, items, playing, propertyOf, resourceRun, succeeded, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runAml = resourceRun(emulator, 'aml');

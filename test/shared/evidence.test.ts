@@ -2,8 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { answerOf } from '../../nodes/shared/operation/evidence';
 import { PACKAGE_VERSION } from '../../nodes/shared/operation/package-version';
-import { SANDBOX_CUSTOMER_ID, actionNode, actionTool, useSandbox } from '../helpers/sandbox';
-import { canonicalSha256 } from '../helpers/canonical';
+import { SANDBOX_CUSTOMER_ID, actionNode, actionTool, canonicalSha256, useSandbox } from '../helpers/sandbox';
 
 // Evidence beside every answer (CONVENTIONS "Evidence and review"): the sandbox harness checks each
 // answer's response hash and that no credential value is in it; here, the rest against what the
