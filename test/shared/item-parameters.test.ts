@@ -87,7 +87,7 @@ describe('ItemParameters inside n8n: the requests are those n8n evaluation gives
 		['={{ $json.age }}', ['42', '7']],
 	])('%s reaches the API as n8n evaluates it', async (name, expected) => {
 		succeeded(await runAml({ operation: 'checkIndividual', name } as never, { input }));
-		const sent = (await emulator().requests(AML)).map((r) => (r.body as IDataObject).name);
+		const sent = (await emulator().bodies(AML)).map((b) => b.name);
 		expect(sent.sort()).toEqual([...expected].sort());
 	});
 

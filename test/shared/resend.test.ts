@@ -26,7 +26,7 @@ describe('what goes out again: Retry On Fail never sends a money or message requ
 		const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 		const run = await runPayments({ ...VALID_DEPOSIT, description: '={{ $json.ref }}', options: { maxRetries: 0 } } as never, { input, retry });
 		expect(run.error).toBeUndefined();
-		const sent = (await emulator().requests('POST /payments/challenge-deposit')).map((r) => (r.body as IDataObject).description);
+		const sent = (await emulator().bodies('POST /payments/challenge-deposit')).map((b) => b.description);
 		expect(sent.sort()).toEqual(['p-1', 'p-2', 'p-3']);
 		expect(run.items.map((i) => i.json.description)).toEqual(['p-1', 'p-2', 'p-3']);
 	});
