@@ -136,24 +136,8 @@ describe('KYB: Search Companies', () => {
 /** The linkTokens Get Company Details names for Acme Holdings with the transparency and documents packages, in the answer's order. */
 const ACME_LINK_TOKENS = [
 	{ linkToken: 'lt-DE-HRB-123456-ubo-1', package: 'transparency', name: 'Erika Musterfrau', type: 'BENEFICIAL_OWNER' },
-	{
-		linkToken: 'lt-DE-HRB-123456-register-extract',
-		package: 'documents',
-		documentId: 'DE-HRB-123456-DOC-1',
-		name: 'Register extract',
-		type: 'REGISTER_EXTRACT',
-		format: 'application/pdf',
-		date: '2024-01-15',
-	},
-	{
-		linkToken: 'lt-DE-HRB-123456-articles',
-		package: 'documents',
-		documentId: 'DE-HRB-123456-DOC-2',
-		name: 'Articles of association',
-		type: 'ARTICLES_OF_ASSOCIATION',
-		format: 'application/pdf',
-		date: '2009-04-01',
-	},
+	{ linkToken: 'lt-DE-HRB-123456-register-extract', package: 'documents', documentId: 'DE-HRB-123456-DOC-1', name: 'Register extract', type: 'REGISTER_EXTRACT', format: 'application/pdf', date: '2024-01-15' },
+	{ linkToken: 'lt-DE-HRB-123456-articles', package: 'documents', documentId: 'DE-HRB-123456-DOC-2', name: 'Articles of association', type: 'ARTICLES_OF_ASSOCIATION', format: 'application/pdf', date: '2009-04-01' },
 ];
 
 describe.each(GENERATIONS)('KYB: Get Company Details against %s', (generation) => {
