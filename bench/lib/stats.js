@@ -10,7 +10,12 @@ function median(values) {
 	return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
-const max = (values) => (finite(values).length ? Math.max(...finite(values)) : null);
-const min = (values) => (finite(values).length ? Math.min(...finite(values)) : null);
+/** The largest (`pick` Math.max) or smallest of the finite values; null when there is none. */
+const extreme = (pick) => (values) => {
+	const v = finite(values);
+	return v.length ? pick(...v) : null;
+};
+const max = extreme(Math.max);
+const min = extreme(Math.min);
 
 module.exports = { median, max, min };
