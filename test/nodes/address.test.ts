@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { type RunOptions, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox, GENERATIONS, playing } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runAddress = resourceRun(emulator, 'address');
@@ -17,8 +17,8 @@ async function verify(parameters: IDataObject, options?: RunOptions) {
 /** The answer's payload: inside the envelope in g3, the body itself in g2. */
 const payload = (json: IDataObject, generation: string) => (generation === 'g3' ? (json.data as IDataObject) : json);
 
-describe.each(['g2', 'g3'])('Address Verification against the %s answer shape', (generation) => {
-	beforeEach(async () => await emulator().configure({ generation }));
+describe.each(GENERATIONS)('Address Verification against the %s answer shape', (generation) => {
+	playing(emulator, generation);
 
 	it('sends country, address and identity only, and outputs the whole answer with addressVerification', async () => {
 		const out = succeeded(await verify(ERIKA));

@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { actionTool, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionTool, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox, GENERATIONS, playing } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runIdentity = resourceRun(emulator, 'identity');
@@ -20,8 +20,8 @@ async function verify(parameters: IDataObject, input?: IDataObject[]) {
 	return await runIdentity({ operation: 'verify', ...parameters } as never, { json: input });
 }
 
-describe.each(['g2', 'g3'])('Identity Verification against the %s answer shape', (generation) => {
-	beforeEach(async () => await emulator().configure({ generation }));
+describe.each(GENERATIONS)('Identity Verification against the %s answer shape', (generation) => {
+	playing(emulator, generation);
 
 	it('sends the required fields only, and outputs the whole answer with identityVerification', async () => {
 		const out = succeeded(await verify(ERIKA));

@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { type RunOptions, actionNode, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox } from '../helpers/sandbox';
+import { type RunOptions, actionNode, actionTool, expectValidationError, propertyOf, resourceRun, runWithRewrittenAnswers, succeeded, useSandbox, GENERATIONS, playing } from '../helpers/sandbox';
 
 const emulator = useSandbox();
 const runPhone = resourceRun(emulator, 'phone');
@@ -25,8 +25,8 @@ const answered = (json: IDataObject, name: string) => ((json.data as IDataObject
 const throughProxy = async (operation: Operation, parameters: IDataObject, rewrite: (body: IDataObject) => unknown, continueOnFail = false) =>
 	await runWithRewrittenAnswers(emulator(), 'phone', ROUTES[operation].slice('POST '.length), rewrite, { operation, simple: false, ...parameters }, { continueOnFail });
 
-describe.each(['g2', 'g3'])('phone lookups against the %s answer shape', (generation) => {
-	beforeEach(async () => await emulator().configure({ generation }));
+describe.each(GENERATIONS)('phone lookups against the %s answer shape', (generation) => {
+	playing(emulator, generation);
 	const lookupOf = (json: IDataObject) => ({ status: 'completed', statusCode: 300, statusDescription: 'Transaction successfully completed', referenceId: answered(json, 'referenceId') });
 
 	it('Get Phone Status: + and the digits are sent; lookup and lineStatus beside the whole answer', async () => {

@@ -7,7 +7,7 @@ import { phoneResource } from '../../nodes/VerificationServices/phone/operations
 import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
 import { challengeDeposit } from '../../nodes/VerificationServices/payments/operations/challengeDeposit';
 import { toolDescriptionOf, toolOutput } from '../../nodes/shared/operation/tool-output';
-import { actionNode, actionTool, succeeded, useSandbox } from '../helpers/sandbox';
+import { actionNode, actionTool, succeeded, useSandbox, GENERATIONS, playing } from '../helpers/sandbox';
 
 const sandbox = useSandbox();
 
@@ -16,8 +16,8 @@ async function run(node: INodeType, resource: string, parameters: INodeParameter
 	return await sandbox().run(node, { resource, ...parameters }, { onError });
 }
 
-describe.each(['g2', 'g3'])('KYB against %s as an AI tool', (generation) => {
-	beforeEach(async () => await sandbox().configure({ generation }));
+describe.each(GENERATIONS)('KYB against %s as an AI tool', (generation) => {
+	playing(sandbox, generation);
 
 	it('summarises a company record: who it is, who runs and owns it, the document tokens', async () => {
 		const found = await run(actionNode, 'kyb', { operation: 'search', name: 'Acme', country: 'DE' });
