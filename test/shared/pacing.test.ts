@@ -33,7 +33,7 @@ async function sendTimes(pacer: Pacer, clock: FakeClock, count: number, maxReque
 const DELIVERED: Pace = { delivered: true };
 
 /** The end of a request that taught the pacer nothing (its admission is not read). */
-const release = (pacer: Pacer) => pacer.settle({ atMs: 0, delivered: 0 }, {});
+const release = (pacer: Pacer, admission: Admission = { atMs: 0, delivered: 0 }) => pacer.settle(admission, {});
 
 /** An admission of a request sent 50 ms ago, for reporting its answer. */
 const sentBefore = (clock: FakeClock): Admission => ({ atMs: clock.now() - 50, delivered: 0 });
@@ -217,22 +217,40 @@ describe('Pacer', () => {
 		expect(times[0] - start).toBe(60_000);
 	});
 
-	/** The pace after `ms` more of sending (the request admitted is answered at once, teaching nothing). */
+	/** The pace after `ms` more of sending at it (each request answered at once, teaching nothing). */
 	const rateAfter = async (ms: number) => {
-		clock.advance(ms);
-		await pacer.admit();
-		release(pacer);
+		const end = clock.now() + ms;
+		while (clock.now() < end) release(pacer, await pacer.admit());
 		return pacer.rate;
 	};
 
-	it('climbs back along the cubic curve while it has requests to send, past the pace that drew the 429', async () => {
+	it('climbs back along the cubic curve while it sends at its pace, past the pace that drew the 429', async () => {
 		learn(20);
 		expect(pacer.rate).toBeCloseTo(19.4, 5);
-		await pacer.admit(); // after the 1 s pause; kept in flight: the pacer stays busy
+		await pacer.admit(); // after the 1 s pause
 		// No hold after a first burst (it says little of this process's share): 19.4 + 0.1 t^3 at once.
-		expect(await rateAfter(1_000)).toBeCloseTo(19.5, 5);
-		expect(await rateAfter(1_000)).toBeCloseTo(20.2, 5);
+		const climbFrom = clock.now();
+		const curve = () => 19.4 + 0.1 * ((clock.now() - climbFrom) / 1000) ** 3;
+		expect(await rateAfter(1_000)).toBeCloseTo(curve(), 5);
+		expect(await rateAfter(1_000)).toBeCloseTo(curve(), 5);
+		expect(curve()).toBeGreaterThan(20.2);
 		expect(await rateAfter(8_000)).toBeGreaterThan(60);
+	});
+
+	it('climbs only while its pace is used: an event loop stalled for 10 s does not come back sending 100 requests/s faster', async () => {
+		let stallMs = 0;
+		const stalling = new FakeClock();
+		const stalled = new Pacer({ now: () => stalling.now(), sleep: (ms) => stalling.sleep(ms).then(() => stalling.advance(stallMs)) });
+		for (let i = 0; i < 20; i++) stalled.settle(sentBefore(stalling), DELIVERED);
+		stalled.settle(sentBefore(stalling), { rateLimitedMs: 1000 });
+		await sendTimes(stalled, stalling, 40);
+		const climbed = stalled.rate;
+		stallMs = 10_000;
+		await sendTimes(stalled, stalling, 1);
+		stallMs = 0;
+		await sendTimes(stalled, stalling, 1);
+		// The curve 10 s further on would be about 170 requests/s.
+		expect(stalled.rate).toBeLessThan(climbed * 1.1);
 	});
 
 	it('holds below the share it found before it climbs again, longer each time it finds the same share; a 429 during the hold only steps the pace down', async () => {

@@ -85,7 +85,7 @@ export interface Admission {
  *   processes that share the quota (queue-mode workers) converge to fair shares, one takes the
  *   capacity back soon after the others stop, and 429s stay a small share of the calls. A 429 during
  *   the hold (another process climbing) only steps the pace down. The hold and the curve stand still
- *   while the pacer is idle; a pacer idle for a minute forgets the pace.
+ *   while the pace goes unused (see probe); a pacer idle for a minute forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -256,6 +256,8 @@ export class Pacer {
 		this.adaptiveIntervalMs = 1000 / this.plateauRate;
 		this.climbFromMs =
 			resumeMs + Math.min(this.holdMs, (MAX_HOLD_REQUESTS * 1000) / this.plateauRate);
+		// A slot left unused before this 429 must not stretch the hold that starts with it (probe).
+		this.nextSlotMs = Math.max(this.nextSlotMs, now);
 	}
 
 	/**
@@ -313,18 +315,26 @@ export class Pacer {
 		for (const wake of waiters) wake();
 	}
 
-	/** After the hold, the pace climbs along the recovery curve (CUBIC_GROWTH). */
+	/**
+	 * After the hold, the pace climbs along the recovery curve (CUBIC_GROWTH). The hold and the curve
+	 * count only time the pace was used: a slot that no request took (nothing to send, a page starting,
+	 * the window full, an event loop stalled) proves nothing about the quota, and a curve that climbed
+	 * meanwhile would send far past it once requests come again, a burst of 429s for every process on
+	 * the account. Time paused after a 429 counts: the hold starts after it.
+	 */
 	private probe(now: number): void {
 		if (this.adaptiveIntervalMs === 0) return;
+		if (now - this.nextSlotMs > this.adaptiveIntervalMs / 2) {
+			this.climbFromMs += Math.max(0, now - Math.max(this.nextSlotMs, this.pausedUntilMs));
+			this.nextSlotMs = now;
+		}
 		const periods = Math.max(0, now - this.climbFromMs) / this.periodMs;
 		this.adaptiveIntervalMs = 1000 / (this.plateauRate + CUBIC_GROWTH * periods ** 3);
 	}
 
 	/**
 	 * Back to work after an idle spell. A minute or more forgets the quota: the next burst learns it
-	 * again. A shorter one does not move the recovery curve, which counts only time with requests to
-	 * send: a worker between two pages, or between two webhook executions, learnt nothing meanwhile,
-	 * and starting it far above the pace that drew the last 429 would only draw the next burst of 429s.
+	 * again. A shorter one leaves the hold and the curve where they were (probe counts no unused time).
 	 */
 	private resumeAfterIdle(now: number): void {
 		const idleSinceMs = this.idleSinceMs;
@@ -335,10 +345,7 @@ export class Pacer {
 			this.adaptiveIntervalMs = 0;
 			this.holdMs = 0;
 			this.window.reset();
-			return;
 		}
-		// Only the idle time after requests went out again (a pause after a 429 starts the hold later).
-		this.climbFromMs += Math.max(0, now - Math.max(idleSinceMs, this.pausedUntilMs));
 	}
 
 	private noteIdle(): void {
