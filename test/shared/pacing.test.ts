@@ -180,6 +180,21 @@ describe('Pacer', () => {
 		expect(clock.now() - next).toBeCloseTo(1000 / 9.7, 5);
 	});
 
+	it('learns the first pace from up to two seconds of answers: answers that a busy n8n handled late and together do not make it faster than the quota', () => {
+		// The API accepted 100 a second; n8n handled 80 answers in the first second and the other 20 with the next 100.
+		const answerOver = (count: number, ms: number) => {
+			for (let i = 0; i < count; i++) {
+				pacer.settle(sentBefore(clock), DELIVERED);
+				clock.advance(ms / count);
+			}
+		};
+		answerOver(80, 1000);
+		answerOver(120, 1000);
+		pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		// Counted over the last second alone: 0.97 x 120 = 116.4 requests/s.
+		expect(pacer.rate).toBeCloseTo(97, 0);
+	});
+
 	it('treats the 429s of one burst as one signal', async () => {
 		for (let i = 0; i < 20; i++) pacer.settle(sentBefore(clock), DELIVERED);
 		for (let i = 0; i < 5; i++) pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });

@@ -61,6 +61,12 @@ const BURST_MS = 1_000;
  */
 const RATE_SAMPLE_ANSWERS = 20;
 const RATE_SAMPLE_MS = 5_000;
+/**
+ * The first 429 is counted against the answers of up to this long: n8n starting its executions
+ * handles answers late and in bunches, so the last second can hold more answers than the API accepted
+ * in any second (a quota of 100 requests/s showed 120, and a pace of 116 drew the next burst of 429s).
+ */
+const FIRST_BURST_SAMPLE_MS = 2_000;
 
 /** One admitted request, as admit() hands it out: what settle() needs. */
 export interface Admission {
@@ -229,7 +235,7 @@ export class Pacer {
 		// known it is what holds requests back, and the refused ones wait in the run's window.
 		if (pause) this.window.overloaded(now - admission.atMs, now);
 		this.forgetSuccessesBefore(now - RATE_SAMPLE_MS);
-		const accepted = this.acceptedRate(now);
+		const accepted = unknownPace ? this.firstBurstRate(now) : this.acceptedRate(now);
 		// Nothing accepted (another process holds the quota): half the pace, or 10 requests/s at first.
 		const guess = unknownPace ? FIRST_GUESS_RATE : this.rate / 2;
 		// Requests go out again after the pause, if any.
@@ -273,6 +279,19 @@ export class Pacer {
 			return times.length - first;
 		}
 		return ((times.length - from) * 1000) / (now - times[from]);
+	}
+
+	/**
+	 * Answers per second before the first 429: the lower of the last second's count and the count
+	 * since the first answer of the last FIRST_BURST_SAMPLE_MS (at least a second).
+	 */
+	private firstBurstRate(now: number): number {
+		const times = this.recentSuccesses;
+		let first = this.successesHead;
+		while (first < times.length && times[first] < now - FIRST_BURST_SAMPLE_MS) first++;
+		if (first === times.length) return 0;
+		const spanMs = Math.max(BURST_MS, now - times[first]);
+		return Math.min(this.acceptedRate(now), ((times.length - first) * 1000) / spanMs);
 	}
 
 	private forgetSuccessesBefore(oldestMs: number): void {
