@@ -248,7 +248,6 @@ describe('Pacer', () => {
 		const curve = () => 19.4 + 0.1 * ((clock.now() - climbFrom) / 1000) ** 3;
 		expect(await rateAfter(1_000)).toBeCloseTo(curve(), 5);
 		expect(await rateAfter(1_000)).toBeCloseTo(curve(), 5);
-		expect(curve()).toBeGreaterThan(20.2);
 		expect(await rateAfter(8_000)).toBeGreaterThan(60);
 	});
 
@@ -264,13 +263,12 @@ describe('Pacer', () => {
 		await sendTimes(stalled, stalling, 1);
 		stallMs = 0;
 		await sendTimes(stalled, stalling, 1);
-		// The curve 10 s further on would be about 170 requests/s.
+		// Counting the stall as climbing, the pace came back at 194 requests/s.
 		expect(stalled.rate).toBeLessThan(climbed * 1.1);
 	});
 
 	it('holds below the share it found before it climbs again, longer each time it finds the same share; a 429 during the hold only steps the pace down', async () => {
-		// learn() ends requests it never admitted, which leaves nothing in flight: a request admitted
-		// right after keeps the pacer busy, so the hold is not stretched as idle time.
+		// A 429, then a request admitted at once, as a worker with requests waiting would.
 		const learnBusy = async () => {
 			learn(20);
 			await pacer.admit();
