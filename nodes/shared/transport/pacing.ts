@@ -172,17 +172,16 @@ export class Pacer {
 	/**
 	 * When the request after one admitted `now` may go. A learnt pace is kept on average: a timer fires
 	 * a millisecond or more after its time (the event loop counts whole milliseconds and has other work),
-	 * and counting each interval from then would send 10 % below a pace of 100 requests/s. Lateness of up
-	 * to half an interval is made up; a longer wait (a stall, or no request to send) is not, so it never
-	 * turns into a burst. Max Requests per Second keeps its exact spacing, from the request before: it
+	 * and counting each interval from then would send 10 % below a pace of 100 requests/s. So the next
+	 * slot follows the last one; probe() has already moved a slot left unused for more than half an
+	 * interval (a stall, or no request to send) to now, so that lateness is not made up and never turns
+	 * into a burst. Max Requests per Second keeps its exact spacing, from the request before: it
 	 * promises no 429 at a quota of exactly that rate.
 	 */
 	private slotAfter(now: number, fixedIntervalMs: number): number {
 		const intervalMs = this.adaptiveIntervalMs;
 		if (intervalMs <= fixedIntervalMs) return now + fixedIntervalMs;
-		const lateMs = now - this.nextSlotMs;
-		const onPace = (lateMs <= intervalMs / 2 ? this.nextSlotMs : now) + intervalMs;
-		return Math.max(onPace, now + fixedIntervalMs);
+		return Math.max(this.nextSlotMs + intervalMs, now + fixedIntervalMs);
 	}
 
 	/**
