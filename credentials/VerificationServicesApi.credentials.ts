@@ -15,7 +15,8 @@ import {
 	SANDBOX_BASE_URL,
 } from '../nodes/shared/transport/credential-values';
 import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/transport/request-settings';
-import { exchangeToken, rejectedKeyMessage } from '../nodes/shared/transport/token-exchange';
+import { heldToken, tokenFor } from '../nodes/shared/transport/token-cache';
+import { rejectedKeyMessage } from '../nodes/shared/transport/token-exchange';
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
@@ -27,9 +28,13 @@ function redirectMessage(status: number): string {
 /**
  * The credential of every node of the package. The nodes take their tokens from their own request
  * path (after the pacer admitted each request); the hooks below serve n8n's own requests with this
- * credential, such as the HTTP Request node's "Predefined Credential Type": n8n calls
- * preAuthentication when no token is stored or the API answered 401, stores the token with the
- * credential, and authenticate sends it.
+ * credential, such as the HTTP Request node's "Predefined Credential Type".
+ *
+ * n8n resolves a credential's expressions with each item, but keeps one stored token per credential,
+ * whatever account the item resolves to. So no token is ever stored: preAuthentication takes the
+ * item's account's token from the process-wide cache the nodes use (one exchange per account per
+ * token lifetime) and authenticate sends only the token that cache holds for the item's account.
+ * (n8n 1.x would also store the item's resolved key in place of the credential's expressions.)
  */
 export class VerificationServicesApi implements ICredentialType {
 	name = 'verificationServicesApi';
@@ -101,34 +106,46 @@ export class VerificationServicesApi implements ICredentialType {
 		},
 	];
 
-	/** Exchanges the key for a token; n8n calls it when the stored token is empty or was refused. */
+	/**
+	 * n8n calls it when no token is stored (always: none is) or after the API refused one. The item's
+	 * account's token is put on the object n8n then gives authenticate, and nothing is returned for n8n
+	 * to store. A token already on that object is one a request just failed with: it is renewed.
+	 */
 	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
-		const { token } = await exchangeToken(this.helpers.httpRequest, readCredentials(data));
-		return { accessToken: token };
+		const rejected =
+			typeof data.accessToken === 'string' && data.accessToken ? data.accessToken : undefined;
+		data.accessToken = await tokenFor(this.helpers.httpRequest, readCredentials(data), {
+			rejected,
+			timeoutMs: DEFAULT_REQUEST_SETTINGS.timeoutSeconds * 1000,
+			maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries,
+		});
+		return {};
 	}
 
 	/**
 	 * Adds the token to n8n's own requests (the credential test, the HTTP Request node), after the
-	 * same base URL check as the nodes' (n8n skips preAuthentication while a token is stored), and only
-	 * for a request to the base URL's origin: the token goes nowhere else.
+	 * same base URL check as the nodes', only for a request to the base URL's origin (the token goes
+	 * nowhere else), and only the token the cache holds for this item's account. The token exchange
+	 * itself (the credential test's POST /auth) carries the key and no token.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const { baseUrl, accessToken } = readCredentials(credentials);
-		const target = requestOptions.url ?? (requestOptions as { uri?: string }).uri;
-		if (target) {
-			const origin = originOf(target, requestOptions.baseURL);
-			if (origin !== new URL(baseUrl).origin) {
-				throw new BaseUrlError(
-					`This credential sends its token only to its base URL's origin (${new URL(baseUrl).origin}), not to ${origin ?? 'an unreadable URL'}: use the credential's base URL in the request`,
-				);
-			}
+		const account = readCredentials(credentials);
+		const base = new URL(account.baseUrl);
+		const target = targetOf(requestOptions);
+		if (target !== undefined && target?.origin !== base.origin) {
+			throw new BaseUrlError(
+				`This credential sends its token only to its base URL's origin (${base.origin}), not to ${target?.origin ?? 'an unreadable URL'}: use the credential's base URL in the request`,
+			);
 		}
+		if (target?.pathname === `${base.pathname.replace(/\/+$/, '')}/auth`) return requestOptions;
+		const token = heldToken(account);
+		if (token === undefined) throw new Error(NO_TOKEN_MESSAGE);
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${accessToken}` },
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
 		};
 	}
 
@@ -166,12 +183,22 @@ export class VerificationServicesApi implements ICredentialType {
 	};
 }
 
-/** The origin a request goes to (its URL, resolved against baseURL when relative); undefined when unreadable. */
-function originOf(url: string, baseURL: string | undefined): string | undefined {
+/** What authenticate says when n8n sent no item's account through preAuthentication first. */
+const NO_TOKEN_MESSAGE =
+	"This n8n process holds no token for this item's account yet, so the request was not sent (n8n asked for none before it): run it again, or use the IDCanopy Umbrella node, which exchanges the key of each item's account itself";
+
+/**
+ * The URL a request goes to (resolved against baseURL when relative); undefined when it names none,
+ * null when it cannot be read.
+ */
+function targetOf(requestOptions: IHttpRequestOptions): URL | null | undefined {
+	const url = requestOptions.url ?? (requestOptions as { uri?: string }).uri;
+	if (!url) return undefined;
 	try {
+		const { baseURL } = requestOptions;
 		const base = baseURL ? `${baseURL.trim().replace(/\/+$/, '')}/` : undefined;
-		return new URL(url.replace(/^\//, ''), base).origin;
+		return new URL(url.replace(/^\//, ''), base);
 	} catch {
-		return undefined;
+		return null;
 	}
 }

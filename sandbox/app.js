@@ -51,9 +51,20 @@ function createApp({ config } = {}) {
 	let origin = 'http://127.0.0.1';
 	let seq = 0;
 
-	async function runApi(req, match, rawText, query) {
+	function tokenAccount(req) {
+		try {
+			return requireToken(tokens, req).account ?? null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** `seen.account`: the account whose token the request carried (or /auth issued one to). */
+	async function runApi(req, match, rawText, query, seen) {
 		if (!match) throw new ApiError(404, 'Not found');
 		const { route } = match;
+		// Recorded whatever the answer (a 429, an injected failure): the account whose valid token it carried.
+		if (route.auth !== false) seen.account = tokenAccount(req);
 		if (route.rateLimited !== false) checkRateLimit(state);
 		const failure = takeFailure(state, match.key, req, rawText);
 		if (failure) {
@@ -63,7 +74,7 @@ function createApp({ config } = {}) {
 		if (route.auth !== false) requireToken(tokens, req);
 		let body = {};
 		if (!route.formBody && req.method !== 'GET' && req.method !== 'HEAD') body = parseJsonObject(rawText);
-		return route.handler({ req, body, params: match.params, query, state, tokens, origin, routeKey: match.key });
+		return route.handler({ req, body, params: match.params, query, state, tokens, origin, routeKey: match.key, seen });
 	}
 
 	async function handleApi(req, res, url) {
@@ -85,10 +96,11 @@ function createApp({ config } = {}) {
 
 		let rawText = '';
 		let answer;
+		const seen = { account: null };
 		try {
 			rawText = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
 			await applyLatency(state);
-			answer = await runApi(req, match, rawText, query);
+			answer = await runApi(req, match, rawText, query, seen);
 		} catch (err) {
 			answer = toAnswer(err);
 		}
@@ -105,6 +117,7 @@ function createApp({ config } = {}) {
 			body: loggableBody(rawText),
 			receivedAt,
 			status,
+			account: seen.account,
 		}, epoch);
 		if (answer.drop) {
 			req.socket.destroy();

@@ -15,12 +15,13 @@ function createTokenService() {
 	const secret = crypto.randomBytes(32);
 	const hmac = (data) => crypto.createHmac('sha256', secret).update(data).digest();
 
-	/** Issues a token valid for `lifetimeSeconds` (may be fractional). */
-	function issue(customerId, lifetimeSeconds, nowMs = Date.now()) {
+	/** Issues a token of the named account valid for `lifetimeSeconds` (may be fractional). */
+	function issue(customerId, lifetimeSeconds, nowMs = Date.now(), account = 'sandbox') {
 		const expMs = nowMs + Math.round(lifetimeSeconds * 1000);
 		const claims = {
 			sub: customerId,
 			customerId,
+			account,
 			iat: Math.floor(nowMs / 1000),
 			exp: Math.floor(expMs / 1000),
 			expMs,
@@ -68,16 +69,24 @@ function requireToken(tokens, req) {
 	return result.claims;
 }
 
-/** POST /auth: credentials in the Api-Key and Customer-Id headers, empty form body. */
+/** The accounts /auth accepts: the sandbox's own, then those of config.accounts. */
+function accountsOf(config) {
+	return [{ name: 'sandbox', apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID }, ...config.accounts];
+}
+
+/**
+ * POST /auth: credentials in the Api-Key and Customer-Id headers, empty form body. `seen.account`
+ * records which account the token is issued to.
+ */
 function authRoute(ctx) {
 	const apiKey = ctx.req.headers['api-key'];
 	const customerId = ctx.req.headers['customer-id'];
 	if (!apiKey || !customerId) throw new ApiError(401, 'Missing API key or customer id');
-	if (apiKey !== SANDBOX_API_KEY || customerId !== SANDBOX_CUSTOMER_ID) {
-		throw new ApiError(401, 'Invalid API key or customer id');
-	}
+	const account = accountsOf(ctx.state.config).find((a) => a.apiKey === apiKey && a.customerId === customerId);
+	if (!account) throw new ApiError(401, 'Invalid API key or customer id');
+	ctx.seen.account = account.name;
 	const lifetime = ctx.state.config.tokenLifetimeSeconds;
-	const { token } = ctx.tokens.issue(customerId, lifetime);
+	const { token } = ctx.tokens.issue(customerId, lifetime, Date.now(), account.name);
 	return ok({ access_token: token, expires_in: lifetime, token_type: 'Bearer' });
 }
 

@@ -4,6 +4,7 @@
 
 const { bad, isPlainObject: isObj } = require('./validation');
 const { GENERATIONS } = require('./generation');
+const { CLIENT_ACCOUNTS } = require('./constants');
 
 const DEFAULT_CONFIG = Object.freeze({
 	// Signed results' resends (result-delivery.js): the provider's waits x timeScale.
@@ -15,6 +16,8 @@ const DEFAULT_CONFIG = Object.freeze({
 	failureRetryAfter: 1,
 	// Which generation of the API's answer shapes to play (see generation.js): g2 or g3.
 	generation: 'g2',
+	// More accounts /auth accepts beside the sandbox's own (named "sandbox"): [{ name, apiKey, customerId }].
+	accounts: CLIENT_ACCOUNTS,
 });
 
 const KEYS = Object.keys(DEFAULT_CONFIG);
@@ -28,6 +31,20 @@ function normaliseRateLimit(value) {
 	}
 	if (typeof windowMs !== 'number' || !(windowMs > 0)) throw bad('rateLimit.windowMs must be a positive number');
 	return { requestsPerSecond, windowMs };
+}
+
+function normaliseAccounts(value) {
+	if (!Array.isArray(value)) throw bad('accounts must be an array');
+	const names = new Set(['sandbox']);
+	return value.map((a, i) => {
+		if (!isObj(a)) throw bad(`accounts[${i}] must be an object`);
+		for (const key of ['name', 'apiKey', 'customerId']) {
+			if (typeof a[key] !== 'string' || a[key] === '') throw bad(`accounts[${i}].${key} must be a non-empty string`);
+		}
+		if (names.has(a.name)) throw bad(`accounts[${i}].name "${a.name}" is taken`);
+		names.add(a.name);
+		return { name: a.name, apiKey: a.apiKey, customerId: a.customerId };
+	});
 }
 
 function normaliseFailures(value) {
@@ -83,7 +100,7 @@ function normaliseResultDelivery(current, value) {
 /** Returns a new config: `base` with the validated members of `patch` applied. Throws 400. */
 function mergeConfig(base, patch) {
 	if (!isObj(patch)) throw bad('config must be a JSON object');
-	const next = { ...base, failures: base.failures.map((f) => ({ ...f })) };
+	const next = { ...base, failures: base.failures.map((f) => ({ ...f })), accounts: base.accounts.map((a) => ({ ...a })) };
 	for (const [key, value] of Object.entries(patch)) {
 		switch (key) {
 			case 'resultDelivery':
@@ -110,6 +127,9 @@ function mergeConfig(base, patch) {
 			case 'failureRetryAfter':
 				if (!Number.isInteger(value) || value < 0) throw bad('failureRetryAfter must be a non-negative integer');
 				next.failureRetryAfter = value;
+				break;
+			case 'accounts':
+				next.accounts = normaliseAccounts(value);
 				break;
 			case 'generation':
 				if (!GENERATIONS.includes(value)) throw bad(`generation must be one of ${GENERATIONS.join(', ')}`);

@@ -19,6 +19,7 @@ const { createInstance, nodeOutput } = require('./lib/instance');
 const { defaultLog, emulatorControl, e2eVersions } = require('./lib/util');
 const { runBatch } = require('./lib/batch');
 const { sandboxCredential } = require('./lib/workflows');
+const { sandboxCredentials } = require('./lib/example-server');
 
 const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 const VERSIONS = e2eVersions();
@@ -91,7 +92,7 @@ for (const version of VERSIONS) {
 				state.sandbox = await startSandbox({ port: 0 });
 				state.sandboxG3 = await startSandbox({ port: 0, config: { generation: 'g3' } });
 				const instance = (state.instance = await createInstance(version, { name: 'operations', log }));
-				await instance.importCredentials([sandboxCredential(state.sandbox.baseUrl), { ...sandboxCredential(state.sandboxG3.baseUrl), ...G3_CREDENTIAL_REF }]);
+				await instance.importCredentials([...sandboxCredentials(state.sandbox.baseUrl), { ...sandboxCredential(state.sandboxG3.baseUrl), ...G3_CREDENTIAL_REF }]);
 				const succeeding = [...examples.map((e) => e.workflow), kybExampleAgainstG3(examples)];
 				await instance.importWorkflows(succeeding);
 				const run = await runBatch(instance, succeeding.map((w) => w.id));
@@ -149,14 +150,31 @@ for (const version of VERSIONS) {
 			);
 		}
 
+		it('examples/several-accounts.json: each customer screened under its client\'s account, which the evidence tells apart', async () => {
+			const run = reader(succeeded('exSeveralAccts01'), 'g2');
+			const results = run.out('Result per Customer');
+			const accountOf = { own: 'sandbox', 'client-a': 'client-a', 'client-b': 'client-b' };
+			const screened = (await run.requests('POST /aml/checkIndividual')).filter((r) => results.some((x) => x.customer === r.body.name));
+			assert.deepEqual(
+				screened.map((r) => r.account).sort(),
+				results.map((x) => accountOf[x.clientId]).sort(),
+			);
+			const fingerprints = new Map(results.map((x) => [x.clientId, x.account]));
+			assert.equal(new Set(fingerprints.values()).size, 3);
+			for (const x of results) assert.equal(x.account, fingerprints.get(x.clientId));
+			assert.deepEqual(results.map((x) => [x.customer, x.isHit]).filter(([, hit]) => hit).map(([name]) => name).sort(), ['Carl Criminal', 'Paula P.', 'Viktor S.']);
+		});
+
 		// ---- token exchanges -------------------------------------------------------------------
 
-		it('POST /auth once per credential in the one n8n process', async () => {
+		it('POST /auth once per account in the one n8n process', async () => {
 			for (const generation of ['g2', 'g3']) {
 				const { counts } = await stats(generation);
-				const auth = counts['POST /auth'] ?? 0;
-				log(`${version}: ${generation} POST /auth ${auth} time(s); all API calls: ${JSON.stringify(counts)}`);
-				assert.equal(auth, 1, 'the one n8n process (the execute-batch) exchanged the key for a token once');
+				const accounts = (await control(generation, `requests?route=${encodeURIComponent('POST /auth')}`)).map((r) => r.account);
+				log(`${version}: ${generation} POST /auth ${counts['POST /auth'] ?? 0} time(s); all API calls: ${JSON.stringify(counts)}`);
+				// The several-accounts example adds its two client accounts to the sandbox's own, against g2.
+				const expected = generation === 'g2' ? ['client-a', 'client-b', 'sandbox'] : ['sandbox'];
+				assert.deepEqual(accounts.sort(), expected, 'the one n8n process (the execute-batch) exchanged each key for a token once');
 			}
 		});
 	});

@@ -1,3 +1,5 @@
+import { createHash } from 'crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerOf } from '../../nodes/shared/operation/evidence';
@@ -26,6 +28,7 @@ describe('Evidence', () => {
 			requestSha256: canonicalSha256(received.body),
 			responseSha256: canonicalSha256(answerOf(items[0].json)),
 			environment: 'sandbox',
+			account: createHash('sha256').update(`${emulator().baseUrl}\n${SANDBOX_CUSTOMER_ID}`).digest('hex').slice(0, 16),
 			workflowId: expect.any(String),
 			executionId: expect.stringMatching(/^harness-/),
 			node: 'IDCanopy Umbrella',

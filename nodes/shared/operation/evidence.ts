@@ -24,7 +24,7 @@ export const evidenceOption: ValueField = {
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to add `evidence` beside each answer: when it was asked and answered, the endpoint, the SHA-256 of the body sent and of the answer as output (RFC 8785 canonical JSON), sandbox or production, the workflow, execution, node and package version. Never a secret. An AI model reads it only with Output Raw or when its fields are selected.',
+			'Whether to add `evidence` beside each answer: when it was asked and answered, the endpoint, the SHA-256 of the body sent and of the answer as output (RFC 8785 canonical JSON), sandbox or production, which account answered (a fingerprint, never the key or customer ID), the workflow, execution, node and package version. Never a secret. An AI model reads it only with Output Raw or when its fields are selected.',
 	},
 	rule: boolean(),
 };
@@ -73,11 +73,16 @@ export function responseSha256(json: IDataObject): string {
 	return bodyHash(answerOf(json));
 }
 
+/** Where an item was sent: the credential's environment and account (no secret), as evidence says it. */
+export interface ItemAccount {
+	environment: string;
+	account: string;
+}
+
 /** What every evidence of one run shares. */
-export function runAbout(ctx: IExecuteFunctions, environment: string): IDataObject {
+export function runAbout(ctx: IExecuteFunctions): IDataObject {
 	const node = ctx.getNode();
 	return {
-		environment,
 		workflowId: ctx.getWorkflow().id ?? null,
 		executionId: ctx.getExecutionId?.() ?? null,
 		node: node.name,
@@ -93,12 +98,14 @@ export function runAbout(ctx: IExecuteFunctions, environment: string): IDataObje
 export function withEvidence(
 	items: INodeExecutionData[],
 	exchanges: Array<Exchange[] | undefined>,
-	about: IDataObject | undefined,
+	accounts: Array<ItemAccount | undefined>,
+	about: IDataObject,
 ): INodeExecutionData[] {
-	if (!about) return items;
 	return items.map((item) => {
-		const log = exchanges[pairedIndexOf(item)];
-		if (!log?.length || typeof item.json.error === 'string') return item;
+		const itemIndex = pairedIndexOf(item);
+		const log = exchanges[itemIndex];
+		const account = accounts[itemIndex];
+		if (!log?.length || !account || typeof item.json.error === 'string') return item;
 		const [first, last] = [log[0], log[log.length - 1]];
 		const evidence: IDataObject = {
 			requestedAt: first.requestedAt,
@@ -106,6 +113,8 @@ export function withEvidence(
 			endpoint: first.endpoint,
 			requestSha256: first.requestSha256,
 			responseSha256: responseSha256(item.json),
+			environment: account.environment,
+			account: account.account,
 			...about,
 			// Paging: every request the item's answer was built from, in the order sent.
 			...(log.length > 1 ? { requests: log.map((e) => ({ ...e }) as unknown as IDataObject) } : {}),

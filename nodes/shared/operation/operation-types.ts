@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ApiCredentials } from '../transport/credential-values';
 import type { RawResponse } from '../transport/limited-request';
 import type {
 	ApiRequest,
@@ -93,6 +94,8 @@ export interface ItemContext {
 	ctx: IExecuteFunctions;
 	itemIndex: number;
 	values: FieldValues;
+	/** The item's account (the credential as n8n resolved it for this item): secrets, never output. */
+	credentials: ApiCredentials;
 	/**
 	 * Sends through the shared request path (admission, token, retries). A failure is a RequestFailed,
 	 * which the runner turns into the item's error (item-error.ts `itemError`, with the operation's hints).

@@ -40,7 +40,7 @@ export const requestSettings: ValueField[] = [
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_WINDOW },
 			default: 0,
-			description: `How many items this node sends to the API at the same time. 0 (the default) is automatic: ${INITIAL_WINDOW} at first, more while the API answers quickly, fewer on 429, 503, timeouts or slower answers, at most ${MAX_WINDOW}; all executions using the same credential share that number. A number above 0 is a limit of its own for this node.`,
+			description: `How many items this node sends to the API at the same time. 0 (the default) is automatic: ${INITIAL_WINDOW} at first, more while the API answers quickly, fewer on 429, 503, timeouts or slower answers, at most ${MAX_WINDOW}; all executions using the same account share that number. A number above 0 is a limit of its own for this node, per account.`,
 		},
 		rule: integer,
 	},
@@ -52,7 +52,7 @@ export const requestSettings: ValueField[] = [
 			typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 2 },
 			default: 0,
 			description:
-				"Your account's request quota for this n8n process: all executions using the same credential share it. With several queue-mode workers, divide the quota by their number. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
+				"Your account's request quota for this n8n process: all executions using the same account share it (items of different accounts each get the full quota of their own). With several queue-mode workers, divide the quota by their number. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
 		},
 		rule: requestRate,
 	},

@@ -6,8 +6,9 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
+import { byAccount, itemCredentials } from './accounts';
 import { forEachBounded } from './bounded';
-import { type Exchange, recorded, runAbout, withEvidence } from './evidence';
+import { type Exchange, type ItemAccount, recorded, runAbout, withEvidence } from './evidence';
 import { humanReviewRefusal } from './human-review';
 import { buildRequest, withContent } from './build-request';
 import { itemError } from './item-error';
@@ -23,6 +24,7 @@ import type {
 } from './operation-types';
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
+import type { ApiCredentials } from '../transport/credential-values';
 import type { RequestSettings } from '../transport/request-settings';
 import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
 import { runScope, sendKey } from '../transport/sent-requests';
@@ -35,6 +37,8 @@ interface ReadyItem {
 	itemIndex: number;
 	values: FieldValues;
 	request: ApiRequest;
+	/** The item's account: the credential as n8n resolved it for this item. */
+	credentials: ApiCredentials;
 }
 
 /** One execution of a node: its operation, the items' output slots and how an item's failure is handled. */
@@ -46,8 +50,8 @@ interface Run {
 	results: INodeExecutionData[][];
 	/** Per input item, the requests its answer came from, when its evidence is kept (evidence.ts). */
 	exchanges: Array<Exchange[] | undefined>;
-	/** What every evidence of the run shares; known once the client is. */
-	about?: IDataObject;
+	/** Per input item, the account it was sent to, as its evidence says it. */
+	accounts: Array<ItemAccount | undefined>;
 	/** The one place an item's failure becomes the error n8n shows (the operation's hints filled). */
 	fail: (
 		error: unknown,
@@ -84,6 +88,7 @@ export async function runOperations(
 		continueOnFail,
 		results: new Array(items.length),
 		exchanges: new Array(items.length),
+		accounts: new Array(items.length),
 		fail: (error, itemIndex, values) => itemError(ctx.getNode(), op, error, itemIndex, values),
 	};
 	const parameters = new ItemParameters(ctx);
@@ -93,7 +98,7 @@ export async function runOperations(
 	} catch (error) {
 		throw run.fail(error, 0);
 	}
-	const ready = validateItems(run, parameters, items.length);
+	const ready = await validateItems(run, parameters, items.length);
 	if (ready.length) await sendItems(run, settings, ready);
 	// With the error output, n8n itself moves the items that carry `error` there (handleNodeErrorOutput).
 	return [output(ctx, op, run.results.flat(), run)];
@@ -125,21 +130,30 @@ function output(
 	run?: Run,
 ): INodeExecutionData[] {
 	const evidenced = (list: INodeExecutionData[]) =>
-		run ? withEvidence(list, run.exchanges, run.about) : list;
+		run ? withEvidence(list, run.exchanges, run.accounts, runAbout(ctx)) : list;
 	return runsAsTool(ctx)
 		? toolOutput(ctx, op, evidenced(items))
 		: evidenced(simplified(ctx, op, items));
 }
 
-/** Every item's values and request; an invalid item stops the run, or becomes its error item. */
-function validateItems(run: Run, parameters: ItemParameters, count: number): ReadyItem[] {
+/**
+ * Every item's values, request and account; an invalid item stops the run, or becomes its error
+ * item. Nothing is sent before every item was checked.
+ */
+async function validateItems(
+	run: Run,
+	parameters: ItemParameters,
+	count: number,
+): Promise<ReadyItem[]> {
 	const ready: ReadyItem[] = [];
 	const checkOncePerRun = oncePerRun(run.op);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const values = readValues(run.ctx, parameters, run.op, itemIndex);
 			checkOncePerRun(values, itemIndex);
-			ready.push({ itemIndex, values, request: buildRequest(run.op, values) });
+			const request = buildRequest(run.op, values);
+			const credentials = await itemCredentials(run.ctx, itemIndex);
+			ready.push({ itemIndex, values, request, credentials });
 		} catch (error) {
 			if (!run.continueOnFail) throw run.fail(error, itemIndex);
 			run.results[itemIndex] = [errorItem(run.ctx, run.fail(error, itemIndex), itemIndex)];
@@ -148,51 +162,66 @@ function validateItems(run: Run, parameters: ItemParameters, count: number): Rea
 	return ready;
 }
 
-/** Sends the valid items in input order, bounded by the account's window; reports what failed. */
+/**
+ * Sends the valid items, each account's in input order and bounded by that account's window, the
+ * accounts side by side; reports what failed. A failure without Continue On Fail starts no new item
+ * of any account.
+ */
 async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]): Promise<void> {
 	const { ctx, op } = run;
 	// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
 	// but a money or message request already on the wire, which is let finish (transport.ts).
 	const cancel = ctx.getExecutionCancelSignal?.();
-	const client = await ApiClient.create(ctx, settings, cancel);
-	run.about = runAbout(ctx, client.environment);
 	// Where the requests that must not go out again are remembered when n8n may re-run the node.
 	const scope = op.repeatable ? undefined : runScope(ctx);
 	const failed: ItemFailure[] = [];
 	const cancelledBeforeSending: number[] = [];
 	const cancelled = () => cancel?.aborted === true;
-	const started = await forEachBounded(
-		ready,
-		() => client.concurrency,
-		async (entry) => {
-			try {
-				const exchanges = entry.values.includeEvidence === false ? undefined : [];
-				run.exchanges[entry.itemIndex] = exchanges;
-				const produced = await runItem(ctx, client, op, entry, scope, exchanges);
-				run.results[entry.itemIndex] = produced.map((item) => ({
-					...item,
-					pairedItem: { item: entry.itemIndex },
-				}));
-			} catch (error) {
-				// Stopped before its request left: never sent (the stop itself starts no new item).
-				if (error instanceof ExecutionCancelled && !op.repeatable) {
-					cancelledBeforeSending.push(entry.itemIndex);
-					return;
-				}
-				const failure = run.fail(error, entry.itemIndex, entry.values);
-				failed.push({ itemIndex: entry.itemIndex, error: failure });
-				if (!run.continueOnFail) throw failure;
-				run.results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+	const stop = () => cancelled() || (!run.continueOnFail && failed.length > 0);
+	const lanes = byAccount(ready).map((entries) => {
+		const client = new ApiClient(ctx, entries[0].credentials, settings, cancel);
+		const account = { environment: client.environment, account: client.account };
+		for (const entry of entries) run.accounts[entry.itemIndex] = account;
+		return { entries, client };
+	});
+	const sendEntry = (client: ApiClient) => async (entry: ReadyItem) => {
+		try {
+			const exchanges = entry.values.includeEvidence === false ? undefined : [];
+			run.exchanges[entry.itemIndex] = exchanges;
+			const produced = await runItem(ctx, client, op, entry, scope, exchanges);
+			run.results[entry.itemIndex] = produced.map((item) => ({
+				...item,
+				pairedItem: { item: entry.itemIndex },
+			}));
+		} catch (error) {
+			// Stopped before its request left: never sent (the stop itself starts no new item).
+			if (error instanceof ExecutionCancelled && !op.repeatable) {
+				cancelledBeforeSending.push(entry.itemIndex);
+				return;
 			}
-		},
-		cancelled,
+			const failure = run.fail(error, entry.itemIndex, entry.values);
+			failed.push({ itemIndex: entry.itemIndex, error: failure });
+			if (!run.continueOnFail) throw failure;
+			run.results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+		}
+	};
+	const startedPerLane = await Promise.all(
+		lanes.map(
+			async ({ entries, client }) =>
+				await forEachBounded(entries, () => client.concurrency, sendEntry(client), stop),
+		),
+	);
+	const started = new Set(
+		lanes.flatMap(({ entries }, lane) =>
+			entries.slice(0, startedPerLane[lane]).map((r) => r.itemIndex),
+		),
 	);
 	const sent = ready
-		.slice(0, started)
 		.map((r) => r.itemIndex)
-		.filter((itemIndex) => !cancelledBeforeSending.includes(itemIndex));
-	const notSent = [...cancelledBeforeSending, ...ready.slice(started).map((r) => r.itemIndex)];
-	notSent.sort((a, b) => a - b);
+		.filter((itemIndex) => started.has(itemIndex) && !cancelledBeforeSending.includes(itemIndex));
+	const notSent = ready
+		.map((r) => r.itemIndex)
+		.filter((itemIndex) => !started.has(itemIndex) || cancelledBeforeSending.includes(itemIndex));
 	const outcome = { sent, notSent, failed, results: run.results };
 	// A stopped execution reports what the API did with the money and messages sent so far. n8n
 	// saves a stopped execution when it is stopped, before the requests on the wire have answered,
@@ -237,6 +266,7 @@ async function runItem(
 		ctx,
 		itemIndex,
 		values,
+		credentials: entry.credentials,
 		send: async (toSend) => {
 			const full = await withContent(toSend);
 			if (!exchanges) return await sendOne(full);

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { type ICredentialDataDecryptedObject, type INode, NodeOperationError } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'verificationServicesApi';
@@ -90,17 +91,48 @@ export function readCredentials(data: ICredentialDataDecryptedObject): ApiCreden
 	};
 }
 
-/** readCredentials for a node: a refused base URL is the node's error, before anything is sent. */
+/**
+ * readCredentials for a node's item (`itemIndex`: n8n resolves a credential's expressions with each
+ * item): a refused base URL or an empty API key or customer ID is the item's error, before anything
+ * is sent. The error names the field, never its value.
+ */
 export function readNodeCredentials(
 	node: INode,
 	data: ICredentialDataDecryptedObject,
+	itemIndex = 0,
 ): ApiCredentials {
+	let credentials: ApiCredentials;
 	try {
-		return readCredentials(data);
+		credentials = readCredentials(data);
 	} catch (error) {
 		// readCredentials throws nothing but a BaseUrlError.
 		throw new NodeOperationError(node, (error as BaseUrlError).message, {
 			description: `Nothing was sent. ${BASE_URL_HINT}`,
+			itemIndex,
 		});
 	}
+	const empty = [
+		...(credentials.apiKey ? [] : ['API Key']),
+		...(credentials.customerId ? [] : ['Customer ID']),
+	];
+	if (empty.length) {
+		throw new NodeOperationError(
+			node,
+			`The credential's ${empty.join(' and ')} ${empty.length > 1 ? 'are' : 'is'} empty for item ${itemIndex + 1}`,
+			{
+				description:
+					"Nothing was sent. Fill it in the credential; where it is an expression, check that it gives a value for this item (an expression that reads the item's data gives nothing when that data is missing).",
+				itemIndex,
+			},
+		);
+	}
+	return credentials;
+}
+
+/**
+ * Which account answered, as evidence shows it: the first 16 hex characters of the SHA-256 of the
+ * base URL and the customer ID. It tells accounts apart and reveals neither.
+ */
+export function accountFingerprint({ baseUrl, customerId }: ApiCredentials): string {
+	return createHash('sha256').update(`${baseUrl}\n${customerId}`).digest('hex').slice(0, 16);
 }

@@ -130,6 +130,15 @@ function exchange(
 	return { promise, waiters: 0, abort };
 }
 
+/**
+ * The token this cache holds for these credentials' account while it has not expired, without an
+ * exchange: what the credential's `authenticate` sends, so that it never sends another account's.
+ */
+export function heldToken(credentials: ApiCredentials, nowMs = Date.now()): string | undefined {
+	const current = entries.get(credentialKey(credentials), nowMs)?.current;
+	return current && current.expiresAtMs > nowMs ? current.token : undefined;
+}
+
 /** For tests: forget every token and every refusal. */
 export function clearTokenCache(): void {
 	entries.clear();

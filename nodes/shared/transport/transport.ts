@@ -16,7 +16,12 @@ import {
 	type SendRules,
 	type Verdict,
 } from './classify';
-import { type ApiCredentials, CREDENTIAL_TYPE, readNodeCredentials } from './credential-values';
+import {
+	accountFingerprint,
+	type ApiCredentials,
+	CREDENTIAL_TYPE,
+	readNodeCredentials,
+} from './credential-values';
 import { type RequestAbout, requestError } from './errors';
 import { deadlineWords, networkFailure, timedOut } from './network-failure';
 import type { ApiRequest, ApiResponse } from './request-types';
@@ -73,7 +78,12 @@ export class ApiClient {
 	private readonly redactor: Redactor;
 	private readonly tokensSeen = new Set<string>();
 
-	private constructor(
+	/**
+	 * A client of one account (base URL, API key, customer id): its token, pacer, concurrency window
+	 * and refused-key memory are that account's, shared with every client of the same account in this
+	 * process and with no other account.
+	 */
+	constructor(
 		private readonly ctx: RequestContext,
 		private readonly credentials: ApiCredentials,
 		private readonly settings: RequestSettings,
@@ -89,6 +99,7 @@ export class ApiClient {
 		this.pacer = pacerFor(this.key);
 	}
 
+	/** A client of the node's credential as it resolves without an item (load options, trigger hooks). */
 	static async create(
 		ctx: RequestContext,
 		settings: RequestSettings,
@@ -114,6 +125,11 @@ export class ApiClient {
 	/** Which of the credential's environments this client sends to. */
 	get environment(): ApiCredentials['environment'] {
 		return this.credentials.environment;
+	}
+
+	/** The account's fingerprint (credential-values.ts `accountFingerprint`): no secret. */
+	get account(): string {
+		return accountFingerprint(this.credentials);
 	}
 
 	/** What cuts every secret this client knows, and `secrets`, out of a text (what evidence may hash). */

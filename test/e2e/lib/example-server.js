@@ -8,10 +8,14 @@ const { closeSuite } = require('../trigger-helpers');
 const { emulatorRequests } = require('./util');
 const { ensureDataTables, pickDataTablesById } = require('./data-tables');
 const { createInstance, packageManifest } = require('./instance');
-const { EXAMPLE_CREDENTIALS, sandboxCredential } = require('./workflows');
+const { EXAMPLE_CREDENTIALS } = require('./workflows');
 
-/** The examples' credentials: the API credential pointed at the emulator, the webhook trigger's signing secret, the MCP bearer token. */
-const sandboxCredentials = (baseUrl) => [sandboxCredential(baseUrl), ...EXAMPLE_CREDENTIALS.slice(1)];
+/**
+ * The examples' credentials: the API credentials (one account, and one account per client) pointed at
+ * the emulator, the webhook trigger's signing secret, the MCP bearer token.
+ */
+const sandboxCredentials = (baseUrl) =>
+	EXAMPLE_CREDENTIALS.map((c) => (c.type === 'verificationServicesApi' ? { ...c, data: { ...c.data, sandboxBaseUrl: baseUrl } } : c));
 
 /**
  * Starts the emulator and an n8n server running `workflows`. Resolves with { sandbox, instance,

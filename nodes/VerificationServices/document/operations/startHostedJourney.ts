@@ -1,15 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { iban } from '../../../shared/fields/bank-account';
-import { CREDENTIAL_TYPE, readCredentials } from '../../../shared/transport/credential-values';
 import { valueAt } from '../../../shared/responses/envelope';
 import { isObject } from '../../../shared/responses/json';
 import { responseJson } from '../../../shared/responses/response-json';
-import type {
-	ItemContext,
-	OperationDefinition,
-	Rule,
-} from '../../../shared/operation/operation-types';
+import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { birthDate, countryCode, postalCode } from '../../../shared/fields/person-rules';
 import { internationalNumber } from '../../../shared/fields/phone-number';
 import { Redactor } from '../../../shared/transport/redact';
@@ -21,15 +16,6 @@ const trimmed = text({ normalize: (value) => value.trim() });
 const optionalText: Rule = {
 	toWire: (value, field) => (trimmed.toWire(value, field) as string) || undefined,
 };
-
-/**
- * The journey's `customerId` is the credential's, a secret: it is read from the credential only when
- * the item is sent (never a parameter, so it is in no workflow, input or pinned data) and cut out of
- * the answer, as every error of the request path cuts it out.
- */
-async function customerIdOf({ ctx, itemIndex }: ItemContext): Promise<string> {
-	return readCredentials(await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex)).customerId;
-}
 
 export const startHostedJourney: OperationDefinition = {
 	value: 'startHostedJourney',
@@ -219,8 +205,10 @@ export const startHostedJourney: OperationDefinition = {
 			additional: true,
 		},
 	],
+	// The journey's customerId is the item's account's, a secret: never a parameter (so it is in no
+	// workflow, input or pinned data), and cut out of the answer as every error cuts it out.
 	run: async (item, request) => {
-		const customerId = await customerIdOf(item);
+		const { customerId } = item.credentials;
 		const body = request.body ?? {};
 		const journey = { customerId, ...(isObject(body.journey) ? body.journey : {}) };
 		const response = await item.send({ ...request, body: { ...body, journey } });
