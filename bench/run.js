@@ -15,6 +15,7 @@ const { run, runOrThrow, liveChildren } = require('../test/e2e/lib/util');
 const { ensureN8n } = require('../test/e2e/lib/install');
 const { createInstance, newId } = require('../test/e2e/lib/instance');
 const { startEmulator, account, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('./lib/emulator');
+const { CLIENT_ACCOUNTS } = require('../sandbox/constants');
 const { startSampler } = require('./lib/sampler');
 const { benchNames } = require('./lib/names');
 const { amlWorkflow, httpWorkflow, httpBearerWorkflow, noOpWorkflow, sameOutputWorkflow, addressWorkflow, sameAddressOutputWorkflow, NODE_UNDER_TEST, CREDENTIAL_TYPE } = require('./lib/workflows');
@@ -56,6 +57,16 @@ const SETTINGS = {
 	},
 };
 
+/**
+ * A credential whose API Key and Customer ID are expressions of the item: the items take turns over
+ * `count` of the emulator's accounts (its own, then CLIENT_ACCOUNTS), by the number in their name.
+ */
+function perItemAccount(count) {
+	const accounts = [{ apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID }, ...CLIENT_ACCOUNTS].slice(0, count);
+	const pick = (field) => `={{ ${JSON.stringify(accounts.map((a) => a[field]))}[Number($json.name.slice(-5)) % ${accounts.length}] }}`;
+	return { apiKey: pick('apiKey'), customerId: pick('customerId') };
+}
+
 function log(msg) {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 }
@@ -77,6 +88,7 @@ function configurations(s) {
 			{ key: 'L-n8n-helper', group: g, kind: 'plain', label: `n8n's HTTP client alone (outside n8n), concurrency ${c}`, scenario: latency, count: s.items, concurrency: c, client: 'n8n-helper' },
 			{ key: 'L-plain-unbounded', group: g, kind: 'plain', label: `plain client node:http, concurrency ${s.items} (all at once)`, scenario: latency, count: s.items, concurrency: s.items, client: 'http' },
 			{ key: 'L-aml', group: g, kind: 'n8n', label: 'AML node, default settings', scenario: latency, count: s.items, workflow: 'aml' },
+			{ key: 'L-aml-accounts', group: g, kind: 'n8n', label: 'AML node, a credential resolving the items to three accounts', scenario: latency, count: s.items, workflow: 'aml', accounts: 3 },
 			// Concurrency taken from the AML node's peak in this run (the emulator's count), once L-aml has run.
 			{ key: 'L-plain-peak', group: g, kind: 'plain', label: 'plain client node:http, at the AML node\'s peak concurrency', scenario: latency, count: s.items, concurrencyOf: 'L-aml', client: 'http' },
 			{ key: 'L-n8n-helper-peak', group: g, kind: 'plain', label: 'n8n\'s HTTP client alone (outside n8n), at the AML node\'s peak concurrency', scenario: latency, count: s.items, concurrencyOf: 'L-aml', client: 'n8n-helper' },
@@ -325,7 +337,7 @@ async function main() {
 					id: newId('cred'),
 					name: `Bench ${cfg.key}`,
 					type: CREDENTIAL_TYPE,
-					data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID },
+					data: { environment: 'sandbox', sandboxBaseUrl: emulator.baseUrl, ...(cfg.accounts ? perItemAccount(cfg.accounts) : { apiKey: SANDBOX_API_KEY, customerId: SANDBOX_CUSTOMER_ID }) },
 				};
 				credentials.push(credential);
 				cfg.workflowId = newId('wf');

@@ -28,6 +28,8 @@ const SECRETS = Object.values(ACCOUNTS).flatMap((a) => [a.apiKey, a.customerId])
 
 const CREDENTIAL = { id: 'e2eSeveralAccts1', name: 'Verification Services (an account per item)', type: 'verificationServicesApi' };
 const CREDENTIAL_REF = { verificationServicesApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+/** A credential with a default account for items that name none. */
+const FALLBACK = { id: 'e2eSevAcctFallbk', name: 'Verification Services (an account per item, or the default)', type: 'verificationServicesApi' };
 
 /** `count` customers, the accounts taking turns (a seeded shuffle would prove no more: each item is checked). */
 const customers = (count, change = {}) =>
@@ -45,7 +47,8 @@ const customerWorkflow = (id, list, tested) =>
 		tested,
 	], { id });
 
-const screen = (extra = {}) => action({ name: 'Screen', resource: 'aml', parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} }, credentials: CREDENTIAL_REF, ...extra });
+const screen = (extra = {}, credential = CREDENTIAL) =>
+	action({ name: 'Screen', resource: 'aml', parameters: { operation: 'checkIndividual', name: '={{ $json.name }}', options: {} }, credentials: { verificationServicesApi: { id: credential.id, name: credential.name } }, ...extra });
 
 /** n8n's HTTP Request node posting each customer's name with the credential (Predefined Credential Type). */
 const httpScreen = (baseUrl) =>
@@ -69,6 +72,7 @@ const httpScreen = (baseUrl) =>
 const BOOK = 'e2eSevAcctBook01';
 const HTTP = 'e2eSevAcctHttp01';
 const WRONG = 'e2eSevAcctWrong1';
+const DEFAULTED = 'e2eSevAcctDeflt1';
 
 for (const version of VERSIONS) {
 	describe(`n8n ${version}: a credential resolved per item sends each item under its own account`, { timeout: 20 * 60 * 1000 }, () => {
@@ -81,11 +85,13 @@ for (const version of VERSIONS) {
 			instance = await createInstance(version, { name: 'several-accounts', log });
 			await instance.importCredentials([
 				{ ...CREDENTIAL, data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: '={{ $json.account.apiKey }}', customerId: '={{ $json.account.customerId }}' } },
+				{ ...FALLBACK, data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: `={{ $json.account?.apiKey ?? '${SANDBOX_API_KEY}' }}`, customerId: `={{ $json.account?.customerId ?? '${SANDBOX_CUSTOMER_ID}' }}` } },
 			]);
 			await instance.importWorkflows([
 				customerWorkflow(BOOK, customers(1000), screen()),
 				customerWorkflow(HTTP, customers(30), httpScreen(sandbox.baseUrl)),
 				customerWorkflow(WRONG, customers(30, { north: { apiKey: 'north-key-wrong' } }), screen({ onError: 'continueRegularOutput' })),
+				customerWorkflow(DEFAULTED, customers(30).map((c) => (c.name.startsWith('sandbox') ? { name: c.name } : c)), screen({}, FALLBACK)),
 			]);
 		});
 
@@ -131,6 +137,13 @@ for (const version of VERSIONS) {
 				assert.deepEqual(crossed(screened), [], `round ${round}`);
 				assert.deepEqual(auth.sort(), ['north', 'sandbox', 'south'], `round ${round}`);
 			}
+		});
+
+		it('a default account for items that name none: the items that name one are sent under theirs, not under the first item\'s', async () => {
+			const { run, screened } = await execute(DEFAULTED);
+			assert.ok(run.ok, run.errorMessage);
+			assert.equal(screened.length, 30);
+			assert.deepEqual(crossed(screened), []);
 		});
 
 		it("one account's wrong key (after the HTTP Request runs: the credential's expressions are still its own): that account's items fail, the others answer under their own", async () => {

@@ -83,7 +83,7 @@ describe('the action node runs the operation of the chosen resource', () => {
 	// n8n keeps no Operation for a resource the node does not list.
 	it('an unknown resource fails, naming it, before anything is sent', async () => {
 		const { error } = await emulator().run(actionNode, { resource: 'crm', operation: 'verify' });
-		expect(error?.message).toBe('Unknown operation "" of resource "crm"');
+		expect(error?.message).toBe('Unknown resource "crm"');
 		expect((await emulator().stats()).total).toBe(0);
 	});
 });

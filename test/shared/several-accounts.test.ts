@@ -10,6 +10,7 @@ import type { IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow
 
 import { pacerCount, pacerFor } from '../../nodes/shared/transport/pacing';
 import { credentialKey, tokenCacheSize } from '../../nodes/shared/transport/token-cache';
+import { HarnessCredentialsHelper } from '../helpers/harness-context';
 import { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID, VALID_DEPOSIT, actionNode, errorItemIndex, useSandbox } from '../helpers/sandbox';
 
 const emulator = useSandbox();
@@ -67,6 +68,29 @@ describe('several accounts in one run: a credential whose fields are expressions
 		expect(new Set(run.evidence.map((e) => e!.account)).size).toBe(3);
 		const output = JSON.stringify(run.outputs);
 		for (const secret of SECRETS) expect(output).not.toContain(secret);
+	});
+
+	it('reads a credential that does not depend on the items twice per run, however many items; one that reads the item, once per item', async () => {
+		const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			const run = await emulator().run(actionNode, { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}' }, { json: customers(50) });
+			expect(run.error).toBeUndefined();
+			expect(reads).toHaveBeenCalledTimes(2);
+			reads.mockClear();
+			expect((await screen(customers(50))).error).toBeUndefined();
+			expect(reads).toHaveBeenCalledTimes(2 + 49);
+		} finally {
+			reads.mockRestore();
+		}
+	});
+
+	it("a default for items that name no account (`$json.account?.apiKey ?? ...`): the first item's account is not taken for the others", async () => {
+		const fallback = { apiKey: `={{ $json.account?.apiKey ?? '${SANDBOX_API_KEY}' }}`, customerId: `={{ $json.account?.customerId ?? '${SANDBOX_CUSTOMER_ID}' }}` };
+		const [first, ...others] = customers(7);
+		const json = [{ ...first, account: undefined }, ...others];
+		const run = await emulator().run(actionNode, { resource: 'aml', operation: 'checkIndividual', name: '={{ $json.name }}' }, { credentials: fallback, json });
+		expect(run.error).toBeUndefined();
+		for (const [customer, account] of await accountsSeen()) expect([customer, account]).toEqual([customer, customer.split(' ')[0]]);
 	});
 
 	it("keeps each account's token, pacer and refused-key memory apart: a 429 slows only its account, a wrong key is asked once", async () => {

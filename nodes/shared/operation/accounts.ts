@@ -1,23 +1,59 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	type ApiCredentials,
-	CREDENTIAL_TYPE,
+	API_CREDENTIAL_TYPE,
 	readNodeCredentials,
 } from '../transport/credential-values';
 import { credentialKey } from '../transport/token-cache';
 
 /**
- * The item's account: the credential as n8n resolves it for this item, as its own HTTP Request node
- * reads it. A credential whose fields are expressions (`{{ $json.account.apiKey }}`) may give each
- * item another account; a refused base URL or an empty key fails this item only.
+ * Reads each item's account for one run: the credential as n8n resolves it for the item, as its own
+ * HTTP Request node reads it. A credential whose fields are expressions (`{{ $json.account.apiKey }}`)
+ * may give each item another account; a refused base URL or an empty value fails that item only.
+ *
+ * n8n reads the stored credential, decrypts it and evaluates its expressions on every call, which
+ * for every item would cost a run more than checking its parameters. So the first item that asks is
+ * compared with the credential as n8n resolves it for no item (an index past the last): a credential
+ * that reads the item (`$json`, `$input.item`, `$('Node').item`) cannot resolve there, or resolves
+ * otherwise, and is then read for every item; one that agrees does not depend on the items, and
+ * every item shares that first reading.
  */
-export async function itemCredentials(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): Promise<ApiCredentials> {
-	const data = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	return readNodeCredentials(ctx.getNode(), data, itemIndex);
+export class ItemAccounts {
+	/** The first reading, and whether every item shares it; undefined until the first item asks. */
+	private first:
+		| Promise<{ itemIndex: number; data?: ICredentialDataDecryptedObject; shared: boolean }>
+		| undefined;
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	/** The item's account; its error (a NodeOperationError naming the item) when a rule refuses it. */
+	async get(itemIndex: number): Promise<ApiCredentials> {
+		this.first ??= this.firstReading(itemIndex);
+		const first = await this.first;
+		const data =
+			first.data && (first.shared || first.itemIndex === itemIndex)
+				? first.data
+				: await this.read(itemIndex);
+		return readNodeCredentials(this.ctx.getNode(), data, itemIndex);
+	}
+
+	private async read(itemIndex: number): Promise<ICredentialDataDecryptedObject> {
+		return await this.ctx.getCredentials(API_CREDENTIAL_TYPE, itemIndex);
+	}
+
+	private async firstReading(itemIndex: number) {
+		const noItem = this.ctx.getInputData().length;
+		const [first, unbound] = await Promise.allSettled([this.read(itemIndex), this.read(noItem)]);
+		if (first.status === 'rejected') return { itemIndex, shared: false };
+		const shared = unbound.status === 'fulfilled' && sameData(first.value, unbound.value);
+		return { itemIndex, data: first.value, shared };
+	}
+}
+
+function sameData(a: ICredentialDataDecryptedObject, b: ICredentialDataDecryptedObject): boolean {
+	const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+	return [...keys].every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
 }
 
 /**

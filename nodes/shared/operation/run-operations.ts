@@ -6,7 +6,7 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { byAccount, itemCredentials } from './accounts';
+import { byAccount, ItemAccounts } from './accounts';
 import { forEachBounded } from './bounded';
 import { type Exchange, type ItemAccount, recorded, runAbout, withEvidence } from './evidence';
 import { humanReviewRefusal } from './human-review';
@@ -14,7 +14,7 @@ import { buildRequest, withContent } from './build-request';
 import { itemError } from './item-error';
 import { oncePerRun } from './once-per-run';
 import { ItemParameters } from './item-parameters';
-import { responseJson } from '../responses/response-json';
+import { responseJson } from '../responses/json';
 import type {
 	ApiRequest,
 	FieldValues,
@@ -25,11 +25,12 @@ import type {
 import { type ItemFailure, partialFailure } from './partial-failure';
 import { readSettings, readValues } from './read-values';
 import type { ApiCredentials } from '../transport/credential-values';
-import type { RequestSettings } from '../transport/request-settings';
-import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
+import type { RequestSettings } from '../transport/request-types';
+import { mayHaveBeenCarriedOut } from '../transport/classify';
 import { runScope, sendKey } from '../transport/sent-requests';
 import { simplified } from './simplify';
 import { runsAsTool, toolErrorsGoToModel, toolOutput } from './tool-output';
+import { unknownValue } from './unknown-value';
 import { ApiClient } from '../transport/transport';
 import { ExecutionCancelled } from '../transport/wait';
 
@@ -109,12 +110,14 @@ function chosenOperation(ctx: IExecuteFunctions, resources: ResourceDefinition[]
 	const resourceValue = ctx.getNodeParameter('resource', 0, '') as string;
 	const operationValue = ctx.getNodeParameter('operation', 0, '') as string;
 	const resource = resources.find((r) => r.value === resourceValue);
-	const op = resource?.operations.find((o) => o.value === operationValue);
+	const known = (list: Array<{ value: string }>) => list.map((entry) => entry.value);
+	if (!resource) {
+		throw unknownValue(ctx.getNode(), `resource "${resourceValue}"`, known(resources));
+	}
+	const op = resource.operations.find((o) => o.value === operationValue);
 	if (!op) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Unknown operation "${operationValue}" of resource "${resourceValue}"`,
-		);
+		const what = `operation "${operationValue}" of resource "${resourceValue}"`;
+		throw unknownValue(ctx.getNode(), what, known(resource.operations));
 	}
 	return op;
 }
@@ -147,12 +150,13 @@ async function validateItems(
 ): Promise<ReadyItem[]> {
 	const ready: ReadyItem[] = [];
 	const checkOncePerRun = oncePerRun(run.op);
+	const accounts = new ItemAccounts(run.ctx);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const values = readValues(run.ctx, parameters, run.op, itemIndex);
 			checkOncePerRun(values, itemIndex);
 			const request = buildRequest(run.op, values);
-			const credentials = await itemCredentials(run.ctx, itemIndex);
+			const credentials = await accounts.get(itemIndex);
 			ready.push({ itemIndex, values, request, credentials });
 		} catch (error) {
 			if (!run.continueOnFail) throw run.fail(error, itemIndex);
@@ -162,71 +166,96 @@ async function validateItems(
 	return ready;
 }
 
+/** One account's items of a run, and the client that sends them. */
+interface Lane {
+	entries: ReadyItem[];
+	client: ApiClient;
+}
+
+/** What became of the items a run sent: which started, which failed, which never left. */
+interface Sending {
+	started: Set<number>;
+	failed: ItemFailure[];
+	cancelledBeforeSending: number[];
+}
+
 /**
  * Sends the valid items, each account's in input order and bounded by that account's window, the
  * accounts side by side; reports what failed. A failure without Continue On Fail starts no new item
  * of any account.
  */
 async function sendItems(run: Run, settings: RequestSettings, ready: ReadyItem[]): Promise<void> {
-	const { ctx, op } = run;
 	// n8n aborts this signal when the execution is stopped: every wait and request of the run ends,
 	// but a money or message request already on the wire, which is let finish (transport.ts).
-	const cancel = ctx.getExecutionCancelSignal?.();
+	const cancel = run.ctx.getExecutionCancelSignal?.();
 	// Where the requests that must not go out again are remembered when n8n may re-run the node.
-	const scope = op.repeatable ? undefined : runScope(ctx);
-	const failed: ItemFailure[] = [];
-	const cancelledBeforeSending: number[] = [];
+	const scope = run.op.repeatable ? undefined : runScope(run.ctx);
+	const sending: Sending = { started: new Set(), failed: [], cancelledBeforeSending: [] };
 	const cancelled = () => cancel?.aborted === true;
-	const stop = () => cancelled() || (!run.continueOnFail && failed.length > 0);
-	const lanes = byAccount(ready).map((entries) => {
-		const client = new ApiClient(ctx, entries[0].credentials, settings, cancel);
+	const stop = () => cancelled() || (!run.continueOnFail && sending.failed.length > 0);
+	const lanes = byAccount(ready).map((entries): Lane => {
+		const client = new ApiClient(run.ctx, entries[0].credentials, settings, cancel);
 		const account = { environment: client.environment, account: client.account };
 		for (const entry of entries) run.accounts[entry.itemIndex] = account;
 		return { entries, client };
 	});
-	const sendEntry = (client: ApiClient) => async (entry: ReadyItem) => {
-		try {
-			const exchanges = entry.values.includeEvidence === false ? undefined : [];
-			run.exchanges[entry.itemIndex] = exchanges;
-			const produced = await runItem(ctx, client, op, entry, scope, exchanges);
-			run.results[entry.itemIndex] = produced.map((item) => ({
-				...item,
-				pairedItem: { item: entry.itemIndex },
-			}));
-		} catch (error) {
-			// Stopped before its request left: never sent (the stop itself starts no new item).
-			if (error instanceof ExecutionCancelled && !op.repeatable) {
-				cancelledBeforeSending.push(entry.itemIndex);
-				return;
-			}
-			const failure = run.fail(error, entry.itemIndex, entry.values);
-			failed.push({ itemIndex: entry.itemIndex, error: failure });
-			if (!run.continueOnFail) throw failure;
-			run.results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+	await Promise.all(
+		lanes.map(async ({ entries, client }) => {
+			const send = async (entry: ReadyItem) => await sendEntry(run, client, scope, entry, sending);
+			const count = await forEachBounded(entries, () => client.concurrency, send, stop);
+			for (const entry of entries.slice(0, count)) sending.started.add(entry.itemIndex);
+		}),
+	);
+	reportStop(run, ready, sending, cancelled());
+}
+
+/** Sends one item and puts its output, or its failure, in its place. */
+async function sendEntry(
+	run: Run,
+	client: ApiClient,
+	scope: string | undefined,
+	entry: ReadyItem,
+	sending: Sending,
+): Promise<void> {
+	const { ctx, op } = run;
+	try {
+		const exchanges = entry.values.includeEvidence === false ? undefined : [];
+		run.exchanges[entry.itemIndex] = exchanges;
+		const produced = await runItem(ctx, client, op, entry, scope, exchanges);
+		run.results[entry.itemIndex] = produced.map((item) => ({
+			...item,
+			pairedItem: { item: entry.itemIndex },
+		}));
+	} catch (error) {
+		// Stopped before its request left: never sent (the stop itself starts no new item).
+		if (error instanceof ExecutionCancelled && !op.repeatable) {
+			sending.cancelledBeforeSending.push(entry.itemIndex);
+			return;
 		}
-	};
-	const startedPerLane = await Promise.all(
-		lanes.map(
-			async ({ entries, client }) =>
-				await forEachBounded(entries, () => client.concurrency, sendEntry(client), stop),
-		),
-	);
-	const started = new Set(
-		lanes.flatMap(({ entries }, lane) =>
-			entries.slice(0, startedPerLane[lane]).map((r) => r.itemIndex),
-		),
-	);
-	const sent = ready
-		.map((r) => r.itemIndex)
-		.filter((itemIndex) => started.has(itemIndex) && !cancelledBeforeSending.includes(itemIndex));
-	const notSent = ready
-		.map((r) => r.itemIndex)
-		.filter((itemIndex) => !started.has(itemIndex) || cancelledBeforeSending.includes(itemIndex));
+		const failure = run.fail(error, entry.itemIndex, entry.values);
+		sending.failed.push({ itemIndex: entry.itemIndex, error: failure });
+		if (!run.continueOnFail) throw failure;
+		run.results[entry.itemIndex] = [errorItem(ctx, failure, entry.itemIndex)];
+	}
+}
+
+/**
+ * The error of a run that stopped: a failure without Continue On Fail, or a stopped execution. For
+ * money and messages it says which items the API accepted and which were never sent.
+ */
+function reportStop(run: Run, ready: ReadyItem[], sending: Sending, cancelled: boolean): void {
+	const { ctx, op } = run;
+	const { started, failed, cancelledBeforeSending } = sending;
+	const left = (itemIndex: number) =>
+		started.has(itemIndex) && !cancelledBeforeSending.includes(itemIndex);
+	const indexes = ready.map((r) => r.itemIndex);
+	const sent = indexes.filter(left);
+	const notSent = indexes.filter((itemIndex) => !left(itemIndex));
 	const outcome = { sent, notSent, failed, results: run.results };
 	// A stopped execution reports what the API did with the money and messages sent so far. n8n
 	// saves a stopped execution when it is stopped, before the requests on the wire have answered,
 	// so the report (redacted, receipts included) also goes to n8n's log.
-	if (cancelled() && !op.repeatable && notSent.length) {
+	if (cancelled && !op.repeatable && notSent.length) {
 		const report = partialFailure(ctx, op, { ...outcome, cancelled: true });
 		ctx.logger?.warn(`${report.message}\n${report.description ?? ''}`, {
 			node: ctx.getNode().name,
