@@ -6,6 +6,34 @@ import { config as n8nDefault } from '@n8n/node-cli/eslint';
 import tseslint from 'typescript-eslint';
 
 const javascript = ['**/*.js', '**/*.cjs', '**/*.mjs'];
+const SHARED = ['responses', 'delivery', 'transport', 'fields', 'operation'];
+
+/** `folder` of nodes/shared may import from `below` only, among the shared folders, and no node folder. */
+function sharedLayer(folder, below) {
+	const refused = SHARED.filter((other) => other !== folder && !below.includes(other));
+	return [
+		{
+			files: [`nodes/shared/${folder}/**/*.ts`],
+			rules: {
+				'no-restricted-imports': [
+					'error',
+					{
+						patterns: [
+							{
+								group: [
+									...refused.map((other) => `../${other}/**`),
+									'../../*/**',
+									'!../../shared/**',
+								],
+								message: `nodes/shared/${folder} imports only from ${below.length ? below.join(', ') : 'no other shared folder'} (docs/design.md, "Layers").`,
+							},
+						],
+					},
+				],
+			},
+		},
+	];
+}
 
 export default tseslint.config(
 	{
@@ -25,24 +53,12 @@ export default tseslint.config(
 		settings: { 'import-x/extensions': ['.ts'] },
 		rules: { 'import-x/no-cycle': 'error' },
 	},
-	{
-		// The request path knows requests: not operations, not field rules, not one node (docs/design.md).
-		files: ['nodes/shared/transport/**/*.ts'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					patterns: [
-						{
-							group: ['**/operation/**', '**/fields/**', '../../*/**', '!../../shared/**'],
-							message:
-								'The request path imports nothing from the operation or field layers or from a node folder.',
-						},
-					],
-				},
-			],
-		},
-	},
+	// The shared layer's folders, lowest first (docs/design.md, "Layers"): each imports only the ones
+	// below it, and none a node folder.
+	...sharedLayer('responses', []),
+	...sharedLayer('delivery', ['responses']),
+	...sharedLayer('transport', ['responses']),
+	...sharedLayer('fields', ['responses', 'transport']),
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: javascript })),
 	{
 		files: ['**/*.js', '**/*.cjs'],

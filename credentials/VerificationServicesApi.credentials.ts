@@ -14,7 +14,7 @@ import {
 	readCredentials,
 	SANDBOX_BASE_URL,
 } from '../nodes/shared/transport/credential-values';
-import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/transport/request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from '../nodes/shared/transport/request-types';
 import { heldToken, tokenFor } from '../nodes/shared/transport/token-cache';
 import { rejectedKeyMessage } from '../nodes/shared/transport/token-exchange';
 

@@ -28,7 +28,7 @@ const named = (suite, names) => names.some((n) => suite.name === n || suite.name
 
 const NODE_TEST = ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${path.join(root, 'test', 'reporter.js')}`, '--test-reporter-destination=stdout'];
 const nodeTest = (files) => ['node', ...NODE_TEST, ...files];
-const LABEL = { v2: 'n8n 2.x', v1: 'n8n 1.x' };
+const LABEL = { v2: 'n8n 2.x', v1: 'n8n 1.x', next: 'newest n8n 2.x' };
 
 /** The e2e files that need more than n8n (scripts/lib/system-packages.js). */
 const E2E_SYSTEM = { 'screening-review': 'postgres' };
@@ -89,16 +89,29 @@ const SUITES = [
 	...E2E_FILES.slice(1).flatMap(inItsLanes),
 ];
 
+/**
+ * `npm run test:next` (--only=next): the newest n8n 2.x that installs, on the suites that would fail
+ * the day n8n changes what the package relies on (docs/compatibility.md): the golden workflows (the
+ * `$json` shortcut of item-parameters.ts), human review of an AI agent's tool calls (human-review.ts)
+ * and several accounts with the HTTP Request node (the credential's hooks). Not part of npm test,
+ * which keeps to the pinned versions.
+ */
+const NEXT = [
+	{ name: 'next-n8n', title: `install ${LABEL.next}`, install: 'next', cpu: 0 },
+	...['golden', 'agent-review', 'several-accounts'].map((file) => ({ ...e2e(file, 'next'), name: `next-${file}`, needs: ['build', 'next-n8n'] })),
+];
+
 // What this run includes: --only picks suites (and what they need), --skip leaves suites out.
 const only = option('only');
 const wanted = new Set();
 const want = (suite) => {
 	if (wanted.has(suite)) return;
 	wanted.add(suite);
-	for (const need of suite.needs ?? []) want(SUITES.find((s) => s.name === need));
+	for (const need of suite.needs ?? []) want(ALL.find((s) => s.name === need));
 };
-for (const suite of SUITES) if (!only.length || named(suite, only)) want(suite);
-const RUN = SUITES.filter((s) => wanted.has(s));
+const ALL = [...SUITES, ...NEXT];
+for (const suite of ALL) if (only.length ? named(suite, only) : SUITES.includes(suite)) want(suite);
+const RUN = ALL.filter((s) => wanted.has(s));
 const skip = option('skip');
 
 const started = Date.now();

@@ -13,6 +13,7 @@ import {
 
 import { deliveryWebhooks } from '../shared/delivery/delivery-webhook';
 import { shownOnlyWhen } from '../shared/operation/node-properties';
+import { unknownValue } from '../shared/operation/unknown-value';
 import { qesStatusSource } from './qesStatus/source';
 import { checkSigningSecret } from './signedResult/secret-check';
 import { signedResultSource } from './signedResult/source';
@@ -26,7 +27,12 @@ const shownFor = (source: TriggerSource): INodeProperties[] =>
 
 function chosenSource(context: IHookFunctions | IWebhookFunctions): TriggerSource {
 	const value = context.getNodeParameter('source', qesStatusSource.value);
-	return sources.find((source) => source.value === value) ?? qesStatusSource;
+	const source = sources.find((s) => s.value === value);
+	if (!source) {
+		const known = sources.map((s) => s.value);
+		throw unknownValue(context.getNode(), `source "${String(value)}"`, known);
+	}
+	return source;
 }
 
 /** Starts a workflow for the events the provider sends: QES status pings or signed results (trigger-source.ts). */

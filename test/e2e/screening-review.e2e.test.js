@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
-const { bodyHash } = require('../../dist/nodes/shared/delivery/canonical-json');
+const { bodyHash } = require('../../dist/nodes/shared/responses/canonical-json');
 const { connect, createRecipe, dbNow, runNight, tableSql, waitForNight } = require('./lib/customer-book');
 const { createInstance, nodeOutput } = require('./lib/instance');
 const { startPostgres } = require('./lib/queue');

@@ -78,6 +78,8 @@ export interface NodeSetupOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Instances of the credential classes used (and of their `extends` parents). */
 	credentialTypes?: ICredentialType[];
+	/** The node version the workflow was saved at; default the node's newest. */
+	typeVersion?: number;
 }
 
 export function setupNode(opts: NodeSetupOptions, nodeName: string) {
@@ -93,7 +95,7 @@ export function setupNode(opts: NodeSetupOptions, nodeName: string) {
 		id: randomUUID(),
 		name: nodeName,
 		type: nodeTypeName(opts.node),
-		typeVersion: typeVersionOf(opts.node),
+		typeVersion: opts.typeVersion ?? typeVersionOf(opts.node),
 		position: [250, 0],
 		parameters: deepCopy(opts.parameters),
 		...(Object.keys(credentials).length ? { credentials } : {}),

@@ -60,7 +60,7 @@ export type SandboxRunResult = RunNodeResult & {
 	evidence: Array<IDataObject | undefined>;
 };
 
-export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry'> & {
+export type RunOptions = Pick<RunNodeOptions, 'input' | 'continueOnFail' | 'onError' | 'cancelWhen' | 'retry' | 'typeVersion'> & {
 	credentials?: Record<string, string>;
 	/** The input items as their json alone (instead of `input`). */
 	json?: IDataObject[];

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { base64Check, binaryFile, MAX_UPLOAD_BYTES } from '../../nodes/shared/fields/binary-input';
-import { SentLater } from '../../nodes/shared/operation/build-request';
+import { SentLater } from '../../nodes/shared/fields/sent-later';
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { RuleInput } from '../../nodes/shared/operation/operation-types';
 import { actionNode, expectValidationError, useSandbox } from '../helpers/sandbox';

@@ -50,6 +50,13 @@ describe('the trigger activates the chosen source', () => {
 			credentialTypes: [...sandbox().credentialTypes, new VerificationServicesWebhookApi()],
 		});
 
+	// As the action node refuses an unknown resource or operation (verification-services.test.ts).
+	it('an unknown stored source is refused on activation, nothing sent', async () => {
+		const { error } = await activation('create', { source: 'newerSource' });
+		expect(error?.message).toBe('Unknown source "newerSource"');
+		expect((await sandbox().stats()).total).toBe(0);
+	});
+
 	// Activation refusing a secret that could never match: webhook-trigger.test.ts.
 	it('signed results: nothing to register; activation and deactivation send nothing', async () => {
 		for (const method of ['checkExists', 'create', 'delete'] as const) {

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { bodyHash, canonicalJson } from '../../nodes/shared/delivery/canonical-json';
+import { bodyHash, canonicalJson } from '../../nodes/shared/responses/canonical-json';
 import { claimDelivery, claimOrWait, forgetDeliveries, PENDING_MAX_MS, keepOrReleaseByResponse } from '../../nodes/shared/delivery/delivery-memory';
 
 /** {"a":{"a":...leaf}} nested `depth` levels, as text (V8's JSON.stringify recurses) ... */

@@ -1,6 +1,6 @@
 import { checkOtp } from '../../nodes/VerificationServices/phone/operations/checkOtp';
 import { sendOtp } from '../../nodes/VerificationServices/phone/operations/sendOtp';
-import { fieldLabel } from '../../nodes/shared/fields/field-labels';
+import { fieldLabel } from '../../nodes/shared/operation/field-labels';
 import { text } from '../../nodes/shared/fields/rules';
 import type { ErrorHints, FieldValues, OperationDefinition } from '../../nodes/shared/operation/operation-types';
 import { itemHints } from '../../nodes/shared/operation/item-error';

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeParameters, type INodeProperties, NodeHelpers } from 'n8n-workflow';
 
 import { FieldError } from '../../nodes/shared/fields/field-error';
 import type { FieldValues, ValueField } from '../../nodes/shared/operation/operation-types';
@@ -6,6 +6,7 @@ import { requestSettings } from '../../nodes/shared/operation/request-options';
 import { resources } from '../../nodes/VerificationServices/resources';
 import { actionNode, propertyOf } from '../helpers/sandbox';
 import { OPERATIONS } from '../helpers/operation-tables';
+import { typeVersionOf } from '../helpers/node-types';
 
 /** Enough of n8n for a rule to read the item: its input carries a small file under `data`, the default binary property. */
 const ctx = {
@@ -26,8 +27,9 @@ const RESPONSE_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 describe.each(OPERATIONS)('operation table %s', (_name, op) => {
 	const valueFields = op.fields.filter((f) => f.rule !== undefined);
 
-	it('names each parameter once, and no field takes the name of an Options entry', () => {
-		const names = [...op.fields, ...(op.options ?? []), ...requestSettings].map((f) => f.property.name);
+	it('names each parameter once (but for the versions of one, each shown for its node versions), and no field takes the name of an Options entry', () => {
+		const versioned = (p: INodeProperties) => ['show', 'hide'].some((k) => p.displayOptions?.[k as 'show' | 'hide']?.['@version'] !== undefined);
+		const names = [...op.fields, ...(op.options ?? []), ...requestSettings].filter((f) => !versioned(f.property)).map((f) => f.property.name);
 		expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
 	});
 
@@ -43,10 +45,10 @@ describe.each(OPERATIONS)('operation table %s', (_name, op) => {
 		expect(op.fields.filter((f) => !f.rule && f.property.type !== 'notice').map((f) => f.property.name)).toEqual([]);
 	});
 
-	it('shows fields only on conditions of parameters of the same operation', () => {
+	it("shows fields only on conditions of parameters of the same operation, or of n8n's own (@version, @tool)", () => {
 		const names = new Set(op.fields.map((f) => f.property.name));
-		const conditions = op.fields.flatMap((f) => Object.keys(f.property.displayOptions?.show ?? {}));
-		expect(conditions.filter((name) => !names.has(name))).toEqual([]);
+		const conditions = op.fields.flatMap((f) => [...Object.keys(f.property.displayOptions?.show ?? {}), ...Object.keys(f.property.displayOptions?.hide ?? {})]);
+		expect(conditions.filter((name) => !names.has(name) && !name.startsWith('@'))).toEqual([]);
 	});
 
 	it('names only fields of the operation in its hints, and never a secret one', () => {
@@ -62,8 +64,7 @@ describe.each(OPERATIONS)('operation table %s: the data contract, without HTTP',
 
 	const defaults = Object.fromEntries(op.fields.map((f) => [f.property.name, f.property.default]));
 	/** Shown in a new node, where every parameter holds its default (a consent box shown only once an add-on is chosen is not). */
-	const shownAtFirst = (f: ValueField) =>
-		Object.entries(f.property.displayOptions?.show ?? {}).every(([name, allowed]) => [defaults[name]].flat().some((v) => (allowed as unknown[]).includes(v)));
+	const shownAtFirst = (f: ValueField) => NodeHelpers.displayParameter(defaults as INodeParameters, f.property, { typeVersion: typeVersionOf(actionNode) }, actionNode.description);
 
 	it("every rule accepts its property's default, as n8n fills it into a new node", () => {
 		const refused = [...valueFields.filter(shownAtFirst), ...(op.options ?? []), ...requestSettings]

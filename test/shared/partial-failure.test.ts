@@ -8,7 +8,7 @@ import { type IExecuteFunctions, type INode, type INodeExecutionData, type JsonO
 
 import type { OperationDefinition } from '../../nodes/shared/operation/operation-types';
 import { type ItemFailure, partialFailure } from '../../nodes/shared/operation/partial-failure';
-import { markMayHaveBeenCarriedOut } from '../../nodes/shared/transport/resend-rule';
+import { markMayHaveBeenCarriedOut } from '../../nodes/shared/transport/classify';
 
 const node: INode = { id: '1', name: 'Payments', type: 'n8n-nodes-verification-services.verificationServices', typeVersion: 1, position: [0, 0], parameters: {} };
 const ctx = { getNode: () => node } as unknown as IExecuteFunctions;

@@ -5,7 +5,7 @@ import { boolean, check, choice, integer, text } from '../../nodes/shared/fields
 import { ItemParameters } from '../../nodes/shared/operation/item-parameters';
 import type { FieldValues, OperationDefinition, Rule } from '../../nodes/shared/operation/operation-types';
 import { readSettings, readValues } from '../../nodes/shared/operation/read-values';
-import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/request-types';
 
 /**
  * Reading and validating one item's values without n8n: a minimal context whose getNodeParameter gives

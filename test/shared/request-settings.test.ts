@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never published: n8n's rules for node runtime code do not apply */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { backoffMs, retryAfterMs } from '../../nodes/shared/transport/retry-timing';
+import { backoffMs, retryAfterMs } from '../../nodes/shared/transport/classify';
 import { MAX_TIMER_MS, timerMs, wait } from '../../nodes/shared/transport/wait';
 import { propertyOf, resourceRun, useSandbox } from '../helpers/sandbox';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bodyHash } from '../../shared/delivery/canonical-json';
+import { bodyHash } from '../../shared/responses/canonical-json';
 import { ruleBroken } from '../../shared/fields/field-error';
 import { parsedJson } from '../../shared/fields/rules';
 import type { Rule, ValueField } from '../../shared/operation/operation-types';

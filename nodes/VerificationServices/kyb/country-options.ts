@@ -1,7 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { isObject } from '../../shared/responses/json';
-import { responseJson } from '../../shared/responses/response-json';
+import { isObject, responseJson } from '../../shared/responses/json';
 import { requestOnce } from '../../shared/transport/transport';
 import { findList } from './list-helpers';
 

@@ -9,7 +9,7 @@ import {
 	describeNetworkFailure,
 	networkDetail,
 	networkFailure,
-} from '../../shared/transport/network-failure';
+} from '../../shared/transport/request-failure';
 
 /** What to do when a download was refused by the request path's rules (limited-request.ts). */
 function downloadAdvice(error: unknown): string | undefined {

@@ -2,7 +2,7 @@ import { type IDataObject, NodeApiError, sleep } from 'n8n-workflow';
 
 import { getVerification } from '../../VerificationServices/qes/operations/getVerification';
 import { fillPath } from '../../shared/operation/build-request';
-import { DEFAULT_REQUEST_SETTINGS } from '../../shared/transport/request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from '../../shared/transport/request-types';
 import { type RequestContext, requestOnce } from '../../shared/transport/transport';
 import { DEFAULT_FETCH_SECONDS } from './description';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { bodyHash } from '../../shared/delivery/canonical-json';
+import { bodyHash } from '../../shared/responses/canonical-json';
 import { bodyStatus, pingSessionId } from './ping-fields';
 
 export type DuplicateKey = 'body' | 'sessionStatus';

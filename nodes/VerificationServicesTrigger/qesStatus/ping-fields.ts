@@ -1,16 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject } from '../../shared/responses/json';
+
 /**
  * The ping payload is undocumented, so its fields are looked for where the API's other bodies put
  * them: at the top level, or inside a `data` wrapper.
  */
 function layers(body: unknown): IDataObject[] {
-	if (!isPlainObject(body)) return [];
-	return isPlainObject(body.data) ? [body, body.data] : [body];
-}
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
+	if (!isObject(body)) return [];
+	return isObject(body.data) ? [body, body.data] : [body];
 }
 
 function idValue(value: unknown): string | undefined {

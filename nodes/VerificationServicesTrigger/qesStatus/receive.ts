@@ -11,12 +11,14 @@ import {
 	keepOrReleaseByResponse,
 	STARTED_RESPONSE,
 } from '../../shared/delivery/delivery-memory';
+import { isObject } from '../../shared/responses/json';
 import { ANSWER_WITHIN_MS, readTriggerOptions } from './description';
 import { type Enrichment, fetchVerification } from './enrich';
 import { headerValue, secretMatches, withoutHeaders } from './ping-check';
 import { duplicateKey } from './ping-dedup';
-import { bodyStatus, isPlainObject, pingSessionId, statusAllowed } from './ping-fields';
+import { bodyStatus, pingSessionId, statusAllowed } from './ping-fields';
 import { storedRegistration, type TriggerStaticData } from './static-data';
+import { addBeside, answerNow, notStarted } from '../webhook-answers';
 
 /**
  * One incoming ping, in this order:
@@ -49,7 +51,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 	const headers = (this.getHeaderData() ?? {}) as IDataObject;
 
 	if (options.verifySecret && !secretAccepted(this, registration, headers))
-		return answer(this, 401, { message: 'Unauthorized' });
+		return answerNow(this, 401, { message: 'Unauthorized' });
 
 	const body: unknown = this.getBodyData();
 	const taken = await claimPing(this, body, options, registration?.secretSha256);
@@ -67,7 +69,7 @@ export async function receivePing(this: IWebhookFunctions): Promise<IWebhookResp
 		);
 		if ('notStarted' in item) return item.notStarted;
 		if ('retry' in item)
-			return answer(this, 503, { received: true, started: false, reason: item.retry });
+			return answerNow(this, 503, { received: true, started: false, reason: item.retry });
 		return { workflowData: [[{ json: item.json }]], webhookResponse: STARTED_RESPONSE };
 	} catch (error) {
 		// Not answered 2xx, so the provider sends it again: that copy must not count as a duplicate.
@@ -113,13 +115,13 @@ async function claimPing(
 	);
 	if ('undecided' in outcome)
 		return {
-			answered: answer(context, 503, {
+			answered: answerNow(context, 503, {
 				received: true,
 				started: false,
 				reason: 'a copy of this ping is being taken; send it again',
 			}),
 		};
-	if ('duplicate' in outcome) return { answered: notStarted('duplicate') };
+	if ('duplicate' in outcome) return { answered: notStarted('duplicate ping') };
 	keepOrReleaseByResponse(context, outcome.claim);
 	return { claim: outcome.claim };
 }
@@ -136,9 +138,9 @@ async function buildItem(
 ): Promise<BuiltItem> {
 	const status = bodyStatus(body);
 	if (status !== undefined && !statusAllowed(status, options.onlyStatuses))
-		return { notStarted: notStarted('status', status) };
+		return { notStarted: notStarted(statusReason(status)) };
 
-	const json: IDataObject = isPlainObject(body) ? { ...body } : { body: body as IDataObject };
+	const json: IDataObject = isObject(body) ? { ...body } : { body: body as IDataObject };
 	const filterOnFetched = status === undefined && options.onlyStatuses.length > 0;
 	if (options.fetchVerification || filterOnFetched) {
 		const stop = await addVerification(this, json, body, options, arrivedAt, filterOnFetched);
@@ -185,7 +187,7 @@ async function addVerification(
 		} else {
 			const fetchedStatus = bodyStatus(fetched.verification);
 			if (fetchedStatus !== undefined && !statusAllowed(fetchedStatus, options.onlyStatuses))
-				return { notStarted: notStarted('status', fetchedStatus) };
+				return { notStarted: notStarted(statusReason(fetchedStatus)) };
 			if (fetchedStatus === undefined)
 				verificationError = {
 					message: 'Get Verification named no status, so Only Statuses could not be applied',
@@ -212,32 +214,5 @@ function isTransient({ verificationError }: Enrichment): boolean {
 	return typeof code !== 'number' || code === 408 || code === 429 || code >= 500;
 }
 
-/** Answered here with `status` and `body`; nothing starts. */
-function answer(
-	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
-	const res = context.getResponseObject();
-	if (!res.headersSent) res.status(status).json(body);
-	return { noWebhookResponse: true };
-}
-
-/** Answered 200 with a short reason; no execution starts. */
-function notStarted(reason: 'duplicate' | 'status', status?: string): IWebhookResponseData {
-	return {
-		webhookResponse: {
-			received: true,
-			started: false,
-			reason:
-				reason === 'duplicate'
-					? 'duplicate ping'
-					: `status ${status === undefined ? 'unknown' : `"${status}"`} not in Only Statuses`,
-		},
-	};
-}
-
-function addBeside(json: IDataObject, key: string, value: IDataObject[keyof IDataObject]): void {
-	const name = key in json ? `trigger${key[0].toUpperCase()}${key.slice(1)}` : key;
-	json[name] = value;
-}
+const statusReason = (status: string | undefined) =>
+	`status ${status === undefined ? 'unknown' : `"${status}"`} not in Only Statuses`;

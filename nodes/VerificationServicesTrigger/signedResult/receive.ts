@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { bodyHash } from '../../shared/delivery/canonical-json';
+import { bodyHash } from '../../shared/responses/canonical-json';
 import {
 	claimOrWait,
 	type DeliveryClaim,
@@ -30,8 +30,9 @@ import { cachedSecret } from './secret-cache';
 import { checkSigningSecret } from './secret-check';
 import { SIGNATURE_HEADER, signatureMatches, signatureOf } from './signature';
 import { claimedReference, confirmPayment } from './unsigned-payment';
+import { addBeside, answerNow, notStarted } from '../webhook-answers';
 
-export const CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
+export const WEBHOOK_CREDENTIAL_TYPE = 'verificationServicesWebhookApi';
 
 /** 24 hex chars (96 bits of SHA-256) per duplicate key. */
 const KEY_CHARS = 24;
@@ -210,29 +211,24 @@ async function receiveUnsigned(
 
 /** The credential's signing secret ('' when it cannot be read), cached briefly (secret-cache.ts). */
 async function signingSecret(context: IWebhookFunctions): Promise<string> {
-	return await cachedSecret(context.getNode().credentials?.[CREDENTIAL_TYPE]?.id, async () => {
-		try {
-			const credentials = await context.getCredentials<{ signingSecret?: unknown }>(
-				CREDENTIAL_TYPE,
-			);
-			return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-		} catch {
-			return '';
-		}
-	});
+	return await cachedSecret(
+		context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE]?.id,
+		async () => {
+			try {
+				const credentials = await context.getCredentials<{ signingSecret?: unknown }>(
+					WEBHOOK_CREDENTIAL_TYPE,
+				);
+				return typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+			} catch {
+				return '';
+			}
+		},
+	);
 }
 
 /** Answers here with `status` and a message that says nothing about why; nothing starts. */
-function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	const res = context.getResponseObject();
-	if (!res.headersSent) res.status(status).json({ message });
-	return { noWebhookResponse: true };
-}
-
-/** Answered 200 with the reason; no execution starts. */
-function notStarted(reason: 'duplicate' | 'not in Events'): IWebhookResponseData {
-	return { webhookResponse: { received: true, started: false, reason } };
-}
+const answer = (context: IWebhookFunctions, status: number, message: string) =>
+	answerNow(context, status, { message });
 
 /** What cannot be told apart (encrypted or unrecognised) passes every filter rather than be lost. */
 function passes(filter: EventFilter, type: ResultType): boolean {
@@ -284,8 +280,4 @@ function withoutCustomerId(body: IDataObject): IDataObject {
 	const json = redact(body);
 	if (isObject(json.data)) json.data = redact(json.data);
 	return json;
-}
-
-function addBeside(json: IDataObject, key: string, value: string): void {
-	json[key in json ? `trigger${key[0].toUpperCase()}${key.slice(1)}` : key] = value;
 }

@@ -5,7 +5,7 @@ import { LruMemory, type MemoryLimits } from '../../shared/transport/lru-memory'
  *
  * Why: reading a credential means a database query and a decryption in n8n, and with 20 deliveries
  * at once these queue behind every execution n8n is saving; the read was the slowest part of an
- * answer (2.3x a plain Webhook node's answer time without this, measured with npm run bench).
+ * answer (bench/results.md, "Trigger").
  * Copies that arrive together share one read. A changed secret applies within SECRET_TTL_MS. The
  * secret stays in this process's memory, as it does while n8n runs the node; nothing writes it out,
  * and an expired one is dropped (at most 1,000 credentials, the least recently used go first).

@@ -2,7 +2,7 @@ import { type IHookFunctions, NodeOperationError } from 'n8n-workflow';
 
 import type { TriggerSource } from '../trigger-source';
 import { signedResultProperties } from './description';
-import { CREDENTIAL_TYPE, receiveDelivery } from './receive';
+import { WEBHOOK_CREDENTIAL_TYPE, receiveDelivery } from './receive';
 import { checkSigningSecret } from './secret-check';
 
 /**
@@ -35,7 +35,9 @@ export const signedResultSource: TriggerSource = {
 		return false;
 	},
 	async create(this: IHookFunctions) {
-		const credentials = await this.getCredentials<{ signingSecret?: unknown }>(CREDENTIAL_TYPE);
+		const credentials = await this.getCredentials<{ signingSecret?: unknown }>(
+			WEBHOOK_CREDENTIAL_TYPE,
+		);
 		const check = checkSigningSecret(credentials.signingSecret);
 		if (check.status !== 'OK') throw new NodeOperationError(this.getNode(), check.message);
 		return true;

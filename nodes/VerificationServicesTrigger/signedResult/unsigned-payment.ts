@@ -2,10 +2,9 @@ import { type IDataObject, sleep } from 'n8n-workflow';
 
 import { getPaymentStatus } from '../../VerificationServices/payments/operations/getPaymentStatus';
 import { member, valueAt } from '../../shared/responses/envelope';
-import { isObject } from '../../shared/responses/json';
-import { responseJson } from '../../shared/responses/response-json';
+import { isObject, responseJson } from '../../shared/responses/json';
 import { paymentOutcome } from '../../shared/responses/payment-outcome';
-import { DEFAULT_REQUEST_SETTINGS } from '../../shared/transport/request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from '../../shared/transport/request-types';
 import { type RequestContext, requestOnce } from '../../shared/transport/transport';
 
 /**

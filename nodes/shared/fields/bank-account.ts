@@ -1,5 +1,5 @@
 import { ruleBroken } from './field-error';
-import type { Rule } from '../operation/operation-types';
+import type { Rule } from './field-types';
 
 /**
  * Rules of bank account fields, shared by the payment initiation and the hosted journey's

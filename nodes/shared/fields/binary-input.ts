@@ -1,8 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { SentLater } from '../operation/build-request';
+import { SentLater } from './sent-later';
 import { FieldError, quote } from './field-error';
-import type { Rule } from '../operation/operation-types';
+import type { Rule } from './field-types';
 import type { TextCheck } from './rules';
 
 /**

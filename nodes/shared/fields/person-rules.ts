@@ -1,5 +1,5 @@
 import { ruleBroken } from './field-error';
-import type { Rule } from '../operation/operation-types';
+import type { Rule } from './field-types';
 import { check, date, text } from './rules';
 
 /**

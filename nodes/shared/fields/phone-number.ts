@@ -1,5 +1,5 @@
 import { ruleBroken } from './field-error';
-import type { Rule, ValueField } from '../operation/operation-types';
+import type { Rule, ValueField } from './field-types';
 import { boolean } from './rules';
 
 /** What cleaning removes from a pasted number before it is checked. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { FieldError, ruleBroken } from './field-error';
-import type { Rule, RuleInput } from '../operation/operation-types';
+import type { Rule, RuleInput } from './field-types';
 
 /**
  * The rules a field's `rule` is made of. Each rule validates a value, converts it to what the API

@@ -1,20 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError } from '../fields/field-error';
+import { SentLater } from '../fields/sent-later';
 import { isObject } from '../responses/json';
 import type { ApiRequest, FieldValues, OperationDefinition } from './operation-types';
-
-/**
- * A value read only when its item is sent (a file's bytes), so that validating every item first
- * keeps memory flat. A rule returns one; `withContent` reads it into the request.
- */
-export class SentLater {
-	constructor(
-		readonly load: () => Promise<unknown>,
-		/** What the operation may know before reading, e.g. the file's name. */
-		readonly about: IDataObject = {},
-	) {}
-}
 
 /**
  * The request of one item from its values: `{name}` placeholders of the path (URL-encoded), the

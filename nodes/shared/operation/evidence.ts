@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { bodyHash } from '../delivery/canonical-json';
+import { bodyHash } from '../responses/canonical-json';
 import { boolean } from '../fields/rules';
 import type { ApiRequest, ApiResponse, ValueField } from './operation-types';
 import { PACKAGE_VERSION } from './package-version';

@@ -4,7 +4,7 @@ import { FieldError } from '../fields/field-error';
 import type { ErrorHints, FieldValues, OperationDefinition } from './operation-types';
 import { requestError } from '../transport/errors';
 import { RequestFailed } from '../transport/request-failure';
-import { validationError } from '../fields/validation-error';
+import { validationError } from './validation-error';
 
 /** The operation's hints with `{field}` replaced by the item's values (secret fields stay unnamed). */
 export function itemHints(op: OperationDefinition, values: FieldValues): ErrorHints | undefined {

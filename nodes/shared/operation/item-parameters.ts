@@ -38,8 +38,8 @@ function primitiveAt(json: unknown, keys: string[]): string | number | boolean |
 
 /**
  * Reads the node's parameters for every item of one run. n8n evaluates each expression in its
- * expression engine (n8n 2.x: an isolate, about 0.5 to 1 ms per evaluation), which was nearly all of
- * the time spent checking 1,000 items before the first request. Two cases need no evaluation per item:
+ * expression engine (n8n 2.x: an isolate), which is most of the time spent checking the items before
+ * the first request. Two cases need no evaluation per item:
  *
  * - A parameter without any expression (a literal, or a collection of literals) has the same value
  *   for every item: n8n reads it once, for the first item that asks.

@@ -79,7 +79,7 @@ export function shownOnlyWhen(
 }
 
 /**
- * What n8n's Retry On Fail does with money and messages (resend-rule.ts, sent-requests.ts), shown on
+ * What n8n's Retry On Fail does with money and messages (transport/classify.ts, sent-requests.ts), shown on
  * the operations that are not repeatable. n8n's display conditions see parameters only, not the
  * node's settings, so the notice cannot appear only when Retry On Fail is on.
  */

@@ -9,7 +9,7 @@ import {
 import { valueAt } from '../responses/envelope';
 import { quoteAnswer } from '../transport/errors';
 import type { OperationDefinition } from './operation-types';
-import { mayHaveBeenCarriedOut } from '../transport/resend-rule';
+import { mayHaveBeenCarriedOut } from '../transport/classify';
 
 export interface ItemFailure {
 	itemIndex: number;

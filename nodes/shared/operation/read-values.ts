@@ -1,11 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeTypeDescription,
+	NodeHelpers,
+} from 'n8n-workflow';
 
 import { evidenceOption } from './evidence';
 import { FieldError } from '../fields/field-error';
 import type { ItemParameters } from './item-parameters';
 import type { FieldValues, OperationDefinition, ValueField } from './operation-types';
 import { requestSettings } from './request-options';
-import type { RequestSettings } from '../transport/request-settings';
+import type { RequestSettings } from '../transport/request-types';
 
 /**
  * Reads and validates one item's values: the Options first (a field's rule may depend on one, such
@@ -34,8 +41,8 @@ export function readValues(
 		: {};
 	for (const field of op.fields) {
 		if (!field.rule) continue;
-		const { name, displayOptions } = field.property;
-		if (!field.additional && !isDisplayed(parameters, displayOptions?.show, itemIndex)) continue;
+		const { name } = field.property;
+		if (!field.additional && !isDisplayed(ctx, parameters, field.property, itemIndex)) continue;
 		readField(field, field.additional ? additional[name] : parameters.get(name, itemIndex), {
 			ctx,
 			itemIndex,
@@ -77,16 +84,27 @@ function readField(
 }
 
 /**
- * Whether a field's display conditions on other parameters hold for this item. As in n8n's editor, a
- * multi-select meets a condition when any of its chosen values is listed.
+ * Whether n8n shows the field for this item: its display conditions (`show` and `hide`, on other
+ * parameters, `@version` and `@tool`, with `_cnd` operators), judged by n8n's own rules with the
+ * values the item resolves the parameters they name to.
  */
 function isDisplayed(
+	ctx: IExecuteFunctions,
 	parameters: ItemParameters,
-	conditions: IDataObject | undefined,
+	property: INodeProperties,
 	itemIndex: number,
 ): boolean {
-	return Object.entries(conditions ?? {}).every(([name, allowed]) => {
-		const value = parameters.get(name, itemIndex);
-		return (Array.isArray(value) ? value : [value]).some((v) => (allowed as unknown[]).includes(v));
-	});
+	const { show = {}, hide = {} } = property.displayOptions ?? {};
+	const named = [...Object.keys(show), ...Object.keys(hide)].filter(
+		(name) => !name.startsWith('@'),
+	);
+	const values: INodeParameters = {};
+	for (const name of named) {
+		const path = name.replace(/^\//, '');
+		values[path] = parameters.get(path, itemIndex) as INodeParameters[string];
+	}
+	const node = ctx.getNode();
+	// n8n reads `@tool` from the node type's name, which ends in "Tool" where the node runs as one.
+	const nodeType = { name: node.type } as INodeTypeDescription;
+	return NodeHelpers.displayParameter(values, property, node, nodeType);
 }

@@ -6,7 +6,7 @@ import {
 	MAX_TIMEOUT_SECONDS,
 	MIN_REQUESTS_PER_SECOND,
 	MIN_TIMEOUT_SECONDS,
-} from '../transport/request-settings';
+} from '../transport/request-types';
 import { integer, number } from '../fields/rules';
 
 const RATE_RULE = `0 (no known quota) or a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`;
@@ -28,7 +28,7 @@ const requestRate: Rule = {
 };
 
 /**
- * The request settings (transport/request-settings.ts) as entries of every operation's Options
+ * The request settings (transport/request-types.ts) as entries of every operation's Options
  * collection, with their rules; read once per run (readSettings). Their defaults are
  * DEFAULT_REQUEST_SETTINGS.
  */

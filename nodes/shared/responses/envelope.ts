@@ -1,7 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject, present } from './json';
-import type { ResponsePath } from '../operation/operation-types';
+
+/**
+ * A value of an answer by its dotted path, named once and generation-neutral (`valueAt`):
+ * `referenceId` finds `data.referenceId`, `referenceId` and `reference_id`; `status.code` finds it
+ * inside or outside the `{ status: true, data }` envelope.
+ */
+export type ResponsePath = string;
 
 /**
  * The one reader of the API's answers across its generations: the newest wraps every answer as

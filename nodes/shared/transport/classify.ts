@@ -1,20 +1,15 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { valueAt } from '../responses/envelope';
+import type { Failure, NetworkFailure } from './request-failure';
 import type { ApiResponse, ResponseExpectation } from './request-types';
 import { checkResponse } from './response-check';
-import type { NetworkFailure } from './network-failure';
-import type { Failure } from './request-failure';
-import {
-	mayGoOutAgain,
-	outcomeOfNetworkFailure,
-	outcomeOfStatus,
-	type SendOutcome,
-} from './resend-rule';
-import { backoffMs, retryAfterMs } from './retry-timing';
 
 /**
  * What happens after one sending, decided from what came back and the sendings before it: a pure
  * function (no I/O, no clock, no pacer), so that every rule of the request path reads as one table
- * (test/shared/classify.test.ts). The rule "may this go out again?" (resend-rule.ts) is applied here
- * and nowhere else: the retries follow it, and so does what the node remembers for Retry On Fail.
+ * (test/shared/classify.test.ts). The rule "may this go out again?" (`mayGoOutAgain`, below) is applied
+ * here and nowhere else: the retries follow it, and so does what the node remembers for Retry On Fail.
  */
 
 /** What one sending brought back (transport.ts `transmit`), the body decoded. */
@@ -162,4 +157,115 @@ function classifyResponse(response: ApiResponse, sendings: Sendings, rules: Send
 	}
 	const failure: Failure = { kind: 'status', statusCode, body: response.body };
 	return { next: 'fail', failure, pace: overloaded ? OVERLOADED : NOTHING, mayGoOutAgain: again };
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/** Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(headers: IDataObject, now = Date.now()): number | undefined {
+	const raw = headers['retry-after'] ?? headers['Retry-After'];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const seconds = Number(raw);
+	if (Number.isFinite(seconds)) return Math.min(Math.max(seconds * 1000, 0), MAX_BACKOFF_MS * 4);
+	const at = Date.parse(String(raw));
+	return Number.isNaN(at) ? undefined : Math.min(Math.max(at - now, 0), MAX_BACKOFF_MS * 4);
+}
+
+/** Exponential backoff with jitter: 0.5 s, 1 s, 2 s ... capped, each spread by `jitter` in [0, 1). */
+export function backoffMs(attempt: number, jitter = Math.random()): number {
+	const ceiling = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempt - 1));
+	return ceiling / 2 + jitter * (ceiling / 2);
+}
+
+/**
+ * The one rule for "may this request go out again?", whatever asks: the request path's own retries
+ * (transport.ts) and n8n's Retry On Fail re-running the node within the execution (sent-requests.ts).
+ * A request of an operation that is not `repeatable` (money, messages, billed journeys) that may have
+ * reached the API is never sent again; one the API refused before acting, or one that never left, may be.
+ */
+
+/** What became of one request, as far as the node can know. */
+export type SendOutcome =
+	/** It never left n8n: the token exchange failed, or the execution was cancelled before sending. */
+	| 'notSent'
+	/** The API refused it before acting: a 4xx (401 and 429 included). */
+	| 'refused'
+	/** The API answered it (a 2xx, or an answer the operation accepts): it was carried out. */
+	| 'answered'
+	/** It may have been carried out: sent, then a network error, a timeout, a 5xx, or a 2xx the node cannot use. */
+	| 'mayHaveBeenCarriedOut';
+
+/** The outcome of a request the API answered with `statusCode`. */
+export function outcomeOfStatus(statusCode: number): SendOutcome {
+	if (statusCode >= 200 && statusCode < 300) return 'answered';
+	if (statusCode >= 400 && statusCode < 500) return 'refused';
+	return 'mayHaveBeenCarriedOut';
+}
+
+/**
+ * Network failures that end a request before any of it reached the API: nothing to connect to, no
+ * address, no route, or a TLS certificate refused during the handshake (before the request is written).
+ * Any other failure (a reset, a timeout, a cut connection) may come after the API received it.
+ */
+const NEVER_REACHED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'CERT_HAS_EXPIRED',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The outcome of a request that got no answer, by its failure's code (request-failure.ts `networkFailure`). */
+export function outcomeOfNetworkFailure(code: string | undefined): SendOutcome {
+	return code !== undefined && NEVER_REACHED.has(code) ? 'notSent' : 'mayHaveBeenCarriedOut';
+}
+
+/**
+ * The rule. A repeatable request (a read, an idempotent write) may always go out again; any other
+ * only when the API cannot have acted on it. How often a request that may go out is retried, and
+ * after which answers, is the caller's business (transport.ts: 429, 503, network errors, 401 once).
+ */
+export function mayGoOutAgain(outcome: SendOutcome, repeatable: boolean): boolean {
+	if (repeatable) return true;
+	return outcome === 'notSent' || outcome === 'refused';
+}
+
+/** What an error of a request that may have been carried out keeps of it: the receipt and the answer. */
+export interface CarriedOutMark {
+	/** The operation's receipt value (a deposit's transactionId) when the answer held one. */
+	receipt?: { path: string; value: unknown };
+	/** The API's answer, redacted; undefined when none came (a network error, a timeout). */
+	answer?: unknown;
+}
+
+const marks = new WeakMap<object, CarriedOutMark>();
+
+/** Marks the error of a request that may have been carried out, so that every report can say so. */
+export function markMayHaveBeenCarriedOut<T extends object>(
+	error: T,
+	mark: CarriedOutMark = {},
+): T {
+	marks.set(error, mark);
+	return error;
+}
+
+/** The mark of an error whose request may have been carried out; undefined for any other error. */
+export function mayHaveBeenCarriedOut(error: unknown): CarriedOutMark | undefined {
+	return error !== null && typeof error === 'object' ? marks.get(error) : undefined;
+}
+
+/** The receipt an answer holds at the operation's `receipt` path, for a CarriedOutMark. */
+export function receiptIn(
+	answer: unknown,
+	path: string | undefined,
+): Pick<CarriedOutMark, 'receipt'> {
+	if (path === undefined) return {};
+	const value = valueAt(answer, path);
+	return value === undefined || value === null || value === '' ? {} : { receipt: { path, value } };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { type ICredentialDataDecryptedObject, type INode, NodeOperationError } from 'n8n-workflow';
 
-export const CREDENTIAL_TYPE = 'verificationServicesApi';
+export const API_CREDENTIAL_TYPE = 'verificationServicesApi';
 
 export const PRODUCTION_BASE_URL = 'https://api-umbrella.io/api/services';
 export const SANDBOX_BASE_URL = 'https://sandbox-umbrella-api.azurewebsites.net/api/services';

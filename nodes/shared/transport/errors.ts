@@ -2,14 +2,16 @@ import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../responses/json';
 import type { ErrorHints } from './request-types';
+import { type CarriedOutMark, markMayHaveBeenCarriedOut, receiptIn } from './classify';
 import {
 	describeNetworkFailure,
+	type FailedSending,
+	type Failure,
 	type NetworkFailure,
 	networkDetail,
+	type RequestFailed,
 	timeoutWords,
-} from './network-failure';
-import type { Failure, FailedSending, RequestFailed } from './request-failure';
-import { type CarriedOutMark, markMayHaveBeenCarriedOut, receiptIn } from './resend-rule';
+} from './request-failure';
 
 /**
  * The one module that turns a failed request into the error n8n shows, once, at the boundary of the
@@ -17,7 +19,7 @@ import { type CarriedOutMark, markMayHaveBeenCarriedOut, receiptIn } from './res
  * requests, network failures, answers that cannot be trusted, a refused or failed token exchange.
  * Each says what happened (operation, HTTP status, the API's own words) and, as its description,
  * what to do: the operation's own hints first (filled with the item's values by the caller).
- * Errors of field values live with the fields (fields/validation-error.ts).
+ * Errors of field values live with the fields (operation/validation-error.ts).
  */
 
 export const AUTH_HINT =
@@ -92,7 +94,7 @@ export interface RequestAbout {
 
 /**
  * The error n8n shows for a failed request (already redacted by the request path). One that may
- * have been carried out is marked so (resend-rule.ts), with its receipt and the answer when one came.
+ * have been carried out is marked so (classify.ts), with its receipt and the answer when one came.
  */
 export function requestError(
 	node: INode,
@@ -221,14 +223,6 @@ function answerRefusedError(
 		httpCode: String(statusCode),
 		itemIndex,
 	});
-}
-
-/** What a 2xx answer that is not the expected JSON looked like: its content type and first characters. */
-export function describeBody(contentType: string, text: string): string {
-	const type = contentType || 'no content type';
-	if (text.trim() === '') return `an empty body (${type})`;
-	const start = text.trim().replace(/\s+/g, ' ').slice(0, 80);
-	return `${type}, starting "${start}"${text.trim().length > 80 ? '...' : ''}`;
 }
 
 /** How much of an answer an error quotes: enough for any receipt, bounded for what n8n stores and shows. */

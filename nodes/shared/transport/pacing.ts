@@ -64,7 +64,8 @@ const RATE_SAMPLE_MS = 5_000;
 /**
  * The first 429 is counted against the answers of up to this long: n8n starting its executions
  * handles answers late and in bunches, so the last second can hold more answers than the API accepted
- * in any second (a quota of 100 requests/s showed 120, and a pace of 116 drew the next burst of 429s).
+ * in any second, and a pace taken from it would draw the next burst of 429s (bench/results.md,
+ * "Unused pace and bunched answers").
  */
 const FIRST_BURST_SAMPLE_MS = 2_000;
 

@@ -1,5 +1,4 @@
 import { payloadOf, reportsError, valueAt } from '../responses/envelope';
-import { describeBody } from './errors';
 import { isObject, present } from '../responses/json';
 import type { ApiResponse, ResponseExpectation } from './request-types';
 
@@ -101,4 +100,12 @@ export function checkResponse(
 		arrived: describeBody(contentType, text),
 		body,
 	};
+}
+
+/** What a 2xx answer that is not the expected JSON looked like: its content type and first characters. */
+export function describeBody(contentType: string, text: string): string {
+	const type = contentType || 'no content type';
+	if (text.trim() === '') return `an empty body (${type})`;
+	const start = text.trim().replace(/\s+/g, ' ').slice(0, 80);
+	return `${type}, starting "${start}"${text.trim().length > 80 ? '...' : ''}`;
 }

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ApiResponse } from './request-types';
 
 /**
- * What this n8n process remembers of the requests that must not go out again (resend-rule.ts) within
+ * What this n8n process remembers of the requests that must not go out again (classify.ts `mayGoOutAgain`) within
  * one execution: the answer an item got, or the error of an item whose fate is unknown. n8n's Retry On
  * Fail re-runs the whole node (n8n-core WorkflowExecute: when the node throws, and when its first output
  * item carries `json.error`, which Continue On Fail produces), with the same execution, node, run index

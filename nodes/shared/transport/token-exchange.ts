@@ -16,10 +16,10 @@ import {
 	networkFailure,
 	timedOut,
 	timeoutWords,
-} from './network-failure';
+} from './request-failure';
 import type { ApiResponse } from './request-types';
 import { Redactor } from './redact';
-import { DEFAULT_REQUEST_SETTINGS } from './request-settings';
+import { DEFAULT_REQUEST_SETTINGS } from './request-types';
 import { wait } from './wait';
 
 export type { HttpRequest } from './limited-request';

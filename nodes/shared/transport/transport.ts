@@ -19,16 +19,25 @@ import {
 import {
 	accountFingerprint,
 	type ApiCredentials,
-	CREDENTIAL_TYPE,
+	API_CREDENTIAL_TYPE,
 	readNodeCredentials,
 } from './credential-values';
 import { type RequestAbout, requestError } from './errors';
-import { deadlineWords, networkFailure, timedOut } from './network-failure';
-import type { ApiRequest, ApiResponse } from './request-types';
+import {
+	deadlineWords,
+	type Failure,
+	networkFailure,
+	RequestFailed,
+	timedOut,
+} from './request-failure';
 import { type Pacer, pacerFor } from './pacing';
 import { Redactor } from './redact';
-import { type Failure, RequestFailed } from './request-failure';
-import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './request-settings';
+import {
+	type ApiRequest,
+	type ApiResponse,
+	DEFAULT_REQUEST_SETTINGS,
+	type RequestSettings,
+} from './request-types';
 import { recallSend, rememberSend } from './sent-requests';
 import { credentialKey, tokenFor } from './token-cache';
 import { TokenExchangeError } from './token-exchange';
@@ -107,7 +116,7 @@ export class ApiClient {
 	): Promise<ApiClient> {
 		return new ApiClient(
 			ctx,
-			readNodeCredentials(ctx.getNode(), await ctx.getCredentials(CREDENTIAL_TYPE)),
+			readNodeCredentials(ctx.getNode(), await ctx.getCredentials(API_CREDENTIAL_TYPE)),
 			settings,
 			signal,
 		);

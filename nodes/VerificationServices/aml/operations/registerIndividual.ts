@@ -1,5 +1,5 @@
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import { boolean, choice, date, text } from '../../../shared/fields/rules';
 
 /** The API takes its flags as the strings "true" and "false". */

@@ -4,7 +4,7 @@ import {
 	base64UploadSize,
 	normalizeBase64,
 } from '../../../shared/fields/binary-input';
-import { SentLater } from '../../../shared/operation/build-request';
+import { SentLater } from '../../../shared/fields/sent-later';
 import { FieldError } from '../../../shared/fields/field-error';
 import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { boolean, choice, jsonObject, text } from '../../../shared/fields/rules';

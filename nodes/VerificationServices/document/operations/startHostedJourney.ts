@@ -2,8 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { iban } from '../../../shared/fields/bank-account';
 import { valueAt } from '../../../shared/responses/envelope';
-import { isObject } from '../../../shared/responses/json';
-import { responseJson } from '../../../shared/responses/response-json';
+import { isObject, responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { birthDate, countryCode, postalCode } from '../../../shared/fields/person-rules';
 import { internationalNumber } from '../../../shared/fields/phone-number';

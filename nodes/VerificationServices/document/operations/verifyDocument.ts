@@ -1,8 +1,7 @@
 import type { IBinaryKeyData, IDataObject } from 'n8n-workflow';
 
 import { base64Check, normalizeBase64 } from '../../../shared/fields/binary-input';
-import { isObject } from '../../../shared/responses/json';
-import { responseJson } from '../../../shared/responses/response-json';
+import { isObject, responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { boolean } from '../../../shared/fields/rules';
 import { imageType } from '../image-type';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { birthDate, countryCode, postalCode } from '../../../shared/fields/person-rules';
 import { internationalNumber } from '../../../shared/fields/phone-number';

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
-import { isObject } from '../../../shared/responses/json';
-import { responseJson } from '../../../shared/responses/response-json';
+import { isObject, responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { flagSet, integer, text } from '../../../shared/fields/rules';
 import { firstOf, pick } from '../../../shared/responses/pick';

@@ -1,7 +1,6 @@
 import { type IDataObject, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../../../shared/responses/json';
-import { responseJson } from '../../../shared/responses/response-json';
+import { isObject, responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { boolean, integer } from '../../../shared/fields/rules';
 import { elementJson, findList } from '../list-helpers';

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { elementJson, findList } from '../list-helpers';
 

@@ -2,7 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { contentTypeOf } from '../../../shared/transport/response-check';
 import { baseFileName } from '../../../shared/responses/file-name';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { ApiResponse, OperationDefinition } from '../../../shared/operation/operation-types';
 import { check, text } from '../../../shared/fields/rules';
 

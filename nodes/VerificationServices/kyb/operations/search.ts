@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { boolean, check, text } from '../../../shared/fields/rules';
 import { pick } from '../../../shared/responses/pick';

@@ -1,7 +1,7 @@
 import { type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { paymentOutcome } from '../../../shared/responses/payment-outcome';
 import { text } from '../../../shared/fields/rules';

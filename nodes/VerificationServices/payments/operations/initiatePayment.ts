@@ -1,6 +1,6 @@
 import { valueAt } from '../../../shared/responses/envelope';
 import { bic, iban } from '../../../shared/fields/bank-account';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { check, text } from '../../../shared/fields/rules';
 import { amount, currencyField } from '../money-fields';

@@ -1,6 +1,6 @@
 import { valueAt } from '../../../shared/responses/envelope';
 import { FieldError } from '../../../shared/fields/field-error';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { text } from '../../../shared/fields/rules';
 import { isVerified, isWrongCodeAnswer, otpStatus } from '../otp-status';

@@ -1,4 +1,4 @@
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { cleanPhoneNumber } from '../../../shared/fields/phone-number';
 import { check, text } from '../../../shared/fields/rules';

@@ -1,5 +1,5 @@
 import { valueAt } from '../../../shared/responses/envelope';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { cleanPhoneNumber } from '../../../shared/fields/phone-number';
 import {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition } from '../../../shared/operation/operation-types';
 import { cleanPhoneNumber } from '../../../shared/fields/phone-number';
 import { text } from '../../../shared/fields/rules';

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../../../shared/responses/envelope';
 import { ruleBroken } from '../../../shared/fields/field-error';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { boolean, check, choice, text } from '../../../shared/fields/rules';
 

@@ -1,7 +1,7 @@
 import { valueAt } from '../../../shared/responses/envelope';
 import { FieldError, quote } from '../../../shared/fields/field-error';
 import { entriesOf } from '../../../shared/fields/fixed-collection';
-import { responseJson } from '../../../shared/responses/response-json';
+import { responseJson } from '../../../shared/responses/json';
 import type { OperationDefinition, Rule } from '../../../shared/operation/operation-types';
 import { check, text } from '../../../shared/fields/rules';
 

@@ -1,8 +1,8 @@
 import { type INode, NodeOperationError } from 'n8n-workflow';
 
-import type { FieldError } from './field-error';
+import type { FieldError } from '../fields/field-error';
 import { fieldLabel } from './field-labels';
-import type { OperationDefinition } from '../operation/operation-types';
+import type { OperationDefinition } from './operation-types';
 
 /**
  * A value that broke its field's rule: the message names the field's label and name and counts the

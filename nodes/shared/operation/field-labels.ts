@@ -1,5 +1,5 @@
-import type { OperationDefinition } from '../operation/operation-types';
-import { requestSettings } from '../operation/request-options';
+import type { OperationDefinition } from './operation-types';
+import { requestSettings } from './request-options';
 
 /**
  * The label n8n's editor shows for a parameter of an operation (a field, an additional field or an
