@@ -39,7 +39,7 @@ function redirectMessage(status: number): string {
 export class VerificationServicesApi implements ICredentialType {
 	name = 'verificationServicesApi';
 
-	displayName = 'Verification Services API';
+	displayName = 'IDCanopy Umbrella API';
 
 	icon: Icon = {
 		light: 'file:../icons/verification.svg',

@@ -8,12 +8,12 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 export class VerificationServicesWebhookApi implements ICredentialType {
 	name = 'verificationServicesWebhookApi';
 
-	displayName = 'Verification Services Webhook API';
+	displayName = 'IDCanopy Umbrella Webhook API';
 
 	icon: Icon = { light: 'file:../icons/webhook.svg', dark: 'file:../icons/webhook.dark.svg' };
 
 	documentationUrl =
-		'https://github.com/verification-services/n8n-nodes-verification-services#verification-webhook-trigger';
+		'https://github.com/verification-services/n8n-nodes-verification-services/blob/main/docs/trigger.md#signed-journey-or-payment-result';
 
 	properties: INodeProperties[] = [
 		{

@@ -1,23 +1,32 @@
 'use strict';
-// npm run docs: rewrites README's operation reference and its table of reads and actions, and
-// docs/public-names.md's names, from the built nodes (npm run build first).
+// npm run docs: rewrites the parts of the docs that come from the code, from the built nodes (npm run
+// build first): the operation reference (docs/operations.md), README's table of resources and its limits,
+// the table of reads and actions (docs/ai-agents.md) and docs/public-names.md's names.
 const fs = require('fs');
 const path = require('path');
 const { packageNodes } = require('./lib/package-nodes');
 const operations = require('./render-operations');
 const tools = require('./render-tools');
 const names = require('./render-names');
+const limits = require('./render-limits');
 
 const root = path.resolve(__dirname, '..');
 const pkg = packageNodes(root);
+const { replaceSection } = operations;
 
-const readmePath = path.join(root, 'README.md');
-let readme = fs.readFileSync(readmePath, 'utf8');
-readme = operations.replaceSection(readme, operations.renderOperations(pkg.nodes));
-readme = operations.replaceSection(readme, tools.renderTools(pkg.nodes), tools.START, tools.END);
-fs.writeFileSync(readmePath, readme);
+/** Rewrites the generated parts of one file: [[generated, start, end], ...]. */
+function rewrite(file, parts) {
+	const where = path.join(root, file);
+	let text = fs.readFileSync(where, 'utf8');
+	for (const [generated, start, end] of parts) text = replaceSection(text, generated, start, end);
+	fs.writeFileSync(where, text);
+}
 
-const namesPath = path.join(root, 'docs', 'public-names.md');
-const contract = fs.readFileSync(namesPath, 'utf8');
-fs.writeFileSync(namesPath, operations.replaceSection(contract, names.renderNames(pkg), names.START, names.END));
-console.log('README.md (operation reference, reads and actions) and docs/public-names.md updated');
+rewrite('README.md', [
+	[operations.renderOverview(pkg.nodes), operations.OVERVIEW_START, operations.OVERVIEW_END],
+	[limits.renderLimits((module) => require(path.join(root, 'dist', module))), limits.START, limits.END],
+]);
+rewrite('docs/operations.md', [[operations.renderOperations(pkg.nodes), operations.START, operations.END]]);
+rewrite('docs/ai-agents.md', [[tools.renderTools(pkg.nodes), tools.START, tools.END]]);
+rewrite('docs/public-names.md', [[names.renderNames(pkg), names.START, names.END]]);
+console.log('README.md, docs/operations.md, docs/ai-agents.md and docs/public-names.md updated');

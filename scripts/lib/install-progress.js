@@ -5,7 +5,7 @@
 const path = require('path');
 const { isInstalled, runtimeFor } = require('../../test/e2e/lib/install');
 
-const SIZE = { v2: '2.8 GB, ~2300 packages', v1: '1.7 GB, ~1900 packages' };
+const SIZE = { v2: '2.8 GB, ~2300 packages', next: '2.8 GB, ~2300 packages', v1: '1.7 GB, ~1900 packages' };
 
 /**
  * Announces the install of `version` (or that the installed n8n is reused). Returns the function that

@@ -251,7 +251,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 
 	test('creates the credential through the form; the test passes, then fails for a wrong key (case 1) and an unreachable URL (case 2)', async () => {
 		await page.goto(`${server.url}/home/credentials/create`, { waitUntil: 'networkidle2' });
-		await chooseCredentialType('Verification Services').catch(async (error) => {
+		await chooseCredentialType('IDCanopy Umbrella').catch(async (error) => {
 			await shot(page, 'credential-timeout');
 			throw error;
 		});
@@ -263,7 +263,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		await shot(page, 'credential-ok');
 		assert.ok(good.ok, `the right key passes: ${good.message}`);
 
-		// Case 1: the stored credential now holds a token; a wrong key must still be refused.
+		// Case 1: the saved credential was tested with the right key; a wrong key must still be refused.
 		await editor.setParameter(page, 'apiKey', WRONG);
 		const wrongKey = await saveCredentialAndReadTest();
 		await shot(page, 'credential-wrong-key', { docs: true });
@@ -403,5 +403,20 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 		// The field by its label and its name, the rule, and the item counted from 1 as the editor does.
 		assert.match(text, /Description \(description\) must be[^\n]*(letters|digits|hyphen)/);
 		assert.match(text, /\(item 1\)/);
+	});
+
+	test("the README's pictures of the trigger's panel and of an action behind a human review step", async () => {
+		await editor.openWorkflow(page, server.url, workflows['qes-onboarding.json'].id);
+		await page.click(`${byId('canvas-node')}[data-node-name="QES Status Ping"]`, { count: 2 });
+		await page.waitForSelector(byId('parameter-input-source'));
+		await shot(page, 'trigger-panel', { docs: true });
+		assert.match(await editor.textOf(page, 'body'), /Trigger On/);
+		await page.keyboard.press('Escape');
+
+		const review = workflows['agent-deposit-review.json'];
+		const reviewer = review.json.nodes.find((n) => n.type.endsWith('HitlTool'));
+		await editor.openWorkflow(page, server.url, review.id);
+		await page.waitForSelector(`${byId('canvas-node')}[data-node-name="${reviewer.name}"]`);
+		await shot(page, 'agent-review', { docs: true });
 	});
 });

@@ -5,10 +5,16 @@ import { join } from 'path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { packageNodes } = require('../../scripts/lib/package-nodes') as { packageNodes: (root: string, fileOf: (entry: string) => string) => { nodes: unknown } };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderOperations, replaceSection } = require('../../scripts/render-operations') as {
+const operations = require('../../scripts/render-operations') as {
 	renderOperations: (nodes: unknown) => string;
+	renderOverview: (nodes: unknown) => string;
 	replaceSection: (text: string, generated: string, start?: string, end?: string) => string;
+	OVERVIEW_START: string;
+	OVERVIEW_END: string;
 };
+const { replaceSection } = operations;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const limits = require('../../scripts/render-limits') as { renderLimits: (load: (module: string) => unknown) => string; START: string; END: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tools = require('../../scripts/render-tools') as { renderTools: (nodes: unknown) => string; START: string; END: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -18,52 +24,32 @@ const root = join(__dirname, '..', '..');
 
 // The nodes npm run docs renders, from the sources the build compiles.
 const pkg = packageNodes(root, (entry) => join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
 // docs/public-names.md writes the public contract in the repository: its generated part must match
 // the nodes, and every output name it lists must be one the nodes write.
 const contract = readFileSync(join(root, 'docs', 'public-names.md'), 'utf8');
 
-/** The anchors GitHub gives README's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-function anchors(markdown: string): Set<string> {
-	const seen = new Map<string, number>();
-	const found = new Set<string>();
-	for (const [, heading] of markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)) {
-		const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-		const count = seen.get(slug) ?? 0;
-		seen.set(slug, count + 1);
-		found.add(count ? `${slug}-${count}` : slug);
-	}
-	return found;
-}
+describe('the parts of the docs npm run docs renders from the code (run it when this fails)', () => {
+	const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
-describe('README, the sections npm run docs renders (run it when this fails)', () => {
-	it('the operation reference matches the operation tables', () => {
-		expect(readme).toBe(replaceSection(readme, renderOperations(pkg.nodes)));
+	it('README: the table of resources and the limits', () => {
+		const readme = read('README.md');
+		const overview = replaceSection(readme, operations.renderOverview(pkg.nodes), operations.OVERVIEW_START, operations.OVERVIEW_END);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const fromSources = (module: string) => require(join(root, module)) as unknown;
+		expect(readme).toBe(replaceSection(overview, limits.renderLimits(fromSources), limits.START, limits.END));
+		expect(readme).toContain('| Max Retries, per request (429, 503, network errors) | 5 by default, at most 20 |');
 	});
 
-	it('the table of reads and actions matches the operation tables', () => {
+	it('docs/operations.md: the operation reference', () => {
+		const reference = read('docs/operations.md');
+		expect(reference).toBe(replaceSection(reference, operations.renderOperations(pkg.nodes)));
+	});
+
+	it('docs/ai-agents.md: the table of reads and actions', () => {
+		const agents = read('docs/ai-agents.md');
 		const generated = tools.renderTools(pkg.nodes);
 		expect(generated).toMatch(/\| Payments \| Challenge Deposit \(`challengeDeposit`\) \| moves money \|/);
-		expect(readme).toBe(replaceSection(readme, generated, tools.START, tools.END));
-	});
-});
-
-describe('README links', () => {
-	const headings = anchors(readme);
-
-	it('every anchor a codex file links to is a heading of README', () => {
-		const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
-		const urls = packageJson.n8n.nodes.flatMap((entry) => {
-			const codex = readFileSync(join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '.json')), 'utf8');
-			return [...codex.matchAll(/"url": "https:\/\/github\.com\/verification-services\/n8n-nodes-verification-services#([^"]+)"/g)].map((m) => m[1]);
-		});
-		expect(urls).toEqual(expect.arrayContaining(['operations', 'trigger', 'credentials']));
-		expect(urls.filter((anchor) => !headings.has(anchor))).toEqual([]);
-	});
-
-	it('every link within README names one of its headings', () => {
-		const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
-		expect(links.filter((anchor) => !headings.has(anchor))).toEqual([]);
+		expect(agents).toBe(replaceSection(agents, generated, tools.START, tools.END));
 	});
 });
 

@@ -21,7 +21,7 @@ const { createInstance, nodeOutput } = require('./lib/instance');
 const { defaultLog, emulatorRequests, freshFetch, e2eVersions } = require('./lib/util');
 const { exampleVariant, readExample, sandboxCredential } = require('./lib/workflows');
 const { startModelServer, conversation } = require('./lib/model-server');
-const { complianceModel, toolName, parse, AGENT, AML, KYB, OTP } = require('./lib/compliance-model');
+const { complianceModel, toolName, parse, AGENT, AML, KYB } = require('./lib/compliance-model');
 const { toolDescription } = require('./lib/package-nodes');
 
 const VERSIONS = e2eVersions();
@@ -102,14 +102,12 @@ for (const version of VERSIONS) {
 			assert.equal(EXAMPLE.settings.executionOrder, 'v1', 'the example keeps execution order v1');
 		});
 
-		it('offers the three tools with the descriptions of the operation tables', () => {
+		it('offers its two reads with the descriptions of the operation tables, and no action (those need a review step)', () => {
 			const first = model.requests[0].body;
 			const tools = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
-			assert.deepEqual(Object.keys(tools).sort(), [toolName(OTP), toolName(AML), toolName(KYB)].sort());
+			assert.deepEqual(Object.keys(tools).sort(), [toolName(AML), toolName(KYB)].sort());
 			assert.equal(tools[toolName(AML)].description, toolDescription('aml', 'checkIndividual'));
 			assert.equal(tools[toolName(KYB)].description, toolDescription('kyb', 'search'));
-			assert.equal(tools[toolName(OTP)].description, toolDescription('phone', 'sendOtp'));
-			assert.match(tools[toolName(OTP)].description, /SENDS A MESSAGE/);
 			assert.deepEqual(Object.keys(tools[toolName(AML)].parameters.properties).sort(), ['dob', 'name']);
 			assert.deepEqual(Object.keys(tools[toolName(KYB)].parameters.properties), ['companyName']);
 		});
@@ -128,7 +126,7 @@ for (const version of VERSIONS) {
 		it('the emulator received the arguments the model chose', () => {
 			assert.deepEqual(received.aml.map((r) => r.body), [{ name: 'Viktor Sanctioned', dob: '1970/01/15' }]);
 			assert.deepEqual(received.kyb.map((r) => r.body), [{ name: 'Acme' }]);
-			assert.deepEqual(received.otp.map((r) => r.body), [{ method: 'sms', phoneNumber: '436501234567' }]);
+			assert.deepEqual(received.otp, [], 'no message: the example offers no action');
 			log(`${version}: the emulator received ${JSON.stringify(Object.values(received).flat().map((r) => `${r.route} ${JSON.stringify(r.body)}`))}`);
 		});
 
@@ -148,7 +146,6 @@ for (const version of VERSIONS) {
 			const [output] = nodeOutput(run, AGENT);
 			assert.match(output.output, /^Do not proceed\. Screening of Viktor Sanctioned: isHit true, totalHits 2, records AML-SAN-0001 \(SANCTION, OFAC-SDN\), AML-SAN-0002 \(SANCTION, EU-CFSP\)\./);
 			assert.match(output.output, /Companies found: Acme Holdings GmbH, ACME TRADING LIMITED\./);
-			assert.match(output.output, /OTP sent, reference [0-9a-f]{32}\./);
 		});
 
 		it('Output "Raw" gives the model the whole response', async () => {

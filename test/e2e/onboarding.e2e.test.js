@@ -141,7 +141,7 @@ for (const version of versions) {
 			assert.equal(signed.body.delivery.delivered, true, `ping delivery: ${JSON.stringify(signed.body.delivery)}`);
 			const result = await nextExecution(suite.ids[1], afterLink);
 			assert.equal(result.status, 'success');
-			const [ping] = nodeOutput(result.data, 'QES Onboarding Trigger');
+			const [ping] = nodeOutput(result.data, 'QES Status Ping');
 			assert.equal(ping.sessionId, mail.requestId, "the ping names the session link's requestId");
 			assert.deepEqual(nodeOutput(result.data, 'Onboarding Complete'), [
 				{ sessionId: mail.requestId, verified: true, signer: 'Erika Mustermann', signedDocuments: [`${mail.requestId}-signed.pdf`] },

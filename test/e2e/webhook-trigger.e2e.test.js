@@ -66,7 +66,7 @@ for (const version of e2eVersions()) {
 			await suite.activate(ids.main, urls.main);
 			await deliverTo(urls.main);
 
-			// What the execution holds (the item, the customer id redacted, the NoOp's input) is the golden workflow trigger-webhook.
+			// What the execution holds (the item, the customer id redacted, the NoOp's input) is the golden workflow trigger-signed-result.
 			const { delivery, payload } = await emulator('POST', '/results/journey', { transactionId: `tx-genuine-${version}`, success: 'REVIEW' });
 			assert.deepEqual(delivery.attempts.map((a) => [a.status, a.answer]), [[200, { received: true, started: true }]], 'answered 200 at the first attempt');
 			const [id] = await expectNewExecutions(1);

@@ -7,7 +7,7 @@
 //
 //   npm run build && node test/golden/record.js            # every fixture without expectations
 //   node test/golden/record.js --check                     # prints the differences, writes nothing
-//   node test/golden/record.js trigger-webhook-v2          # only the fixtures named (file names without .json)
+//   node test/golden/record.js trigger-signed-result-v2          # only the fixtures named (file names without .json)
 
 const fs = require('node:fs');
 const { isDeepStrictEqual: sameAs } = require('node:util');

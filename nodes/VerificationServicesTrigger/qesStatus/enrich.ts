@@ -70,7 +70,7 @@ export async function fetchVerification(
 function timedOut(budgetMs: number): Enrichment {
 	return {
 		verificationError: {
-			message: `${OPERATION} did not finish within ${Math.round(Math.max(0, budgetMs)) / 1000} s, so the ping is output without the result (fetch it later with the QES node)`,
+			message: `${OPERATION} did not finish within ${Math.round(Math.max(0, budgetMs)) / 1000} s, so the ping is output without the result (fetch it later with IDCanopy Umbrella, QES Onboarding > Get Verification Result)`,
 			timedOut: true,
 		},
 	};

@@ -160,15 +160,17 @@ function classifyResponse(response: ApiResponse, sendings: Sendings, rules: Send
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** The longest Retry-After that is waited for as given; a longer one is waited for this long. */
+export const MAX_RETRY_AFTER_MS = MAX_BACKOFF_MS * 4;
 
 /** Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(headers: IDataObject, now = Date.now()): number | undefined {
 	const raw = headers['retry-after'] ?? headers['Retry-After'];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const seconds = Number(raw);
-	if (Number.isFinite(seconds)) return Math.min(Math.max(seconds * 1000, 0), MAX_BACKOFF_MS * 4);
+	if (Number.isFinite(seconds)) return Math.min(Math.max(seconds * 1000, 0), MAX_RETRY_AFTER_MS);
 	const at = Date.parse(String(raw));
-	return Number.isNaN(at) ? undefined : Math.min(Math.max(at - now, 0), MAX_BACKOFF_MS * 4);
+	return Number.isNaN(at) ? undefined : Math.min(Math.max(at - now, 0), MAX_RETRY_AFTER_MS);
 }
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s ... capped, each spread by `jitter` in [0, 1). */

@@ -27,7 +27,7 @@ import { unlessCancelled } from './wait';
  */
 
 /** How long a refused key (401/403 from /auth) is answered from memory. */
-const REFUSAL_MEMORY_MS = 30_000;
+export const REFUSAL_MEMORY_MS = 30_000;
 
 /** An exchange under way, with the number of callers waiting for it. */
 interface Pending {

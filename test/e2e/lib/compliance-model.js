@@ -20,10 +20,10 @@ const parse = (content) => {
 
 /**
  * The scripted model. It acts on what it was shown, like a model would: screen with a wrong date of
- * birth, correct it after reading the error, search the company at the same time, send the OTP, then
- * answer by quoting the screening result it received.
+ * birth, correct it after reading the error, search the company at the same time, send the OTP when it
+ * was given that tool, then answer by quoting the screening result it received.
  */
-function complianceModel(_body, { toolMessages, userMessage }) {
+function complianceModel(_body, { toolMessages, userMessage, offeredTools = [] }) {
 	const results = (tool) => toolMessages.filter((m) => m.name === toolName(tool));
 	const screenings = results(AML);
 	if (/^(Screen Viktor Sanctioned and read|Stream|Legacy order)/.test(userMessage ?? '')) {
@@ -44,15 +44,16 @@ function complianceModel(_body, { toolMessages, userMessage }) {
 			],
 		};
 	}
-	if (results(OTP).length === 0) return { toolCalls: [{ name: toolName(OTP), arguments: { phoneNumber: '+43 650 1234567' } }] };
+	const otpOffered = offeredTools.includes(toolName(OTP));
+	if (otpOffered && results(OTP).length === 0) return { toolCalls: [{ name: toolName(OTP), arguments: { phoneNumber: '+43 650 1234567' } }] };
 	const screening = parse(screenings[1].content)?.[0] ?? {};
 	const companies = (parse(results(KYB)[0]?.content) ?? []).map((c) => c.legalName ?? c.name);
-	const otp = parse(results(OTP)[0].content)?.[0]?.referenceId;
+	const otp = otpOffered ? parse(results(OTP)[0].content)?.[0]?.referenceId : undefined;
 	const records = (screening.records ?? []).map((r) => `${r.id} (${r.sourceType}, ${r.sourceId})`);
 	return {
 		content:
 			`Do not proceed. Screening of Viktor Sanctioned: isHit ${screening.isHit}, totalHits ${screening.totalHits}, ` +
-			`records ${records.join(', ')}. Companies found: ${companies.join(', ')}. OTP sent, reference ${otp}.`,
+			`records ${records.join(', ')}. Companies found: ${companies.join(', ')}.${otp ? ` OTP sent, reference ${otp}.` : ''}`,
 	};
 }
 
