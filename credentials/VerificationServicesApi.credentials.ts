@@ -107,9 +107,10 @@ export class VerificationServicesApi implements ICredentialType {
 	];
 
 	/**
-	 * n8n calls it when no token is stored (always: none is) or after the API refused one. The item's
-	 * account's token is put on the object n8n then gives authenticate, and nothing is returned for n8n
-	 * to store. A token already on that object is one a request just failed with: it is renewed.
+	 * n8n calls it when no token is stored (always: none is) or after a request failed. The item's
+	 * account's token is taken from the process-wide cache, where authenticate finds it; nothing is
+	 * returned for n8n to store. The token is also noted on the object n8n passes, so that a call for
+	 * that object after its request failed renews the token it failed with.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, data: ICredentialDataDecryptedObject) {
 		const rejected =

@@ -1,11 +1,9 @@
 'use strict';
 // The credential's Test button as n8n itself runs it (POST /rest/credentials/test, n8n's own
 // CredentialsTester and CredentialsHelper), in n8n 2.x and 1.x, against the emulator. README,
-// "Credentials": the key shown is exchanged every time, whether a token is stored or not; a wrong key
-// or customer ID and an unreachable URL are said in words, except n8n's own limit for a credential
-// that holds a token and an unreachable URL (its own words for the network code). An /auth answered
-// 307 to another origin is refused whether a token is stored or not; that origin receives nothing
-// (n8n 1.123 words it itself). The base URL rules (https, http only to
+// "Credentials": the key shown is exchanged every time; a wrong key or customer ID and an unreachable
+// URL are said in words. An /auth answered 307 to another origin is refused; that origin receives
+// nothing (n8n 1.123 words it itself). The base URL rules (https, http only to
 // loopback) and the token going only to the base URL's origin (HTTP Request node).
 
 const { describe, test, before, after } = require('node:test');
@@ -13,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
 const { createInstance } = require('./lib/instance');
-const { emulatorControl, freshFetch, e2eVersions, freePort, waitUntil } = require('./lib/util');
+const { emulatorControl, e2eVersions, freePort, waitUntil } = require('./lib/util');
 const { startForeignOrigin } = require('./lib/foreign-origin');
 const { chain, manualTrigger, node, sandboxCredential, SANDBOX_CREDENTIAL, SANDBOX_CREDENTIAL_REF } = require('./lib/workflows');
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
@@ -62,8 +60,6 @@ for (const version of VERSIONS) {
 		/** The emulator on every interface, reached at a network address. */
 		let remote;
 		let credentialId;
-		/** A token of the right key, as n8n stores one with a credential that was used before. */
-		let storedToken;
 		/** Another origin a redirect points at. */
 		let foreign;
 		/** Another origin (another port) an HTTP Request node is pointed at: it must never receive the token. */
@@ -77,11 +73,6 @@ for (const version of VERSIONS) {
 			foreign = await startForeignOrigin();
 			remote = await startSandbox({ port: 0, host: '0.0.0.0' });
 			elsewhere = await startSandbox({ port: 0 });
-			const auth = await freshFetch(`${sandbox.baseUrl}/auth`, {
-				method: 'POST',
-				headers: { 'Api-Key': SANDBOX_API_KEY, 'Customer-Id': SANDBOX_CUSTOMER_ID, 'Content-Type': 'application/x-www-form-urlencoded' },
-			});
-			storedToken = (await auth.json()).access_token;
 			n8n = await createInstance(version, { name: 'credential' });
 			// The harness's own promise, in one version to spend one n8n start: a port lost to another process is not a failure.
 			server = await n8n.startServer({ port: version === 'v2' ? await heldPort(n8n) : undefined });
@@ -126,65 +117,48 @@ for (const version of VERSIONS) {
 			});
 		}
 
-		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
-			test(`${state} credential: the right key passes, a wrong key or customer ID is refused in words`, async () => {
-				assert.equal((await testWith(right({ accessToken: accessToken() }))).status, 'OK');
-				for (const wrong of [{ apiKey: WRONG }, { customerId: WRONG }]) {
-					const result = await testWith(right({ accessToken: accessToken(), ...wrong }));
-					assert.equal(result.status, 'Error');
-					assert.match(result.message, /rejected the API key or the customer ID \(HTTP 401\): check both in the credential/);
-					assert.ok(!result.message.includes(SANDBOX_API_KEY) && !result.message.includes(SANDBOX_CUSTOMER_ID));
-				}
-			});
-		}
+		test('the right key passes, a wrong key or customer ID is refused in words', async () => {
+			assert.equal((await testWith(right())).status, 'OK');
+			for (const wrong of [{ apiKey: WRONG }, { customerId: WRONG }]) {
+				const result = await testWith(right(wrong));
+				assert.equal(result.status, 'Error');
+				assert.match(result.message, /rejected the API key or the customer ID \(HTTP 401\): check both in the credential/);
+				assert.ok(!result.message.includes(SANDBOX_API_KEY) && !result.message.includes(SANDBOX_CUSTOMER_ID));
+			}
+		});
 
-		test('a new credential with an unreachable URL: the URL and what to check', async () => {
+		test('an unreachable URL: the URL and what to check', async () => {
 			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE }));
 			assert.equal(result.status, 'Error');
 			assert.match(result.message, /Could not reach the verification API at http:\/\/127\.0\.0\.1:9\/api\/services .*check the base URL/);
 		});
 
-		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
-			test(`${state} credential with http:// to a network host: the rule in words, nothing sent (the key never in clear)`, async () => {
-				await emulatorControl(remote.url, 'POST', 'reset');
-				const sandboxBaseUrl = `http://${networkAddress()}:${new URL(remote.url).port}/api/services`;
-				const result = await testWith(right({ accessToken: accessToken(), sandboxBaseUrl }));
-				assert.equal(result.status, 'Error');
-				assert.match(result.message, /Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
-				assert.equal((await emulatorControl(remote.url, 'GET', 'stats')).total, 0);
-			});
-		}
-
-		test("an existing credential with an unreachable URL: n8n's own words (n8n's limit)", async () => {
-			const result = await testWith(right({ sandboxBaseUrl: UNREACHABLE, accessToken: storedToken }));
-			// 2.40 says the code alone, 1.123 its sentence for that code.
-			const expected = version === 'v1' ? 'The service refused the connection - perhaps it is offline' : 'ECONNREFUSED';
-			assert.deepEqual(result, { status: 'Error', message: expected });
+		test('http:// to a network host: the rule in words, nothing sent (the key never in clear)', async () => {
+			await emulatorControl(remote.url, 'POST', 'reset');
+			const sandboxBaseUrl = `http://${networkAddress()}:${new URL(remote.url).port}/api/services`;
+			const result = await testWith(right({ sandboxBaseUrl }));
+			assert.equal(result.status, 'Error');
+			assert.match(result.message, /Sandbox Base URL must use https:\/\/ for .*http:\/\/ would send the API key and the token unencrypted/);
+			assert.equal((await emulatorControl(remote.url, 'GET', 'stats')).total, 0);
 		});
 
-		for (const [state, accessToken] of [['a new', () => ''], ['an existing', () => storedToken]]) {
-			test(`${state} credential: /auth answered 307 to another origin is refused, that origin receives nothing`, async () => {
-				const { origin, requests } = foreign;
-				requests.length = 0;
-				await emulatorControl(sandbox.url, 'POST', 'config', { failures: [{ route: 'POST /auth', status: 307, location: `${origin}/auth?token=query-secret`, count: 5 }] });
-				try {
-					const result = await testWith(right({ accessToken: accessToken() }));
-					assert.deepEqual(requests, [], 'requests that reached the other origin');
-					assert.equal(result.status, 'Error');
-					// The test request's status rule words it, whether a token is stored or not: n8n's process holds
-					// this account's token from the tests before, so preAuthentication sends nothing (n8n 1.123 does
-					// not apply that rule: its own words).
-					const words =
-						version === 'v1'
-							? 'Request failed with status code 307'
-							: 'The API answered /auth with a redirect (HTTP 307), which is not followed, so the key was not sent on';
-					assert.ok(result.message.startsWith(words), result.message);
-					assert.doesNotMatch(result.message, /query-secret/);
-				} finally {
-					await emulatorControl(sandbox.url, 'POST', 'reset');
-				}
-			});
-		}
+		test('/auth answered 307 to another origin is refused, that origin receives nothing', async () => {
+			const { origin, requests } = foreign;
+			requests.length = 0;
+			await emulatorControl(sandbox.url, 'POST', 'config', { failures: [{ route: 'POST /auth', status: 307, location: `${origin}/auth?token=query-secret`, count: 5 }] });
+			try {
+				const result = await testWith(right());
+				assert.deepEqual(requests, [], 'requests that reached the other origin');
+				assert.equal(result.status, 'Error');
+				// The test request's status rule words it: n8n's process holds this account's token from the
+				// tests before, so preAuthentication sends nothing (n8n 1.123 does not apply that rule: its own words).
+				const words = version === 'v1' ? 'Request failed with status code 307' : 'The API answered /auth with a redirect (HTTP 307), which is not followed, so the key was not sent on';
+				assert.ok(result.message.startsWith(words), result.message);
+				assert.doesNotMatch(result.message, /query-secret/);
+			} finally {
+				await emulatorControl(sandbox.url, 'POST', 'reset');
+			}
+		});
 
 		test("the HTTP Request node: a URL of another origin is refused, the token never sent there; the base URL's own origin works", async () => {
 			const refused = await run(otherId);

@@ -77,7 +77,8 @@ describe.each(sources.map((s) => [s.slice(root.length + 1), s]))('%s', (_name, s
 	it('is found by the provider’s names and links the provider’s documentation', () => {
 		expect(codex.alias).toEqual(expect.arrayContaining(['IDCanopy', 'Umbrella']));
 		const links = (codex.resources?.primaryDocumentation ?? []).map((d) => d.url);
-		expect(links[0]).toMatch(/^https:\/\/github\.com\/verification-services\/n8n-nodes-verification-services#/);
+		// Where it lands: test/docs/links.test.ts.
+		expect(links[0]).toMatch(/^https:\/\/github\.com\/verification-services\/n8n-nodes-verification-services\/blob\/main\/docs\//);
 		expect(links).toContain(PROVIDER_DOCS);
 	});
 

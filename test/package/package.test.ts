@@ -25,7 +25,7 @@ describe('the published package', () => {
 	});
 
 	it('names its provider where the npm search and n8n’s reviewers look', () => {
-		expect(pkg.description).toMatch(/^n8n nodes for the IDCanopy Umbrella API: /);
+		expect(pkg.description).toMatch(/^An n8n node and trigger for the IDCanopy Umbrella API: /);
 		expect(pkg.keywords).toEqual(expect.arrayContaining(['IDCanopy', 'Umbrella']));
 	});
 

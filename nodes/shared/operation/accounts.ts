@@ -13,29 +13,38 @@ import { credentialKey } from '../transport/token-cache';
  * may give each item another account; a refused base URL or an empty value fails that item only.
  *
  * n8n reads the stored credential, decrypts it and evaluates its expressions on every call, which
- * for every item would cost a run more than checking its parameters. So the first item that asks is
+ * for every item would cost a run more than checking its parameters. So the first item's reading is
  * compared with the credential as n8n resolves it for no item (an index past the last): a credential
  * that reads the item (`$json`, `$input.item`, `$('Node').item`) cannot resolve there, or resolves
  * otherwise, and is then read for every item; one that agrees does not depend on the items, and
  * every item shares that first reading.
  */
 export class ItemAccounts {
-	/** The first reading, and whether every item shares it; undefined until the first item asks. */
-	private first:
-		| Promise<{ itemIndex: number; data?: ICredentialDataDecryptedObject; shared: boolean }>
-		| undefined;
+	/** The first item's reading, and whether every item shares it: started at once, while the items' parameters are checked. */
+	private readonly first: Promise<{
+		itemIndex: number;
+		data?: ICredentialDataDecryptedObject;
+		shared: boolean;
+	}>;
 
-	constructor(private readonly ctx: IExecuteFunctions) {}
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.first = this.firstReading(0);
+	}
+
+	/** The account every item shares, once read through the rules; undefined until then or when none. */
+	private sharedAccount: ApiCredentials | undefined;
 
 	/** The item's account; its error (a NodeOperationError naming the item) when a rule refuses it. */
 	async get(itemIndex: number): Promise<ApiCredentials> {
-		this.first ??= this.firstReading(itemIndex);
 		const first = await this.first;
+		if (first.shared && this.sharedAccount) return this.sharedAccount;
 		const data =
 			first.data && (first.shared || first.itemIndex === itemIndex)
 				? first.data
 				: await this.read(itemIndex);
-		return readNodeCredentials(this.ctx.getNode(), data, itemIndex);
+		const account = readNodeCredentials(this.ctx.getNode(), data, itemIndex);
+		if (first.shared) this.sharedAccount = account;
+		return account;
 	}
 
 	private async read(itemIndex: number): Promise<ICredentialDataDecryptedObject> {
@@ -62,8 +71,10 @@ function sameData(a: ICredentialDataDecryptedObject, b: ICredentialDataDecrypted
  */
 export function byAccount<T extends { credentials: ApiCredentials }>(entries: T[]): T[][] {
 	const groups = new Map<string, T[]>();
+	const keys = new Map<ApiCredentials, string>();
 	for (const entry of entries) {
-		const key = credentialKey(entry.credentials);
+		const key = keys.get(entry.credentials) ?? credentialKey(entry.credentials);
+		keys.set(entry.credentials, key);
 		const group = groups.get(key);
 		if (group) group.push(entry);
 		else groups.set(key, [entry]);

@@ -141,26 +141,36 @@ function output(
 
 /**
  * Every item's values, request and account; an invalid item stops the run, or becomes its error
- * item. Nothing is sent before every item was checked.
+ * item. Nothing is sent before every item was checked. The accounts are read after every item's
+ * parameters, so that n8n reads the credential while they are checked.
  */
 async function validateItems(
 	run: Run,
 	parameters: ItemParameters,
 	count: number,
 ): Promise<ReadyItem[]> {
-	const ready: ReadyItem[] = [];
-	const checkOncePerRun = oncePerRun(run.op);
 	const accounts = new ItemAccounts(run.ctx);
+	const checkOncePerRun = oncePerRun(run.op);
+	const checked: Array<Omit<ReadyItem, 'credentials'>> = [];
+	const refuse = (error: unknown, itemIndex: number) => {
+		if (!run.continueOnFail) throw run.fail(error, itemIndex);
+		run.results[itemIndex] = [errorItem(run.ctx, run.fail(error, itemIndex), itemIndex)];
+	};
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const values = readValues(run.ctx, parameters, run.op, itemIndex);
 			checkOncePerRun(values, itemIndex);
-			const request = buildRequest(run.op, values);
-			const credentials = await accounts.get(itemIndex);
-			ready.push({ itemIndex, values, request, credentials });
+			checked.push({ itemIndex, values, request: buildRequest(run.op, values) });
 		} catch (error) {
-			if (!run.continueOnFail) throw run.fail(error, itemIndex);
-			run.results[itemIndex] = [errorItem(run.ctx, run.fail(error, itemIndex), itemIndex)];
+			refuse(error, itemIndex);
+		}
+	}
+	const ready: ReadyItem[] = [];
+	for (const item of checked) {
+		try {
+			ready.push({ ...item, credentials: await accounts.get(item.itemIndex) });
+		} catch (error) {
+			refuse(error, item.itemIndex);
 		}
 	}
 	return ready;
