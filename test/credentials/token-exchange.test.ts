@@ -25,7 +25,7 @@ describe('credential: token exchange', () => {
 		const wrongKey = '00000000-dead-beef-0000-000000000000';
 		const result = await sandbox().run(actionNode, checkIndividual, { input: people(3), credentials: { apiKey: wrongKey } });
 		expect(result.error?.message).toMatch(/rejected the API key or the customer ID \(HTTP 401\)/);
-		const everything = JSON.stringify({ error: result.error, items: result.items, updates: result.credentialUpdates });
+		const everything = JSON.stringify({ error: result.error, items: result.items });
 		expect(everything).not.toContain(wrongKey);
 		expect(everything).not.toContain(SANDBOX_CUSTOMER_ID);
 		expect(await sandbox().count('POST /aml/checkIndividual')).toBe(0);

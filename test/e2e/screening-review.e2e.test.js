@@ -27,9 +27,9 @@ const { readExample } = require('./lib/workflows');
 const RECIPE = readExample('screening-review.json');
 const noteSql = (name) => /```sql\n([\s\S]*?)```/.exec(RECIPE.nodes.find((n) => n.name === name).parameters.content)[1];
 const AUDIT_SQL = noteSql('Note: Audit');
-// The README's answer to an auditor asking about one customer ($1): the first sql block of its section.
-const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-const AUDITOR_SQL = /```sql\n([\s\S]*?)```/.exec(README.slice(README.indexOf('## Evidence and review')))[1];
+// The docs' answer to an auditor asking about one customer ($1): the first sql block of docs/evidence-and-review.md.
+const EVIDENCE_DOC = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'evidence-and-review.md'), 'utf8');
+const AUDITOR_SQL = /```sql\n([\s\S]*?)```/.exec(EVIDENCE_DOC)[1];
 const BOOK = 1000;
 const REFUSED = 999; // a customer the API refuses (403): its error on its row, no evidence
 const REVIEWER = 'Erika Reviewer';

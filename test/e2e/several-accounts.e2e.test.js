@@ -1,17 +1,20 @@
 'use strict';
 // Several client accounts in one workflow, in real n8n 2.x and 1.x: one credential whose API Key and
 // Customer ID are expressions of the item (`{{ $json.account.apiKey }}`), three accounts in the
-// emulator (which records the account of the token every request carries). The action node sends each
-// of 1,000 mixed items under its own account with one /auth per account; n8n's HTTP Request node with
-// the credential sends none under another account, and leaves the credential's expressions as they
-// are; a wrong key of one account fails that account's items only.
+// emulator (which records the account of the token every request carries). The workflows run one
+// after the other in one `n8n execute-batch` process: the action node sends each of 1,000 mixed items
+// under its own account; n8n's HTTP Request node with the credential, twice, sends none under another
+// account and leaves the credential's expressions as they are (the runs after it still resolve per
+// item); a default account for items that name none; a wrong key of one account fails that account's
+// items only. One /auth per account in the whole process.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 
 const { startSandbox, SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require('../../sandbox/server');
 const { createInstance, nodeOutput } = require('./lib/instance');
-const { defaultLog, emulatorControl, emulatorRequests, e2eVersions } = require('./lib/util');
+const { runBatch } = require('./lib/batch');
+const { defaultLog, emulatorRequests, e2eVersions } = require('./lib/util');
 const { action, chain, manualTrigger, node } = require('./lib/workflows');
 
 const VERSIONS = e2eVersions();
@@ -31,11 +34,14 @@ const CREDENTIAL_REF = { verificationServicesApi: { id: CREDENTIAL.id, name: CRE
 /** A credential with a default account for items that name none. */
 const FALLBACK = { id: 'e2eSevAcctFallbk', name: 'Verification Services (an account per item, or the default)', type: 'verificationServicesApi' };
 
-/** `count` customers, the accounts taking turns (a seeded shuffle would prove no more: each item is checked). */
-const customers = (count, change = {}) =>
+/**
+ * `count` customers of the workflow `tag`, the accounts taking turns; the first word of each name is
+ * its account, the last the workflow that screens it.
+ */
+const customers = (tag, count, change = {}) =>
 	Array.from({ length: count }, (_, i) => {
 		const name = NAMES[i % NAMES.length];
-		return { name: `${name} customer ${i}`, account: { ...ACCOUNTS[name], ...change[name] } };
+		return { name: `${name} customer ${i} ${tag}`, account: { ...ACCOUNTS[name], ...change[name] } };
 	});
 
 /** Manual Trigger -> the customers as items (a Set of raw JSON, then Split Out) -> `tested`. */
@@ -69,8 +75,9 @@ const httpScreen = (baseUrl) =>
 		credentials: CREDENTIAL_REF,
 	});
 
+// The workflows, in the order the batch runs them.
 const BOOK = 'e2eSevAcctBook01';
-const HTTP = 'e2eSevAcctHttp01';
+const HTTP = ['e2eSevAcctHttp01', 'e2eSevAcctHttp02'];
 const WRONG = 'e2eSevAcctWrong1';
 const DEFAULTED = 'e2eSevAcctDeflt1';
 
@@ -78,6 +85,10 @@ for (const version of VERSIONS) {
 	describe(`n8n ${version}: a credential resolved per item sends each item under its own account`, { timeout: 20 * 60 * 1000 }, () => {
 		let sandbox;
 		let instance;
+		let results;
+		/** [name, account] of every screening the emulator received, the account its token was issued to. */
+		let screened;
+		let auth;
 
 		before(async () => {
 			const accounts = ['north', 'south'].map((name) => ({ name, ...ACCOUNTS[name] }));
@@ -88,11 +99,16 @@ for (const version of VERSIONS) {
 				{ ...FALLBACK, data: { environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl, apiKey: `={{ $json.account?.apiKey ?? '${SANDBOX_API_KEY}' }}`, customerId: `={{ $json.account?.customerId ?? '${SANDBOX_CUSTOMER_ID}' }}` } },
 			]);
 			await instance.importWorkflows([
-				customerWorkflow(BOOK, customers(1000), screen()),
-				customerWorkflow(HTTP, customers(30), httpScreen(sandbox.baseUrl)),
-				customerWorkflow(WRONG, customers(30, { north: { apiKey: 'north-key-wrong' } }), screen({ onError: 'continueRegularOutput' })),
-				customerWorkflow(DEFAULTED, customers(30).map((c) => (c.name.startsWith('sandbox') ? { name: c.name } : c)), screen({}, FALLBACK)),
+				customerWorkflow(BOOK, customers('book', 1000), screen()),
+				...HTTP.map((id, round) => customerWorkflow(id, customers(`http${round + 1}`, 30), httpScreen(sandbox.baseUrl))),
+				customerWorkflow(WRONG, customers('wrong', 30, { north: { apiKey: 'north-key-wrong' } }), screen({ onError: 'continueRegularOutput' })),
+				customerWorkflow(DEFAULTED, customers('default', 30).map((c) => (c.name.startsWith('sandbox') ? { name: c.name } : c)), screen({}, FALLBACK)),
 			]);
+			const t0 = Date.now();
+			({ results } = await runBatch(instance, [BOOK, ...HTTP, WRONG, DEFAULTED]));
+			log(`${version}: ${1000 + 4 * 30} items in one execute-batch in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+			screened = (await emulatorRequests(sandbox.url, AML)).map((r) => [r.body.name, r.account]);
+			auth = (await emulatorRequests(sandbox.url, 'POST /auth')).map((r) => r.account);
 		});
 
 		after(async () => {
@@ -100,25 +116,20 @@ for (const version of VERSIONS) {
 			await sandbox?.close();
 		});
 
-		/** Runs a workflow against a reset emulator; returns the run and what the emulator received. */
-		const execute = async (id) => {
-			await emulatorControl(sandbox.url, 'POST', 'reset');
-			const run = await instance.execute(id, { timeoutMs: 10 * 60 * 1000 });
-			const screened = (await emulatorRequests(sandbox.url, AML)).map((r) => [r.body.name, r.account]);
-			const auth = (await emulatorRequests(sandbox.url, 'POST /auth')).map((r) => r.account);
-			return { run, screened, auth };
+		/** A workflow's run, failing the test with n8n's error when it did not succeed. */
+		const succeeded = (id) => {
+			const result = results.get(id);
+			assert.ok(result.ok, `${id}: ${result.errorMessage}`);
+			return result.execution;
 		};
+		/** What the emulator screened for workflow `tag`, and which of it went under another account than the customer's own. */
+		const of = (tag) => screened.filter(([name]) => name.endsWith(` ${tag}`));
+		const crossed = (list) => list.filter(([name, account]) => name.split(' ')[0] !== account);
 
-		/** The customers screened under another account than their own (the first word of their name). */
-		const crossed = (screened) => screened.filter(([name, account]) => name.split(' ')[0] !== account);
-
-		it('the action node: 1,000 items over three accounts, every request under its own account, one /auth per account, evidence tells the accounts apart', async () => {
-			const { run, screened, auth } = await execute(BOOK);
-			assert.ok(run.ok, run.errorMessage);
-			assert.equal(screened.length, 1000);
-			assert.deepEqual(crossed(screened), []);
-			assert.deepEqual(auth.sort(), ['north', 'sandbox', 'south']);
-			const output = nodeOutput(run, 'Screen');
+		it('the action node: 1,000 items over three accounts, every request under its own account, evidence tells the accounts apart', () => {
+			const output = nodeOutput(succeeded(BOOK), 'Screen');
+			assert.equal(of('book').length, 1000);
+			assert.deepEqual(crossed(of('book')), []);
 			assert.equal(output.length, 1000);
 			const accountOf = new Map(output.map((item, i) => [NAMES[i % NAMES.length], item.evidence.account]));
 			for (const [i, item] of output.entries()) assert.equal(item.evidence.account, accountOf.get(NAMES[i % NAMES.length]));
@@ -126,38 +137,37 @@ for (const version of VERSIONS) {
 			for (const fingerprint of accountOf.values()) assert.match(fingerprint, /^[0-9a-f]{16}$/);
 			const text = JSON.stringify(output);
 			for (const secret of SECRETS) assert.ok(!text.includes(secret), 'no key or customer ID in the output');
-			log(`${version}: 1,000 items over 3 accounts in ${(run.durationMs / 1000).toFixed(1)} s (the n8n process included)`);
 		});
 
-		it("the HTTP Request node with the credential: twice 30 items, none under another account, one /auth per account per process", async () => {
-			for (let round = 1; round <= 2; round++) {
-				const { run, screened, auth } = await execute(HTTP);
-				assert.ok(run.ok, `round ${round}: ${run.errorMessage}`);
-				assert.equal(screened.length, 30, `round ${round}: each item sent once`);
-				assert.deepEqual(crossed(screened), [], `round ${round}`);
-				assert.deepEqual(auth.sort(), ['north', 'sandbox', 'south'], `round ${round}`);
+		it('one token exchange per account in the whole process (the node and the HTTP Request node share them); the wrong key refused once', () => {
+			assert.deepEqual(auth.filter(Boolean).sort(), ['north', 'sandbox', 'south']);
+			assert.deepEqual(auth.filter((account) => !account), [null], 'one refused exchange for the wrong key');
+		});
+
+		it('the HTTP Request node with the credential, twice 30 items: none under another account', () => {
+			for (const [round, id] of HTTP.entries()) {
+				succeeded(id);
+				assert.equal(of(`http${round + 1}`).length, 30, `round ${round + 1}: each item sent once`);
+				assert.deepEqual(crossed(of(`http${round + 1}`)), [], `round ${round + 1}`);
 			}
 		});
 
-		it('a default account for items that name none: the items that name one are sent under theirs, not under the first item\'s', async () => {
-			const { run, screened } = await execute(DEFAULTED);
-			assert.ok(run.ok, run.errorMessage);
-			assert.equal(screened.length, 30);
-			assert.deepEqual(crossed(screened), []);
-		});
-
-		it("one account's wrong key (after the HTTP Request runs: the credential's expressions are still its own): that account's items fail, the others answer under their own", async () => {
-			const { run, screened } = await execute(WRONG);
-			assert.ok(run.ok, run.errorMessage);
-			const output = nodeOutput(run, 'Screen');
+		it("one account's wrong key, after the HTTP Request runs (the credential's expressions are still its own): that account's items fail, the others answer under their own", () => {
+			const output = nodeOutput(succeeded(WRONG), 'Screen');
 			assert.equal(output.length, 30);
 			const failed = output.flatMap((item, i) => (item.error ? [i] : []));
-			assert.deepEqual(failed, customers(30).flatMap((c, i) => (c.name.startsWith('north') ? [i] : [])));
+			assert.deepEqual(failed, customers('wrong', 30).flatMap((c, i) => (c.name.startsWith('north') ? [i] : [])));
 			assert.match(output[1].error, /rejected the API key or the customer ID \(HTTP 401\)/);
-			assert.equal(screened.length, 20);
-			assert.deepEqual(crossed(screened), []);
+			assert.equal(of('wrong').length, 20);
+			assert.deepEqual(crossed(of('wrong')), []);
 			const text = JSON.stringify(output);
 			for (const secret of ['north-key-wrong', ...SECRETS]) assert.ok(!text.includes(secret), 'no key or customer ID in the output');
+		});
+
+		it("a default account for items that name none: the items that name one are sent under theirs, not under the first item's", () => {
+			succeeded(DEFAULTED);
+			assert.equal(of('default').length, 30);
+			assert.deepEqual(crossed(of('default')), []);
 		});
 	});
 }

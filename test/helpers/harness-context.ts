@@ -11,7 +11,6 @@ import type {
 	ICredentialTypes,
 	ICredentialsExpressionResolveValues,
 	IExecuteData,
-	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentials,
@@ -19,7 +18,6 @@ import type {
 	INodeParameters,
 	INodeProperties,
 	INodeType,
-	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -30,7 +28,6 @@ import {
 	UserError,
 	Workflow,
 	deepCopy,
-	isExpression,
 } from 'n8n-workflow';
 
 import { ensureN8nContainer } from './n8n-container';
@@ -118,11 +115,10 @@ export function defaultNodeName(node: INodeType): string {
  *    (NodeHelpers.getNodeParameters) -> `={{ }}` expressions resolved through `workflow.expression`
  *    (against the running node when n8n-core passes expressionResolveValues, else a throwaway
  *    workflow in the given mode, as n8n does);
- *  - authenticate: the function form (this package's credentials use no other);
- *  - preAuthentication: only when the hidden `typeOptions.expirable` property is empty or the
- *    credentials expired; persisted via updateCredentials, which the harness records (and applies to
- *    the store, like the DB update);
- *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher).
+ *  - getCredentials returns n8n-core's real `Credentials` (encrypted with the real Cipher);
+ *  - authenticate, preAuthentication and updateCredentials refuse: n8n calls them for its own
+ *    authenticated requests (the HTTP Request node), never for this package's nodes, which add the
+ *    token themselves (the credential's hooks run in real n8n: test/e2e/several-accounts.e2e.test.js).
  * Not mirrored (this package's credentials use none of it): credential overwrites, external secrets,
  * dynamic/end-user credentials, AI gateway, OAuth, declarative authenticate, credential types that
  * extend others or restrict themselves to supported nodes, allowed HTTP request domains, and the
@@ -159,11 +155,6 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 	}
 }
 
-export interface CredentialUpdate {
-	type: string;
-	data: ICredentialDataDecryptedObject;
-}
-
 /** The id/name a node refers to its credential by; one credential per type in the harness. */
 export function nodeCredentialsFor(type: string): INodeCredentialsDetails {
 	return { id: `harness-${type}`, name: `${type} (harness)` };
@@ -184,10 +175,9 @@ function createMockNodeTypes() {
 	return nodeTypes;
 }
 
-export class HarnessCredentialsHelper extends ICredentialsHelper {
-	/** Every updateCredentials / updateCredentialsOauthTokenData call, in order. */
-	readonly updates: CredentialUpdate[] = [];
+const NOT_FOR_THESE_NODES = "n8n authenticates its own requests with a credential (the HTTP Request node's), not this package's nodes: they add their token themselves";
 
+export class HarnessCredentialsHelper extends ICredentialsHelper {
 	private readonly store = new Map<string, ICredentialDataDecryptedObject>();
 
 	constructor(
@@ -207,55 +197,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
-		const { authenticate } = this.credentialTypes.getByName(typeName);
-		if (!authenticate) return requestOptions;
-
-		// This package's credentials authenticate by function; n8n's declarative form is not mirrored.
-		if (typeof authenticate !== 'function') {
-			throw new UnexpectedError(`Credential type "${typeName}": only a function authenticate is mirrored`);
-		}
-		return await authenticate(credentials, requestOptions);
+	/** n8n calls the three for its own authenticated requests, never for this package's nodes. */
+	async authenticate(): Promise<IHttpRequestOptions> {
+		throw new UnexpectedError(NOT_FOR_THESE_NODES);
 	}
 
-	async preAuthentication(
-		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		node: INode,
-		credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const credentialType = this.credentialTypes.getByName(typeName);
-		const expirableProperty = credentialType.properties.find(
-			(property) => property.type === 'hidden' && property?.typeOptions?.expirable === true,
-		);
-		if (expirableProperty?.name === undefined) return undefined;
-
-		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
-
-		// Without allowed domains on the credential (this package's have none) n8n passes the helpers as they are.
-		const output = (await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
-		// Only an output that carries the expirable property gets persisted.
-		if (output[expirableProperty.name] === undefined) return undefined;
-		if (!node.credentials) return undefined;
-
-		const nodeCredentials = node.credentials[credentialType.name];
-		// Cache the fresh token onto the stored data, but never overwrite a stored expression.
-		const storedData = await (await this.getCredentials(nodeCredentials, credentialType.name)).getData();
-		const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
-		for (const [key, value] of Object.entries(output)) {
-			if (key === expirableProperty.name || !isExpression(storedData[key])) {
-				dataToPersist[key] = value;
-			}
-		}
-		await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
-		return Object.assign(credentials, output);
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		throw new UnexpectedError(NOT_FOR_THESE_NODES);
 	}
 
 	/** n8n calls it only for OAuth2 credentials, which this package has none of. */
@@ -358,15 +306,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return decryptedData;
 	}
 
-	async updateCredentials(
-		nodeCredentials: INodeCredentialsDetails,
-		type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		const credentials = await this.getCredentials(nodeCredentials, type);
-		await credentials.setData(data);
-		this.store.set(type, await credentials.getData());
-		this.updates.push({ type, data: deepCopy(data) });
+	async updateCredentials(): Promise<void> {
+		throw new UnexpectedError(NOT_FOR_THESE_NODES);
 	}
 
 	/** n8n calls it only for OAuth credentials, which this package has none of. */

@@ -31,7 +31,7 @@ import {
 	fileTypeFromMimeType,
 } from 'n8n-workflow';
 
-import { type CredentialUpdate, type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
 import { reportedErrors } from './n8n-container';
 import { SOURCE_NODE_TYPE, createInputNodeType } from './node-types';
 
@@ -62,8 +62,6 @@ export interface RunNodeResult {
 	outputs: INodeExecutionData[][];
 	/** The node's error when its run failed (class preserved when it was thrown by execute()). */
 	error?: Error;
-	/** Credential updates persisted during the run (preAuthentication tokens, OAuth data). */
-	credentialUpdates: CredentialUpdate[];
 	hints: NodeExecutionHint[];
 	/** n8n's full run data; undefined when n8n refused to start (e.g. WorkflowHasIssuesError). */
 	run?: IRun;
@@ -184,7 +182,6 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		items: outputs[0] ?? [],
 		outputs,
 		error,
-		credentialUpdates: credentialsHelper.updates,
 		hints: taskData?.hints ?? [],
 		run,
 	};

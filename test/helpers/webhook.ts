@@ -21,7 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow, deepCopy } from 'n8n-workflow';
 
-import { type CredentialUpdate, type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
+import { type NodeSetupOptions, createAdditionalData, defaultNodeName, setupNode } from './harness-context';
 
 export interface WebhookRequest {
 	/** Default: the webhook description's httpMethod. */
@@ -63,7 +63,6 @@ export interface RunWebhookResult {
 	/** What the node wrote to the response object. */
 	res: RecordedResponse;
 	staticData: IDataObject;
-	credentialUpdates: CredentialUpdate[];
 }
 
 export interface RunWebhookMethodOptions extends WebhookSetup {
@@ -76,7 +75,6 @@ export interface RunWebhookMethodResult {
 	result?: boolean;
 	error?: Error;
 	staticData: IDataObject;
-	credentialUpdates: CredentialUpdate[];
 	/** URL n8n would register for this webhook (what getNodeWebhookUrl returns to the node). */
 	webhookUrl?: string;
 }
@@ -189,7 +187,7 @@ function prepare(opts: WebhookSetup, extra: Partial<IWorkflowExecuteAdditionalDa
 		webhookId: node.webhookId,
 		isTest: opts.isTest,
 	};
-	return { credentialsHelper, workflow, workflowNode, nodeType, additionalData, webhookData };
+	return { workflow, workflowNode, nodeType, additionalData, webhookData };
 }
 
 export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookResult> {
@@ -200,7 +198,7 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 		httpRequest: httpRequest as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 		httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 	});
-	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = setup;
+	const { workflow, workflowNode, nodeType, additionalData, webhookData } = setup;
 	Object.assign(
 		httpRequest,
 		createRequest(opts.request, opts.request.method ?? webhookData.httpMethod, `/webhook/${webhookData.path}`),
@@ -222,7 +220,6 @@ export async function runWebhook(opts: RunWebhookOptions): Promise<RunWebhookRes
 		error,
 		res: recorded,
 		staticData: deepCopy(workflow.staticData as IDataObject),
-		credentialUpdates: credentialsHelper.updates,
 	};
 }
 
@@ -231,7 +228,7 @@ export const started = (result: RunWebhookResult) => result.response?.workflowDa
 
 export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<RunWebhookMethodResult> {
 	const mode = opts.mode ?? 'trigger';
-	const { workflow, workflowNode, nodeType, additionalData, webhookData, credentialsHelper } = prepare(opts, {});
+	const { workflow, workflowNode, nodeType, additionalData, webhookData } = prepare(opts, {});
 	const fn = nodeType.webhookMethods?.default?.[opts.method];
 	if (typeof fn !== 'function') throw new UnexpectedError(`Node has no webhookMethods.default.${opts.method}`);
 	const context = new HookContext(
@@ -253,7 +250,6 @@ export async function runWebhookMethod(opts: RunWebhookMethodOptions): Promise<R
 		result,
 		error,
 		staticData: deepCopy(workflow.staticData as IDataObject),
-		credentialUpdates: credentialsHelper.updates,
 		webhookUrl: context.getNodeWebhookUrl('default'),
 	};
 }
