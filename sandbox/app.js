@@ -51,27 +51,27 @@ function createApp({ config } = {}) {
 	let origin = 'http://127.0.0.1';
 	let seq = 0;
 
-	function tokenAccount(req) {
-		try {
-			return requireToken(tokens, req).account ?? null;
-		} catch {
-			return null;
-		}
-	}
-
 	/** `seen.account`: the account whose token the request carried (or /auth issued one to). */
 	async function runApi(req, match, rawText, query, seen) {
 		if (!match) throw new ApiError(404, 'Not found');
 		const { route } = match;
-		// Recorded whatever the answer (a 429, an injected failure): the account whose valid token it carried.
-		if (route.auth !== false) seen.account = tokenAccount(req);
+		// The token is checked once: its account is recorded whatever the answer (a 429, an injected
+		// failure), its refusal answered after the rate limit and any injected failure.
+		let refusal;
+		if (route.auth !== false) {
+			try {
+				seen.account = requireToken(tokens, req).account ?? null;
+			} catch (error) {
+				refusal = error;
+			}
+		}
 		if (route.rateLimited !== false) checkRateLimit(state);
 		const failure = takeFailure(state, match.key, req, rawText);
 		if (failure) {
 			if (failure.drop || failure.hang || failure.raw !== undefined || failure.trickleMs || failure.bytes !== undefined) return failure;
 			throw failure;
 		}
-		if (route.auth !== false) requireToken(tokens, req);
+		if (refusal) throw refusal;
 		let body = {};
 		if (!route.formBody && req.method !== 'GET' && req.method !== 'HEAD') body = parseJsonObject(rawText);
 		return route.handler({ req, body, params: match.params, query, state, tokens, origin, routeKey: match.key, seen });

@@ -21,27 +21,21 @@ import { credentialKey } from '../transport/token-cache';
  */
 export class ItemAccounts {
 	/** The first item's reading, and whether every item shares it: started at once, while the items' parameters are checked. */
-	private readonly first: Promise<{
-		itemIndex: number;
-		data?: ICredentialDataDecryptedObject;
-		shared: boolean;
-	}>;
-
-	constructor(private readonly ctx: IExecuteFunctions) {
-		this.first = this.firstReading(0);
-	}
+	private readonly first: Promise<{ data?: ICredentialDataDecryptedObject; shared: boolean }>;
 
 	/** The account every item shares, once read through the rules; undefined until then or when none. */
 	private sharedAccount: ApiCredentials | undefined;
+
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.first = this.firstReading();
+	}
 
 	/** The item's account; its error (a NodeOperationError naming the item) when a rule refuses it. */
 	async get(itemIndex: number): Promise<ApiCredentials> {
 		const first = await this.first;
 		if (first.shared && this.sharedAccount) return this.sharedAccount;
 		const data =
-			first.data && (first.shared || first.itemIndex === itemIndex)
-				? first.data
-				: await this.read(itemIndex);
+			first.data && (first.shared || itemIndex === 0) ? first.data : await this.read(itemIndex);
 		const account = readNodeCredentials(this.ctx.getNode(), data, itemIndex);
 		if (first.shared) this.sharedAccount = account;
 		return account;
@@ -51,12 +45,13 @@ export class ItemAccounts {
 		return await this.ctx.getCredentials(API_CREDENTIAL_TYPE, itemIndex);
 	}
 
-	private async firstReading(itemIndex: number) {
+	/** Item 0's reading, beside the reading for no item (an index past the last). */
+	private async firstReading() {
 		const noItem = this.ctx.getInputData().length;
-		const [first, unbound] = await Promise.allSettled([this.read(itemIndex), this.read(noItem)]);
-		if (first.status === 'rejected') return { itemIndex, shared: false };
+		const [first, unbound] = await Promise.allSettled([this.read(0), this.read(noItem)]);
+		if (first.status === 'rejected') return { shared: false };
 		const shared = unbound.status === 'fulfilled' && sameData(first.value, unbound.value);
-		return { itemIndex, data: first.value, shared };
+		return { data: first.value, shared };
 	}
 }
 
