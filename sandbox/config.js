@@ -5,6 +5,7 @@
 const { bad, isPlainObject: isObj } = require('./validation');
 const { GENERATIONS } = require('./generation');
 const { CLIENT_ACCOUNTS } = require('./constants');
+const { KINDS: RATE_LIMIT_KINDS } = require('./rate-limiters');
 
 const DEFAULT_CONFIG = Object.freeze({
 	// Signed results' resends (result-delivery.js): the provider's waits x timeScale.
@@ -25,12 +26,17 @@ const KEYS = Object.keys(DEFAULT_CONFIG);
 function normaliseRateLimit(value) {
 	if (value === null || value === false) return null;
 	if (!isObj(value)) throw bad('rateLimit must be an object or null');
-	const { requestsPerSecond, windowMs = 1000 } = value;
+	const { requestsPerSecond, windowMs = 1000, kind = 'sliding', countRefused = false, burst } = value;
 	if (typeof requestsPerSecond !== 'number' || !(requestsPerSecond > 0)) {
 		throw bad('rateLimit.requestsPerSecond must be a positive number');
 	}
 	if (typeof windowMs !== 'number' || !(windowMs > 0)) throw bad('rateLimit.windowMs must be a positive number');
-	return { requestsPerSecond, windowMs };
+	if (!RATE_LIMIT_KINDS.includes(kind)) throw bad(`rateLimit.kind must be one of ${RATE_LIMIT_KINDS.join(', ')}`);
+	if (typeof countRefused !== 'boolean') throw bad('rateLimit.countRefused must be true or false');
+	if (burst !== undefined && (kind !== 'bucket' || !(Number.isInteger(burst) && burst >= 1))) {
+		throw bad('rateLimit.burst must be a positive integer, with kind "bucket"');
+	}
+	return { requestsPerSecond, windowMs, kind, countRefused, ...(burst === undefined ? {} : { burst }) };
 }
 
 function normaliseAccounts(value) {

@@ -1,9 +1,10 @@
 'use strict';
 
-// Latency, the sliding-window rate limit and injected failures, all driven by state.config.
+// Latency, the rate limit and injected failures, all driven by state.config.
 
 const http = require('node:http');
 const { ApiError, delay, gatewayErrorBody } = require('./http-util');
+const { createRateLimiter } = require('./rate-limiters');
 
 const RATE_LIMIT_BODY = Object.freeze(gatewayErrorBody(429, 'Rate limit exceeded'));
 
@@ -14,29 +15,18 @@ function applyLatency(state) {
 }
 
 /**
- * Sliding window over admitted requests. Throws ApiError(429) with Retry-After (whole seconds
- * until the oldest admission leaves the window, at least 1) when the window is full.
+ * The configured rate limiter (rate-limiters.js, kept in state until the config changes). Throws
+ * ApiError(429) with its Retry-After when it refuses the request.
  */
 function checkRateLimit(state, nowMs = Date.now()) {
-	const limit = state.config.rateLimit;
-	if (!limit) return;
-	const max = Math.max(1, Math.floor((limit.requestsPerSecond * limit.windowMs) / 1000));
-	const window = state.rateWindow;
-	while (state.rateHead < window.length && window[state.rateHead] <= nowMs - limit.windowMs) state.rateHead += 1;
-	if (state.rateHead > 1024 && state.rateHead * 2 > window.length) {
-		state.rateWindow = window.slice(state.rateHead);
-		state.rateHead = 0;
-	}
-	const active = state.rateWindow.length - state.rateHead;
-	if (active >= max) {
-		const oldest = state.rateWindow[state.rateHead];
-		const retryAfter = Math.max(1, Math.ceil((oldest + limit.windowMs - nowMs) / 1000));
-		throw new ApiError(429, RATE_LIMIT_BODY.message, {
-			body: { ...RATE_LIMIT_BODY },
-			headers: { 'Retry-After': String(retryAfter) },
-		});
-	}
-	state.rateWindow.push(nowMs);
+	if (!state.config.rateLimit) return;
+	state.rateLimiter ??= createRateLimiter(state.config.rateLimit);
+	const retryAfter = state.rateLimiter.take(nowMs);
+	if (retryAfter === undefined) return;
+	throw new ApiError(429, RATE_LIMIT_BODY.message, {
+		body: { ...RATE_LIMIT_BODY },
+		headers: { 'Retry-After': String(retryAfter) },
+	});
 }
 
 /**

@@ -14,8 +14,7 @@ function createState(startConfig = {}) {
 		baseline,
 		config: null,
 		recorder: createRecorder(),
-		rateWindow: [], // admission timestamps (ms) inside the sliding window
-		rateHead: 0,
+		rateLimiter: null, // the config's rate limiter (rate-limiters.js), made at its first request
 		journeys: new Map(), // journeyId -> {journeyId, passThroughData, images[], createdAt}
 		searches: new Map(), // transactionId -> {transactionId, companyIds:Set, name, country, createdAt}
 		profiles: new Map(), // profileId -> registered AML monitoring profile
@@ -46,8 +45,7 @@ function createState(startConfig = {}) {
 			state.resultDeliveries.reset();
 		},
 		resetRateWindow() {
-			state.rateWindow = [];
-			state.rateHead = 0;
+			state.rateLimiter = null;
 		},
 		setConfig(patch) {
 			const next = mergeConfig(state.config, patch);

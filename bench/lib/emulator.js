@@ -57,6 +57,18 @@ function startEmulator({ timeoutMs = 15000 } = {}) {
 	});
 }
 
+/**
+ * How the emulator counts the quota (sandbox/rate-limiters.js), from BENCH_LIMITER: sliding (default),
+ * fixed or bucket, with `-refused` when refused requests count as well (sliding-refused, bucket-refused).
+ */
+function limiterKind(name = process.env.BENCH_LIMITER || 'sliding') {
+	const [kind, refused, ...rest] = name.split('-');
+	if (!['sliding', 'fixed', 'bucket'].includes(kind) || (refused !== undefined && refused !== 'refused') || rest.length) {
+		throw new Error(`BENCH_LIMITER must be sliding, fixed or bucket, with -refused or not; got ${name}`);
+	}
+	return { kind, countRefused: refused === 'refused' };
+}
+
 function controlClient(origin) {
 	const call = (method, route, body) => emulatorControl(origin, method, route, body);
 	return {
@@ -66,7 +78,7 @@ function controlClient(origin) {
 		/** Reset counters and log, then apply this scenario's latency and rate limit. */
 		async prepare({ latencyMs, rateLimit }) {
 			await call('POST', 'reset', {});
-			return await call('POST', 'config', { latencyMs, rateLimit: rateLimit ? { requestsPerSecond: rateLimit } : null });
+			return await call('POST', 'config', { latencyMs, rateLimit: rateLimit ? { requestsPerSecond: rateLimit, ...limiterKind() } : null });
 		},
 	};
 }

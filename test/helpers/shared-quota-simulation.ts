@@ -7,8 +7,8 @@ import { type Clock, Pacer } from '../../nodes/shared/transport/pacing';
  * A deterministic model of n8n processes (queue-mode workers) sharing one account's quota: simulated
  * time, no network. Each process has its own Pacer; its executions send their items the way
  * run-operations.ts and transport.ts do (forEachBounded over the pacer's window; admit, send, classify,
- * settle, wait and retry), against an API that admits `quota` requests in any second (the emulator's
- * sliding window, sandbox/limits.js) and answers the rest 429 with its Retry-After.
+ * settle, wait and retry), against an API that admits `quota` requests a second, counted as the
+ * scenario's limiter counts them (sandbox/rate-limiters.js), and answers the rest 429 with its Retry-After.
  */
 
 /** Simulated time: a sleep resolves when the simulation reaches it, in order, taking no real time. */
@@ -44,27 +44,23 @@ class SimulatedClock implements Clock {
 	}
 }
 
-/** The API's quota: `quota` requests in any second, as sandbox/limits.js counts them. */
-class SlidingWindowQuota {
-	private readonly admitted: number[] = [];
-	private head = 0;
+/** The gateway's limiters, as the emulator runs them: take() is undefined (admitted) or the Retry-After in seconds. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { createRateLimiter } = require('../../sandbox/rate-limiters') as {
+	createRateLimiter: (limit: { requestsPerSecond: number } & RateLimiterKind) => { take(nowMs: number): number | undefined };
+};
 
-	constructor(private readonly quota: number) {}
-
-	/** undefined: admitted; otherwise the Retry-After header's seconds. */
-	take(now: number): number | undefined {
-		while (this.head < this.admitted.length && this.admitted[this.head] <= now - 1000) this.head++;
-		if (this.admitted.length - this.head < this.quota) {
-			this.admitted.push(now);
-			return undefined;
-		}
-		return Math.max(1, Math.ceil((this.admitted[this.head] + 1000 - now) / 1000));
-	}
+/** How the gateway counts the quota (sandbox/rate-limiters.js); default: a sliding second over admitted requests. */
+export interface RateLimiterKind {
+	kind?: 'sliding' | 'fixed' | 'bucket';
+	countRefused?: boolean;
+	burst?: number;
 }
 
 interface SharedQuotaScenario {
 	/** Requests the API admits per second, for all processes together. */
 	quota: number;
+	limiter?: RateLimiterKind;
 	/** n8n processes (workers), each with its own pacer. */
 	processes: number;
 	/** The queue of executions, each a number of items, all queued at the start. */
@@ -126,7 +122,7 @@ const PICKUP_MS = 20;
 /** Runs the scenario to the end, in simulated time. */
 export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promise<SharedQuotaOutcome> {
 	const clock = new SimulatedClock();
-	const api = new SlidingWindowQuota(scenario.quota);
+	const api = createRateLimiter({ requestsPerSecond: scenario.quota, ...scenario.limiter });
 	const random = randomFrom(scenario.seed ?? 1);
 	const rules = { repeatable: true, maxRetries: 5 };
 	const start = clock.now();
