@@ -171,7 +171,7 @@ describe('Pacer', () => {
 	it('pauses everybody until Retry-After, then paces below the accepted rate', async () => {
 		learn(10);
 		const start = clock.now();
-		await pacer.admit();
+		release(pacer, await pacer.admit());
 		expect(clock.now() - start).toBe(1000);
 		// 10 accepted in the last second -> 9.7 req/s
 		expect(pacer.rate).toBeCloseTo(9.7, 5);
@@ -223,6 +223,36 @@ describe('Pacer', () => {
 		expect(pacer.rate).toBeLessThan(20);
 	});
 
+	it('pauses every request when most of what it sends during a short Retry-After is refused too (a limiter that counts refusals)', async () => {
+		learn(20);
+		clock.advance(5_000);
+		learn(20); // the wait of this 429 runs for a second
+		// Sent after that 429 came back: one accepted, then refused: four times the pace goes on, the fifth
+		// refusal (more than were accepted) pauses every request.
+		const during = { atMs: clock.now() + 10, delivered: 0 };
+		clock.advance(100);
+		pacer.settle(during, DELIVERED);
+		for (let i = 0; i < 4; i++) pacer.settle(during, { rateLimitedMs: 1000 });
+		const start = clock.now();
+		release(pacer, await pacer.admit());
+		expect(clock.now() - start).toBeLessThan(100);
+		pacer.settle(during, { rateLimitedMs: 1000 });
+		const paused = clock.now();
+		release(pacer, await pacer.admit());
+		expect(clock.now() - paused).toBe(1000);
+	});
+
+	it('refusals of requests sent before the 429 came back (one bunch, one reason) pause nothing', async () => {
+		learn(20);
+		clock.advance(5_000);
+		learn(20);
+		// A busy event loop let ten requests go together before the first 429 was handled.
+		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
+		const start = clock.now();
+		release(pacer, await pacer.admit());
+		expect(clock.now() - start).toBeLessThan(100);
+	});
+
 	it('a long Retry-After (a quota per minute) pauses every request, however well the pace is known', async () => {
 		learn(20);
 		clock.advance(5_000);
@@ -242,7 +272,7 @@ describe('Pacer', () => {
 	it('climbs back along the cubic curve while it sends at its pace, past the pace that drew the 429', async () => {
 		learn(20);
 		expect(pacer.rate).toBeCloseTo(19.4, 5);
-		await pacer.admit(); // after the 1 s pause
+		release(pacer, await pacer.admit()); // after the 1 s pause
 		// No hold after a first burst (it says little of this process's share): 19.4 + 0.1 t^3 at once.
 		const climbFrom = clock.now();
 		const curve = () => 19.4 + 0.1 * ((clock.now() - climbFrom) / 1000) ** 3;

@@ -47,6 +47,12 @@ const CUBIC_GROWTH = 0.1;
 const FIRST_HOLD_MS = 2_000;
 const MAX_HOLD_MS = 30_000;
 const MAX_HOLD_REQUESTS = 400;
+/**
+ * Refusals of requests sent during one Retry-After, more than the answers accepted meanwhile, that
+ * pause every request (refusedMostly). Fewer pause on a few refusals in a row that an n8n busy for a
+ * moment sends together; then the pace alone must hold the quota.
+ */
+const STORM_REFUSALS = 5;
 /** A climb that ends with a 429 within this factor of the last one found the same share. */
 const SAME_SHARE = 1.25;
 /** After this long without a request the pacer forgets what it learnt and starts unthrottled again. */
@@ -86,13 +92,15 @@ export interface Admission {
  *   the API's Retry-After and sets the pace slightly below the rate the API was seen to accept
  *   (multiplicative decrease). Later 429s with a short Retry-After (a quota per second) lower the pace
  *   the same way but pause nothing: only the refused request waits and is sent again, so a worker
- *   that shares the quota loses one request, not a second of its share. A long Retry-After (a quota
- *   per minute or hour) still pauses every request. The pace then holds (FIRST_HOLD_MS, longer
- *   each time the same share is found again) and climbs back along a cubic curve (CUBIC_GROWTH), so
- *   processes that share the quota (queue-mode workers) converge to fair shares, one takes the
- *   capacity back soon after the others stop, and 429s stay a small share of the calls. A 429 during
- *   the hold (another process climbing) only steps the pace down. The hold and the curve stand still
- *   while the pace goes unused (see probe); a pacer idle for a minute forgets the pace.
+ *   that shares the quota loses one request, not a second of its share; unless most requests sent
+ *   during the wait are refused too (a limiter that counts refusals, refusedMostly). A long
+ *   Retry-After (a quota per minute or hour) still pauses every request. The pace then holds
+ *   (FIRST_HOLD_MS, longer each time the same share is found again) and climbs back along a cubic
+ *   curve (CUBIC_GROWTH), so processes that share the quota (queue-mode workers) converge to fair
+ *   shares, one takes the capacity back soon after the others stop, and 429s stay a small share of
+ *   the calls. A 429 during the hold (another process climbing) only steps the pace down. The hold
+ *   and the curve stand still while the pace goes unused (see probe); a pacer idle for a minute
+ *   forgets the pace.
  * - The requests in flight are counted for the whole process and bounded by the concurrency window
  *   (concurrency-window.ts): it starts at 10, grows while answers come back healthy and shrinks on
  *   429, 503, timeouts and slower answers. A run's Max Concurrent Requests bounds that run below it.
@@ -114,6 +122,11 @@ export class Pacer {
 	private periodMs = BURST_MS;
 	/** 429s for requests admitted before this answer the same overshoot as the last decrease. */
 	private sameOvershootUntilMs = Number.NEGATIVE_INFINITY;
+	/** The wait the first 429 of the latest run of refusals asked for; what was refused and answered since. */
+	private refusalWaitStartMs = Number.NEGATIVE_INFINITY;
+	private refusalWaitUntilMs = Number.NEGATIVE_INFINITY;
+	private refusedInWait = 0;
+	private deliveredAtWaitStart = 0;
 	/** Since when no request is in flight or waiting (undefined: busy). */
 	private idleSinceMs: number | undefined;
 	/** When the answers of the last RATE_SAMPLE_MS came, oldest first, from `successesHead` on. */
@@ -224,7 +237,8 @@ export class Pacer {
 		const now = this.clock.now();
 		this.rateLimitedCount++;
 		const unknownPace = this.adaptiveIntervalMs === 0;
-		const pause = unknownPace || waitMs > SHORT_RETRY_AFTER_MS;
+		const pause =
+			unknownPace || waitMs > SHORT_RETRY_AFTER_MS || this.refusedMostly(admission, now, waitMs);
 		if (pause) this.pausedUntilMs = Math.max(this.pausedUntilMs, now + waitMs);
 		// 429s for requests sent before the last decrease took effect say nothing new: the API counts
 		// what it accepted over its period, so a lower pace shows only after one. A 429 after that
@@ -264,6 +278,30 @@ export class Pacer {
 			resumeMs + Math.min(this.holdMs, (MAX_HOLD_REQUESTS * 1000) / this.plateauRate);
 		// A slot left unused before this 429 must not stretch the hold that starts with it (probe).
 		this.nextSlotMs = Math.max(this.nextSlotMs, now);
+	}
+
+	/**
+	 * Whether the API refuses most of what it is sent while the wait of a 429 runs: its limiter counts
+	 * refused requests too (a sliding window that keeps them, a token bucket that goes into debt), and
+	 * every request sent before the wait is over is refused and puts the end further off. Then only a
+	 * pause of every request lets the quota come back. Where refusals are a few among many answers
+	 * (another process climbing, answers bunched), going on at a lower pace loses less.
+	 */
+	private refusedMostly(admission: Admission, now: number, waitMs: number): boolean {
+		if (now >= this.refusalWaitUntilMs) {
+			this.refusalWaitStartMs = now;
+			this.refusalWaitUntilMs = now + waitMs;
+			this.refusedInWait = 0;
+			this.deliveredAtWaitStart = this.deliveredCount;
+			return false;
+		}
+		// Requests sent before the first 429 came back were refused for the same reason as it.
+		if (admission.atMs < this.refusalWaitStartMs) return false;
+		this.refusedInWait++;
+		return (
+			this.refusedInWait >= STORM_REFUSALS &&
+			this.refusedInWait > this.deliveredCount - this.deliveredAtWaitStart
+		);
 	}
 
 	/**
