@@ -30,7 +30,7 @@ function createState(startConfig = {}) {
 		reset() {
 			state.config = mergeConfig(baseline, {});
 			state.recorder.reset();
-			state.resetRateWindow();
+			state.resetRateLimiter();
 			state.journeys.clear();
 			state.searches.clear();
 			state.profiles.clear();
@@ -44,12 +44,12 @@ function createState(startConfig = {}) {
 			state.payments.clear();
 			state.resultDeliveries.reset();
 		},
-		resetRateWindow() {
+		resetRateLimiter() {
 			state.rateLimiter = null;
 		},
 		setConfig(patch) {
 			const next = mergeConfig(state.config, patch);
-			if (JSON.stringify(next.rateLimit) !== JSON.stringify(state.config.rateLimit)) state.resetRateWindow();
+			if (JSON.stringify(next.rateLimit) !== JSON.stringify(state.config.rateLimit)) state.resetRateLimiter();
 			state.config = next;
 			return next;
 		},
