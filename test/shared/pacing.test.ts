@@ -212,45 +212,44 @@ describe('Pacer', () => {
 		expect(pacer.rateLimits).toBe(2);
 	});
 
-	it('after a short Retry-After only the refused request waits: the others go on at the lower pace', async () => {
+	/** A pace learnt from a first 429, then a second 429 with a short Retry-After (its wait: a second). */
+	const learnTwice = () => {
 		learn(20); // the first: a pause, the pace learnt
 		clock.advance(5_000);
 		learn(20);
+	};
+
+	/** How long the next request waits to be admitted. */
+	const waitOfNext = async () => {
 		const start = clock.now();
-		await pacer.admit();
-		release(pacer);
-		expect(clock.now() - start).toBeLessThan(100);
+		release(pacer, await pacer.admit());
+		return clock.now() - start;
+	};
+
+	it('after a short Retry-After only the refused request waits: the others go on at the lower pace', async () => {
+		learnTwice();
+		expect(await waitOfNext()).toBeLessThan(100);
 		expect(pacer.rate).toBeLessThan(20);
 	});
 
 	it('pauses every request when most of what it sends during a short Retry-After is refused too (a limiter that counts refusals)', async () => {
-		learn(20);
-		clock.advance(5_000);
-		learn(20); // the wait of this 429 runs for a second
+		learnTwice();
 		// Sent after that 429 came back: one accepted, then refused: four times the pace goes on, the fifth
 		// refusal (more than were accepted) pauses every request.
 		const during = { atMs: clock.now() + 10, delivered: 0 };
 		clock.advance(100);
 		pacer.settle(during, DELIVERED);
 		for (let i = 0; i < 4; i++) pacer.settle(during, { rateLimitedMs: 1000 });
-		const start = clock.now();
-		release(pacer, await pacer.admit());
-		expect(clock.now() - start).toBeLessThan(100);
+		expect(await waitOfNext()).toBeLessThan(100);
 		pacer.settle(during, { rateLimitedMs: 1000 });
-		const paused = clock.now();
-		release(pacer, await pacer.admit());
-		expect(clock.now() - paused).toBe(1000);
+		expect(await waitOfNext()).toBe(1000);
 	});
 
 	it('refusals of requests sent before the 429 came back (one bunch, one reason) pause nothing', async () => {
-		learn(20);
-		clock.advance(5_000);
-		learn(20);
+		learnTwice();
 		// A busy event loop let ten requests go together before the first 429 was handled.
 		for (let i = 0; i < 10; i++) pacer.settle(sentBefore(clock), { rateLimitedMs: 1000 });
-		const start = clock.now();
-		release(pacer, await pacer.admit());
-		expect(clock.now() - start).toBeLessThan(100);
+		expect(await waitOfNext()).toBeLessThan(100);
 	});
 
 	it('a long Retry-After (a quota per minute) pauses every request, however well the pace is known', async () => {
