@@ -5,7 +5,7 @@
 const { bad, isPlainObject: isObj } = require('./validation');
 const { GENERATIONS } = require('./generation');
 const { CLIENT_ACCOUNTS } = require('./constants');
-const { KINDS: RATE_LIMIT_KINDS } = require('./rate-limiters');
+const { DEFAULTS: RATE_LIMIT_DEFAULTS, KINDS: RATE_LIMIT_KINDS } = require('./rate-limiters');
 
 const DEFAULT_CONFIG = Object.freeze({
 	// Signed results' resends (result-delivery.js): the provider's waits x timeScale.
@@ -26,7 +26,7 @@ const KEYS = Object.keys(DEFAULT_CONFIG);
 function normaliseRateLimit(value) {
 	if (value === null || value === false) return null;
 	if (!isObj(value)) throw bad('rateLimit must be an object or null');
-	const { requestsPerSecond, windowMs = 1000, kind = 'sliding', countRefused = false, burst } = value;
+	const { requestsPerSecond, windowMs = RATE_LIMIT_DEFAULTS.windowMs, kind = RATE_LIMIT_DEFAULTS.kind, countRefused = RATE_LIMIT_DEFAULTS.countRefused, burst } = value;
 	if (typeof requestsPerSecond !== 'number' || !(requestsPerSecond > 0)) {
 		throw bad('rateLimit.requestsPerSecond must be a positive number');
 	}

@@ -13,6 +13,8 @@
 // a request is refused only once the window is full, and then every request until it ends is.
 
 const KINDS = Object.freeze(['sliding', 'fixed', 'bucket']);
+/** What a `rateLimit` config leaves out (config.js fills them in; the model passes bare configs). */
+const DEFAULTS = Object.freeze({ windowMs: 1000, kind: 'sliding', countRefused: false });
 
 /** A sliding window of `windowMs`: admits while fewer than `max` counted requests are inside it. */
 function slidingWindow(max, windowMs, countRefused) {
@@ -68,7 +70,7 @@ function tokenBucket(perSecond, burst, countRefused) {
  * admitted, else the Retry-After to answer, in whole seconds (rounded up, at least 1).
  */
 function createRateLimiter(limit) {
-	const { requestsPerSecond, windowMs = 1000, kind = 'sliding', countRefused = false } = limit;
+	const { requestsPerSecond, windowMs = DEFAULTS.windowMs, kind = DEFAULTS.kind, countRefused = DEFAULTS.countRefused } = limit;
 	const max = Math.max(1, Math.floor((requestsPerSecond * windowMs) / 1000));
 	const waitMs =
 		kind === 'fixed'
@@ -84,4 +86,4 @@ function createRateLimiter(limit) {
 	};
 }
 
-module.exports = { KINDS, createRateLimiter };
+module.exports = { DEFAULTS, KINDS, createRateLimiter };

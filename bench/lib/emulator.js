@@ -8,6 +8,7 @@ const path = require('node:path');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const { SANDBOX_API_KEY, SANDBOX_CUSTOMER_ID } = require(path.join(REPO_ROOT, 'sandbox', 'constants'));
 const { emulatorControl } = require(path.join(REPO_ROOT, 'test', 'e2e', 'lib', 'util'));
+const { KINDS } = require(path.join(REPO_ROOT, 'sandbox', 'rate-limiters'));
 
 /**
  * Starts `node sandbox/server.js --port 0` and waits for its "listening on" line.
@@ -63,8 +64,8 @@ function startEmulator({ timeoutMs = 15000 } = {}) {
  */
 function limiterKind(name = process.env.BENCH_LIMITER || 'sliding') {
 	const [kind, refused, ...rest] = name.split('-');
-	if (!['sliding', 'fixed', 'bucket'].includes(kind) || (refused !== undefined && refused !== 'refused') || rest.length) {
-		throw new Error(`BENCH_LIMITER must be sliding, fixed or bucket, with -refused or not; got ${name}`);
+	if (!KINDS.includes(kind) || (refused !== undefined && refused !== 'refused') || rest.length) {
+		throw new Error(`BENCH_LIMITER must be one of ${KINDS.join(', ')}, with -refused or not; got ${name}`);
 	}
 	return { kind, countRefused: refused === 'refused' };
 }
