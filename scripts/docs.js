@@ -1,7 +1,8 @@
 'use strict';
 // npm run docs: rewrites the parts of the docs that come from the code, from the built nodes (npm run
 // build first): the operation reference (docs/operations.md), README's table of resources and its limits,
-// the table of reads and actions (docs/ai-agents.md) and docs/public-names.md's names.
+// the table of reads and actions (docs/ai-agents.md), docs/scale.md's table of how a quota is learnt and
+// docs/public-names.md's names.
 const fs = require('fs');
 const path = require('path');
 const { packageNodes } = require('./lib/package-nodes');
@@ -9,6 +10,7 @@ const operations = require('./render-operations');
 const tools = require('./render-tools');
 const names = require('./render-names');
 const limits = require('./render-limits');
+const pacing = require('./render-pacing');
 
 const root = path.resolve(__dirname, '..');
 const pkg = packageNodes(root);
@@ -26,7 +28,8 @@ rewrite('README.md', [
 	[operations.renderOverview(pkg.nodes), operations.OVERVIEW_START, operations.OVERVIEW_END],
 	[limits.renderLimits((module) => require(path.join(root, 'dist', module))), limits.START, limits.END],
 ]);
+rewrite('docs/scale.md', [[pacing.renderPacing((module) => require(path.join(root, 'dist', module))), pacing.START, pacing.END]]);
 rewrite('docs/operations.md', [[operations.renderOperations(pkg.nodes), operations.START, operations.END]]);
 rewrite('docs/ai-agents.md', [[tools.renderTools(pkg.nodes), tools.START, tools.END]]);
 rewrite('docs/public-names.md', [[names.renderNames(pkg), names.START, names.END]]);
-console.log('README.md, docs/operations.md, docs/ai-agents.md and docs/public-names.md updated');
+console.log('README.md, docs/scale.md, docs/operations.md, docs/ai-agents.md and docs/public-names.md updated');

@@ -16,6 +16,8 @@ const { replaceSection } = operations;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const limits = require('../../scripts/render-limits') as { renderLimits: (load: (module: string) => unknown) => string; START: string; END: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const pacing = require('../../scripts/render-pacing') as { renderPacing: (load: (module: string) => unknown) => string; START: string; END: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const tools = require('../../scripts/render-tools') as { renderTools: (nodes: unknown) => string; START: string; END: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const names = require('../../scripts/render-names') as { renderNames: (pkg: unknown) => string; START: string; END: string };
@@ -38,6 +40,14 @@ describe('the parts of the docs npm run docs renders from the code (run it when 
 		const fromSources = (module: string) => require(join(root, module)) as unknown;
 		expect(readme).toBe(replaceSection(overview, limits.renderLimits(fromSources), limits.START, limits.END));
 		expect(readme).toContain('| Max Retries, per request (429, 503, network errors) | 5 by default, at most 20 |');
+	});
+
+	it('docs/scale.md: how the node learns a quota', () => {
+		const scale = read('docs/scale.md');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const generated = pacing.renderPacing((module: string) => require(join(root, module)) as unknown);
+		expect(generated).toContain('| A 429 during the hold | The pace is lowered by 3 %; the hold is kept |');
+		expect(scale).toBe(replaceSection(scale, generated, pacing.START, pacing.END));
 	});
 
 	it('docs/operations.md: the operation reference', () => {

@@ -17,13 +17,13 @@ const systemClock: Clock = { now: () => Date.now(), sleep: wait };
  * seen to accept; a 429 during the hold lowers the pace by the same factor. 3 % below the quota leaves
  * room for the jitter of latency that puts one request more into the API's second now and then.
  */
-const DECREASE_FACTOR = 0.97;
+export const DECREASE_FACTOR = 0.97;
 /**
  * A Retry-After up to this long is what a quota per second (or a sliding window of a second) answers:
  * a place frees within it anyway, so only the refused request waits for it, and the others go on at
  * the lower pace. A longer one (a quota per minute or hour) pauses every request until it is over.
  */
-const SHORT_RETRY_AFTER_MS = 2_000;
+export const SHORT_RETRY_AFTER_MS = 2_000;
 /**
  * After the hold the pace climbs along a cubic curve (as TCP's CUBIC): slowly at first, then faster
  * and faster, so a worker takes the capacity back soon after the others stop. The curve is in requests
@@ -44,19 +44,19 @@ const CUBIC_GROWTH = 0.1;
  * the free capacity within seconds, where a 30 s hold at 50 requests/s would leave half the quota
  * unused for half a minute.
  */
-const FIRST_HOLD_MS = 2_000;
-const MAX_HOLD_MS = 30_000;
-const MAX_HOLD_REQUESTS = 400;
+export const FIRST_HOLD_MS = 2_000;
+export const MAX_HOLD_MS = 30_000;
+export const MAX_HOLD_REQUESTS = 400;
 /**
  * Refusals of requests sent during one Retry-After, more than the answers accepted meanwhile, that
  * pause every request (refusedMostly). Fewer pause on a few refusals in a row that an n8n busy for a
  * moment sends together; then the pace alone must hold the quota.
  */
-const STORM_REFUSALS = 5;
+export const STORM_REFUSALS = 5;
 /** A climb that ends with a 429 within this factor of the last one found the same share. */
 const SAME_SHARE = 1.25;
 /** After this long without a request the pacer forgets what it learnt and starts unthrottled again. */
-const FORGET_MS = 60_000;
+export const FORGET_MS = 60_000;
 /** The pace after a 429 when the API accepted nothing of this process yet. */
 const FIRST_GUESS_RATE = 10;
 /** The shortest window over which the accepted rate is counted: a quota per second shows in it. */
