@@ -14,6 +14,8 @@ const pacing = require('./render-pacing');
 
 const root = path.resolve(__dirname, '..');
 const pkg = packageNodes(root);
+/** A built module by its path below the repository root, for the renderers that read constants. */
+const fromDist = (module) => require(path.join(root, 'dist', module));
 const { replaceSection } = operations;
 
 /** Rewrites the generated parts of one file: [[generated, start, end], ...]. */
@@ -26,9 +28,9 @@ function rewrite(file, parts) {
 
 rewrite('README.md', [
 	[operations.renderOverview(pkg.nodes), operations.OVERVIEW_START, operations.OVERVIEW_END],
-	[limits.renderLimits((module) => require(path.join(root, 'dist', module))), limits.START, limits.END],
+	[limits.renderLimits(fromDist), limits.START, limits.END],
 ]);
-rewrite('docs/scale.md', [[pacing.renderPacing((module) => require(path.join(root, 'dist', module))), pacing.START, pacing.END]]);
+rewrite('docs/scale.md', [[pacing.renderPacing(fromDist), pacing.START, pacing.END]]);
 rewrite('docs/operations.md', [[operations.renderOperations(pkg.nodes), operations.START, operations.END]]);
 rewrite('docs/ai-agents.md', [[tools.renderTools(pkg.nodes), tools.START, tools.END]]);
 rewrite('docs/public-names.md', [[names.renderNames(pkg), names.START, names.END]]);

@@ -45,4 +45,4 @@ function renderLimits(load) {
 	return ['| What | Limit |', '| --- | --- |', ...rows.map(([what, limit]) => `| ${what} | ${limit} |`), ''].join('\n');
 }
 
-module.exports = { renderLimits, START, END };
+module.exports = { renderLimits, seconds, START, END };

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code, never published: n8n's rules for node runtime code do not apply */
-import { type RateLimiterKind, simulateSharedQuota } from '../../test/helpers/shared-quota-simulation';
+import { type RateLimiterKind, customerBook, simulateSharedQuota } from '../../test/helpers/shared-quota-simulation';
 
 // Run alone (`npx jest --config bench/model/jest.config.js bench/model/limiter-kinds.measure.ts`): issue 58's
 // cases against each limiter kind of sandbox/rate-limiters.js, three seeds each, simulated time. It prints
@@ -12,10 +12,9 @@ const kinds: Array<[string, RateLimiterKind]> = [
 	['bucket', { kind: 'bucket' }],
 	['bucket, refused counted', { kind: 'bucket', countRefused: true }],
 ];
-const book = (workers: number) => ({ quota: 50, processes: workers, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500 });
 const cases = [
-	['book 10,000 at 50/s, 1 worker', book(1)],
-	['book 10,000 at 50/s, 2 workers', book(2)],
+	['book 10,000 at 50/s, 1 worker', customerBook(1)],
+	['book 10,000 at 50/s, 2 workers', customerBook(2)],
 	['20 x 10 at 20/s, 2 workers', { quota: 20, processes: 2, concurrency: 5, executions: Array.from({ length: 20 }, () => 10) }],
 ] as const;
 

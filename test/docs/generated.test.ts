@@ -32,20 +32,20 @@ const contract = readFileSync(join(root, 'docs', 'public-names.md'), 'utf8');
 
 describe('the parts of the docs npm run docs renders from the code (run it when this fails)', () => {
 	const read = (file: string) => readFileSync(join(root, file), 'utf8');
+	/** A module by its path below the root, from the sources the build compiles (the constants the renderers read). */
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const fromSources = (module: string) => require(join(root, module)) as unknown;
 
 	it('README: the table of resources and the limits', () => {
 		const readme = read('README.md');
 		const overview = replaceSection(readme, operations.renderOverview(pkg.nodes), operations.OVERVIEW_START, operations.OVERVIEW_END);
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const fromSources = (module: string) => require(join(root, module)) as unknown;
 		expect(readme).toBe(replaceSection(overview, limits.renderLimits(fromSources), limits.START, limits.END));
 		expect(readme).toContain('| Max Retries, per request (429, 503, network errors) | 5 by default, at most 20 |');
 	});
 
 	it('docs/scale.md: how the node learns a quota', () => {
 		const scale = read('docs/scale.md');
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const generated = pacing.renderPacing((module: string) => require(join(root, module)) as unknown);
+		const generated = pacing.renderPacing(fromSources);
 		expect(generated).toContain('| A 429 during the hold | The pace is lowered by 3 %; the hold is kept |');
 		expect(scale).toBe(replaceSection(scale, generated, pacing.START, pacing.END));
 	});

@@ -116,6 +116,14 @@ function randomFrom(seed: number): () => number {
 	};
 }
 
+/**
+ * The customer book as bench/ runs it: 10,000 customers in pages of 500, each worker running 5 pages at
+ * once, every page starting 500 ms after it is taken (n8n starting the execution, the node reading its rows).
+ */
+export function customerBook(processes: number, quota = 50) {
+	return { quota, processes, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500 };
+}
+
 /** A process takes the next execution this long after the previous one (queue pickup, workflow start). */
 const PICKUP_MS = 20;
 

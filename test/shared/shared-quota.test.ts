@@ -1,4 +1,4 @@
-import { type RateLimiterKind, simulateSharedQuota } from '../helpers/shared-quota-simulation';
+import { type RateLimiterKind, customerBook, simulateSharedQuota } from '../helpers/shared-quota-simulation';
 
 // Queue-mode workers share one account's quota and nothing else: each has its own pacer and sees only
 // the API's answers. Simulated time (test/helpers/shared-quota-simulation.ts), against the emulator's
@@ -41,7 +41,7 @@ describe('processes sharing one quota (simulated)', () => {
 		// the first burst (the window of each worker in flight when the first 429 comes).
 		const shares: number[] = [];
 		for (const seed of [1, 2, 3]) {
-			const outcome = await simulateSharedQuota({ quota, processes: 2, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500, seed, ...latency });
+			const outcome = await simulateSharedQuota({ ...customerBook(2, quota), seed, ...latency });
 			expect(outcome.delivered).toBe(10_000);
 			expect(outcome.ofIdeal).toBeLessThanOrEqual(1.15);
 			shares.push(outcome.rateLimited / outcome.sent);
@@ -53,7 +53,7 @@ describe('processes sharing one quota (simulated)', () => {
 		// What the admitted requests do after a stall: they leave together, and the API's second holds more
 		// than the pace allowed, and the 429s come during the hold. Each steps the pace down; with 5 %
 		// steps (and 95 % of the accepted rate after a climb) the pace drifted below the quota: 1.21x.
-		const outcome = await simulateSharedQuota({ quota: 50, processes: 2, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500, stalls: { everyMs: 2000, maxMs: 300 }, ...latency });
+		const outcome = await simulateSharedQuota({ ...customerBook(2), stalls: { everyMs: 2000, maxMs: 300 }, ...latency });
 		expect(outcome.failed).toBe(0);
 		expect(outcome.delivered).toBe(10_000);
 		expect(outcome.ofIdeal).toBeLessThanOrEqual(1.15);
@@ -82,7 +82,7 @@ describe('processes sharing one quota (simulated)', () => {
 			// A limiter that counts refused requests answers 429 to all that comes during the wait: the pacer
 			// that went on sending during it took 1.36x against such a bucket, a fifth of the calls refused,
 			// and 1.8 % against such a sliding second.
-			const outcome = await simulateSharedQuota({ quota: 50, processes: 2, concurrency: 5, executions: Array.from({ length: 20 }, () => 500), pageStartMs: 500, limiter, ...latency });
+			const outcome = await simulateSharedQuota({ ...customerBook(2), limiter, ...latency });
 			expect(outcome.delivered).toBe(10_000);
 			expect(outcome.ofIdeal).toBeLessThanOrEqual(1.15);
 			expect(outcome.rateLimited / outcome.sent).toBeLessThanOrEqual(most429s);
