@@ -54,6 +54,8 @@ const SETTINGS = {
 		fault: env.BENCH_BOOK_FAULT === '1',
 		faultSize: num('BENCH_BOOK_FAULT_SIZE', 10000),
 		saveOnSuccess: env.BENCH_BOOK_SAVE_ON_SUCCESS === 'none' ? 'none' : 'all',
+		// The AML node's Max Requests per Second (per process); 0: the node learns the quota from 429s.
+		maxRequestsPerSecond: num('BENCH_BOOK_MAX_RPS', 0),
 	},
 };
 

@@ -92,11 +92,13 @@ async function faultMinute(control, log) {
  * One night of `count` customers in a started mode: runs the night until nothing is due (at most
  * `maxRuns` runs: a fault may leave customers with an error, which the next run tries again).
  */
-async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
+async function runNight(env, { emulator, count, rate, latencyMs, maxRequestsPerSecond, fault, log }) {
 	const { client, customers, close } = await book.createBook(env.postgres, { count });
 	try {
 		await emulator.control.prepare({ latencyMs, rateLimit: rate });
-		const workflowId = await book.createRecipe({ server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl } });
+		const recipe = book.readRecipe();
+		if (maxRequestsPerSecond > 0) recipe.nodes.find((n) => n.name === 'Check Individual').parameters.options = { maxRequestsPerSecond };
+		const workflowId = await book.createRecipe({ server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl }, recipe });
 		const tally = book.requestTally(emulator.control);
 		// Each process at rest first (n8n, its task runner), so the peak shows what the night adds.
 		const resting = sampleEach(env.processes);
@@ -152,6 +154,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
 		return {
 			count,
 			rate,
+			maxRequestsPerSecond,
 			durationMs,
 			ratio: durationMs / ((count / rate) * 1000),
 			runs,
@@ -180,7 +183,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, fault, log }) {
  * The group: every size in every mode, then (with `fault`) one fault run of `faultSize` in queue mode.
  * @returns {Promise<object[]>} rows for renderCustomerBook
  */
-async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault, faultSize, saveOnSuccess = 'all', log }) {
+async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, maxRequestsPerSecond = 0, fault, faultSize, saveOnSuccess = 'all', log }) {
 	if (queueModeUnavailable()) {
 		log(`customer book skipped: ${queueModeUnavailable()} (the book is a Postgres table)`);
 		return [];
@@ -196,9 +199,9 @@ async function runCustomerBook({ emulator, sizes, modes, rate, latencyMs, fault,
 		const env = await startMode(mode, { log, saveOnSuccess });
 		try {
 			for (const night of nights) {
-				const key = `B-${mode}-${night.count}${night.fault ? '-fault' : ''}`;
+				const key = `B-${mode}-${night.count}${night.fault ? '-fault' : ''}${maxRequestsPerSecond > 0 ? `-max${maxRequestsPerSecond}` : ''}`;
 				log(`${key}: ${night.count} customers @ ${rate}/s, ${latencyMs} ms${night.fault ? ', 429 storm and 503s for a minute' : ''}`);
-				const result = await runNight(env, { emulator, count: night.count, rate, latencyMs, fault: night.fault, log });
+				const result = await runNight(env, { emulator, count: night.count, rate, latencyMs, maxRequestsPerSecond, fault: night.fault, log });
 				log(
 					`${key}: ${(result.durationMs / 1000).toFixed(0)} s (${result.ratio.toFixed(2)}x N/rate) in ${result.runs.length} run(s), 429 ${result.status429}, /auth ${result.authCalls}, ` +
 						`lost ${result.lost}, asked twice ${result.askedTwice}, wrong row ${result.wrongRow}, most customers leased at once ${result.peakLeased}, peak MB ${JSON.stringify(result.memoryMb)} (at rest before: ${JSON.stringify(result.idleMb)}), main thread busy ${JSON.stringify(result.eventLoopBusy)}` +
@@ -224,7 +227,7 @@ function renderCustomerBook(rows) {
 			.map(([name, mb]) => `${name} ${mb} MB (${r.idleMb[name]} at rest)${r.eventLoopBusy ? `, main thread busy ${r.eventLoopBusy[name]}` : ''}`)
 			.join(', ');
 		lines.push(
-			`| ${r.key} | ${r.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${r.fault ? ', fault minute' : ''} | ${r.count} @ ${r.rate}/s | ` +
+			`| ${r.key} | ${r.mode === 'queue' ? 'queue, 2 workers x 5' : 'regular'}${r.fault ? ', fault minute' : ''}${r.maxRequestsPerSecond > 0 ? `, Max Requests per Second ${r.maxRequestsPerSecond}` : ''} | ${r.count} @ ${r.rate}/s | ` +
 				`${(r.durationMs / 1000).toFixed(0)} s (${r.ratio.toFixed(2)}x) | ${r.runs.length} | ${r.status429} / ${r.status503} | ${r.authCalls} | ${r.lost} | ${r.askedTwice} | ${r.wrongRow} | ${r.peakLeased} | ${memory} |`,
 		);
 	}

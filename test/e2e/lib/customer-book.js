@@ -277,4 +277,4 @@ async function auditBook({ client, customers, tally }) {
 	};
 }
 
-module.exports = { connect, createBook, createRecipe, runNight, dbNow, nightLeft, waitForNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };
+module.exports = { connect, createBook, readRecipe, createRecipe, runNight, dbNow, nightLeft, waitForNight, progress, requestTally, auditBook, customerOf, expectedAnswer, tableSql, NIGHT_TRIGGER, DATABASE, REFUSED };
