@@ -77,6 +77,8 @@ interface SharedQuotaScenario {
 	seed?: number;
 	/** A busy n8n: its event loop stalls now and then (mean gap, longest stall), and what it admitted meanwhile leaves at once when the stall ends. */
 	stalls?: { everyMs: number; maxMs: number };
+	/** Each process's Max Requests per Second (the node option); default 0, unknown. */
+	maxRequestsPerSecond?: number;
 }
 
 /**
@@ -167,7 +169,7 @@ export async function simulateSharedQuota(scenario: SharedQuotaScenario): Promis
 	const sendItem = async (pacer: Pacer): Promise<void> => {
 		const sendings: Sendings = { sent: 0, timeouts: 0, renewed: false, cancelled: false, now: 0, jitter: 0.5 };
 		for (;;) {
-			const admission = await pacer.admit(0);
+			const admission = await pacer.admit(scenario.maxRequestsPerSecond ?? 0);
 			const rateAtAdmission = pacer.rate;
 			const cause = causeAtAdmission(pacer);
 			sendings.sent++;

@@ -52,7 +52,7 @@ export const requestSettings: ValueField[] = [
 			typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 2 },
 			default: 0,
 			description:
-				"Your account's request quota for this n8n process: all executions using the same account share it (items of different accounts each get the full quota of their own). With several queue-mode workers, divide the quota by their number. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
+				"Your account's request quota for this n8n process: all executions using the same account share it (items of different accounts each get the full quota of their own). With several queue-mode workers, divide the quota by their number and round down (10 on 4 workers: 2). Then set 2 % less (49 for 50 requests/s on one process, 24.5 on two): at exactly the quota, latency lets a request more into the API's second now and then. 0 means unknown: the node then slows down by itself when the API answers 429 (too many requests).",
 		},
 		rule: requestRate,
 	},

@@ -31,7 +31,7 @@ const HINTS: Record<number, string> = {
 	401: AUTH_HINT,
 	403: 'Your account may not use this operation: ask the provider to enable it for your customer ID.',
 	404: 'Check the id you passed: it must come from an earlier call of the same account and environment.',
-	429: 'The rate limit was still exceeded after all retries: lower Max Concurrent Requests, set Max Requests per Second to your quota, or raise Max Retries (node Options).',
+	429: 'The rate limit was still exceeded after all retries: lower Max Concurrent Requests, set Max Requests per Second to 98 % of your quota (per worker: of its share, rounded down), or raise Max Retries (node Options).',
 	500: 'The API failed on its side. Try again later; if it persists, send the provider the time of the request.',
 	503: 'The API is temporarily unavailable and stayed so through all retries. Try again later or raise Max Retries (node Options).',
 };

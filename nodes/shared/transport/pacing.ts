@@ -190,7 +190,8 @@ export class Pacer {
 	 * slot follows the last one; probe() has already moved a slot left unused for more than half an
 	 * interval (a stall, or no request to send) to now, so that lateness is not made up and never turns
 	 * into a burst. Max Requests per Second keeps its exact spacing, from the request before: it
-	 * promises no 429 at a quota of exactly that rate.
+	 * promises never to send faster than that rate (docs/scale.md says why to set it a little below
+	 * the quota).
 	 */
 	private slotAfter(now: number, fixedIntervalMs: number): number {
 		const intervalMs = this.adaptiveIntervalMs;
