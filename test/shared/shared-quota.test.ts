@@ -89,9 +89,9 @@ describe('processes sharing one quota (simulated)', () => {
 		});
 
 		// docs/scale.md's advice where the quota is known: Max Requests per Second at 98 % of quota / processes
-		// rounded down. Unrounded (10 / 4 = 2.5: each worker puts up to 3 requests into one second, 4 x 3 > 10)
-		// the model drew 68 to 249 x 429 on these 2,000 checks; at exactly 25 of 50 (latency jitter putting a
-		// request more into the API's second) 23 to 71 on the book's 10,000.
+		// rounded down. Not rounded down (2.45 for 10 on 4: each worker puts up to 3 requests into some seconds,
+		// 4 x 3 > 10) the model drew 68 to 249 x 429 on these 2,000 checks; at exactly 25 of 50 (latency jitter
+		// putting a request more into the API's second) 23 to 71 on the book's 10,000.
 		it.each(kinds.flatMap(([name, limiter]) => [[name, 50, 2, limiter], [name, 10, 4, limiter]] as const))(
 			'%s: Max Requests per Second at 98 %% of quota / processes rounded down spares every 429 (quota %i on %i workers)',
 			async (_, quota, processes, limiter) => {
