@@ -18,8 +18,10 @@ async function signIn(page, baseUrl, { email, password }) {
 }
 
 async function openWorkflow(page, baseUrl, id) {
-	await page.goto(`${baseUrl}/workflow/${id}`, { waitUntil: 'networkidle2' });
-	await page.waitForSelector(byId('canvas-node'));
+	// The canvas, not an idle network, says the workflow is open: with npm test's suites sharing two cores
+	// (load 10) the editor's network did not settle within 30 s, five tests in a row.
+	await page.goto(`${baseUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
+	await page.waitForSelector(byId('canvas-node'), { timeout: 90000 });
 }
 
 /** Visible text of the first element matching `selector`, or ''. */
