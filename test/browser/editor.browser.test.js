@@ -250,7 +250,7 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	}
 
 	test('creates the credential through the form; the test passes, then fails for a wrong key (case 1) and an unreachable URL (case 2)', async () => {
-		await page.goto(`${server.url}/home/credentials/create`, { waitUntil: 'networkidle2' });
+		await editor.open(page, server.url, '/home/credentials/create', `${byId('new-credential-type-select')} input`);
 		await chooseCredentialType('IDCanopy Umbrella').catch(async (error) => {
 			await shot(page, 'credential-timeout');
 			throw error;

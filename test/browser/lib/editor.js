@@ -2,27 +2,45 @@
 // What a user does in n8n 2.x's editor, by its stable data-test-id attributes.
 
 const { sleep, waitUntil } = require('../../e2e/lib/util');
+const { OWNER } = require('../../e2e/lib/rest');
 
 const byId = (id) => `[data-test-id="${id}"]`;
 
 /** Polls `fn` until it returns a truthy value; throws naming `what` on timeout. */
 const until = (fn, what, { timeoutMs = 30000, intervalMs = 250 } = {}) => waitUntil(what, fn, { timeoutMs, intervalMs });
 
-async function signIn(page, baseUrl, { email, password }) {
-	await page.goto(`${baseUrl}/signin`, { waitUntil: 'networkidle2' });
-	await page.waitForSelector('#emailOrLdapLoginId');
-	await page.type('#emailOrLdapLoginId', email);
+/**
+ * How long the editor may take to show a page. A page opened first loads the whole editor: 15 to 22 s
+ * when the browser suite ran among npm test's other suites on two cores, and over 30 s once in CI.
+ */
+const PAGE_LOAD_MS = 120000;
+const SIGN_IN_FIELD = '#emailOrLdapLoginId';
+
+async function signIn(page, baseUrl, { email, password } = OWNER) {
+	await page.goto(`${baseUrl}/signin`, { waitUntil: 'domcontentloaded', timeout: PAGE_LOAD_MS });
+	await page.waitForSelector(SIGN_IN_FIELD, { timeout: PAGE_LOAD_MS });
+	await page.type(SIGN_IN_FIELD, email);
 	await page.type('#password', password);
 	await page.click(byId('form-submit-button'));
-	await until(async () => !page.url().includes('/signin'), 'the editor after sign-in');
+	await until(async () => !page.url().includes('/signin'), 'the editor after sign-in', { timeoutMs: PAGE_LOAD_MS });
 }
 
-async function openWorkflow(page, baseUrl, id) {
-	// The canvas, not an idle network, says the workflow is open: with npm test's suites sharing two cores
-	// (load 10) the editor's network did not settle within 30 s, five tests in a row.
-	await page.goto(`${baseUrl}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
-	await page.waitForSelector(byId('canvas-node'), { timeout: 90000 });
+/**
+ * Opens `path` of the editor once `selector` shows, signing in first where the editor asks for it: a
+ * sign-in that failed earlier costs one test, not every test after it.
+ */
+async function open(page, baseUrl, path, selector) {
+	for (let signedIn = false; ; signedIn = true) {
+		await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded', timeout: PAGE_LOAD_MS });
+		const shown = await page.waitForSelector(`${selector}, ${SIGN_IN_FIELD}`, { timeout: PAGE_LOAD_MS });
+		if (!(await shown.evaluate((e, field) => e.matches(field), SIGN_IN_FIELD))) return;
+		if (signedIn) throw new Error(`${path} asked to sign in again right after signing in`);
+		await signIn(page, baseUrl);
+	}
 }
+
+/** Opens a workflow once its canvas shows, which an idle network does not say under load. */
+const openWorkflow = (page, baseUrl, id) => open(page, baseUrl, `/workflow/${id}`, byId('canvas-node'));
 
 /** Visible text of the first element matching `selector`, or ''. */
 async function textOf(page, selector) {
@@ -108,4 +126,4 @@ async function nodeStatuses(page) {
 	);
 }
 
-module.exports = { sleep, byId, until, signIn, openWorkflow, textOf, clickByText, setParameter, chooseOption, nodeStatuses };
+module.exports = { sleep, byId, until, signIn, open, openWorkflow, textOf, clickByText, setParameter, chooseOption, nodeStatuses };
