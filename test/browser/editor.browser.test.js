@@ -155,7 +155,8 @@ describe('n8n 2.x editor in Chromium', { skip: chromiumPath() ? false : 'Chromiu
 	/** The node panel of the KYB example, searched for `word`: its entries once the package's icon has loaded. */
 	async function searchNodePanel(word) {
 		await editor.openWorkflow(page, server.url, workflows['kyb-onboarding.json'].id);
-		await page.click(byId('node-creator-plus-button'));
+		// The canvas's buttons show a moment after its nodes.
+		await (await page.waitForSelector(byId('node-creator-plus-button'), { visible: true })).click();
 		await page.waitForSelector(byId('node-creator-search-bar'));
 		await page.keyboard.type(word);
 		return await until(async () => {
