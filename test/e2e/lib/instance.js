@@ -537,6 +537,10 @@ async function createInstance(
 		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
+		// n8n 2.x pings its database every 2 s and answers every request 503 "Database is not ready!" after
+		// one ping slower than 5 s: under npm test's load on two cores pings timed out, and a suite failed
+		// on the 503s. Slow is not down here.
+		DB_PING_TIMEOUT_MS: '60000',
 		...runtime.env,
 		...env,
 	};
