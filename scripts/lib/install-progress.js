@@ -20,7 +20,7 @@ function installProgress(version, { root, log, intervalMs = 30000 }) {
 		log(`n8n ${runtime.n8nVersion} already installed in ${where}`);
 		return () => {};
 	}
-	log(`installing n8n ${runtime.n8nVersion} into ${where}: bun install from its npm lockfile (${SIZE[version]}), then a build of sqlite3; about a minute and a half on a 2-core machine, both versions at once`);
+	log(`installing n8n ${runtime.n8nVersion} into ${where}: bun install from its npm lockfile (${SIZE[version]}), then a build of sqlite3; one and a half to three minutes on a 2-core machine, both versions at once`);
 	const started = Date.now();
 	const timer = setInterval(() => log(`still installing n8n ${runtime.n8nVersion}... ${Math.round((Date.now() - started) / 1000)} s`), intervalMs);
 	timer.unref();
