@@ -97,7 +97,7 @@ async function runNight(env, { emulator, count, rate, latencyMs, maxRequestsPerS
 	try {
 		await emulator.control.prepare({ latencyMs, rateLimit: rate });
 		const recipe = book.readRecipe();
-		if (maxRequestsPerSecond > 0) recipe.nodes.find((n) => n.name === 'Check Individual').parameters.options = { maxRequestsPerSecond };
+		if (maxRequestsPerSecond > 0) Object.assign((recipe.nodes.find((n) => n.name === 'Check Individual').parameters.options ??= {}), { maxRequestsPerSecond });
 		const workflowId = await book.createRecipe({ server: env.server, emulatorBaseUrl: emulator.baseUrl, postgres: env.postgres, settings: { pageUrl: env.pageUrl }, recipe });
 		const tally = book.requestTally(emulator.control);
 		// Each process at rest first (n8n, its task runner), so the peak shows what the night adds.
